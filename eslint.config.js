@@ -1,0 +1,55 @@
+const nx = require('@nx/eslint-plugin');
+
+const nodeBuiltins = require('node:module').builtinModules;
+
+module.exports = [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  { ignores: ['**/dist', '**/node_modules', '**/.data', '**/coverage', 'tmp'] },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: ['@mrp/platform/testing'],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'scope:field-validation', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'scope:events', onlyDependOnLibsWithTags: ['scope:platform'] },
+            { sourceTag: 'scope:authz', onlyDependOnLibsWithTags: ['scope:platform', 'scope:events'] },
+            {
+              sourceTag: 'scope:notifications',
+              onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz'],
+            },
+            {
+              sourceTag: 'scope:data-models',
+              onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz', 'scope:field-validation'],
+            },
+            { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['type:lib'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    // The browser imports field-validation: Node built-ins must never reach it.
+    files: ['libs/field-validation/src/**/*.ts'],
+    ignores: ['libs/field-validation/src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)] },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/test/**/*.ts', '**/testing/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+];

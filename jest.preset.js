@@ -1,0 +1,22 @@
+// Shared Jest settings: TypeScript through SWC (CommonJS at test time) and the workspace path aliases.
+const path = require('node:path');
+
+const swcTransform = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+  },
+];
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swcTransform },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper: {
+    '^@mrp/platform/testing$': path.join(__dirname, 'libs/platform/testing/index.ts'),
+    '^@mrp/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+  },
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+  clearMocks: true,
+};
