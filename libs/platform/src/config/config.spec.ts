@@ -1,0 +1,48 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      publicApiRatePerSecond: 5,
+      publicApiBurst: 20,
+      webhookRetryBaseSeconds: 30,
+      databaseUrl: undefined,
+      nodeEnv: 'development',
+    });
+    expect(config.featureFlagDefaults).toEqual({});
+  });
+
+  it('parses admin emails case-insensitively and feature flag boot defaults', () => {
+    const config = loadConfig({
+      PLATFORM_ADMIN_EMAILS: ' Ops@Example.com, root@example.com ',
+      FEATURE_FLAGS: 'public-api.enabled=true,public-api.service-accounts',
+    });
+    expect([...config.platformAdminEmails]).toEqual(['ops@example.com', 'root@example.com']);
+    expect(config.featureFlagDefaults).toEqual({ 'public-api.enabled': true, 'public-api.service-accounts': true });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be a positive integer, got "abc"'],
+    [{ PUBLIC_API_BURST: '0' }, 'PUBLIC_API_BURST must be a positive integer, got "0"'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must use the postgres:// scheme, got "mysql:"'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database)'],
+    [{ FEATURE_FLAGS: 'nope.flag=true' }, 'FEATURE_FLAGS names an unknown flag "nope.flag" (known: public-api.enabled, public-api.service-accounts)'],
+    [{ FEATURE_FLAGS: 'public-api.enabled=yes' }, 'FEATURE_FLAGS value for "public-api.enabled" must be true or false, got "yes"'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV must be one of development, production, test; got "staging"'],
+    [{ AUTH_JWT_SECRET: 'short' }, 'AUTH_JWT_SECRET must be at least 32 characters'],
+    [{ WEBHOOK_SECRET_ENCRYPTION_KEY: 'abcd' }, 'WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64'],
+  ])('rejects %j with one clear line', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('requires a session verifier when asked to', () => {
+    expect(() => loadConfig({}, { requireSessionAuth: true })).toThrow(
+      'Set AUTH_JWT_SECRET (HS256) or AUTH_JWKS_URL to verify session tokens',
+    );
+    expect(loadConfig({ AUTH_JWKS_URL: 'https://idp.example.com/jwks' }, { requireSessionAuth: true }).authJwksUrl).toBe(
+      'https://idp.example.com/jwks',
+    );
+  });
+});

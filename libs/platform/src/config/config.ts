@@ -1,0 +1,144 @@
+import { isKnownFeatureFlag } from '../feature-flags/known-flags';
+
+/**
+ * Process configuration, read once from the environment at start-up.
+ * Every problem is reported as one ConfigError line so an operator sees exactly what to fix.
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export type NodeEnv = 'development' | 'production' | 'test';
+
+export interface PlatformConfig {
+  nodeEnv: NodeEnv;
+  /** Unset means: start (or reuse) the embedded PostgreSQL under `.data/`. */
+  databaseUrl: string | undefined;
+  port: number;
+  authJwtSecret: string | undefined;
+  authJwksUrl: string | undefined;
+  platformAdminEmails: ReadonlySet<string>;
+  cronSecret: string | undefined;
+  publicApiRatePerSecond: number;
+  publicApiBurst: number;
+  webhookRetryBaseSeconds: number;
+  webhookSecretEncryptionKey: Buffer | undefined;
+  /** Boot defaults of feature flags (`FEATURE_FLAGS=public-api.enabled=true,other=false`). */
+  featureFlagDefaults: Readonly<Record<string, boolean>>;
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function optional(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function positiveNumber(env: Env, name: string, fallback: number, { integer }: { integer: boolean }): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new ConfigError(`${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
+  }
+  return value;
+}
+
+function parseNodeEnv(raw: string | undefined): NodeEnv {
+  if (raw === undefined) return 'development';
+  if (raw === 'development' || raw === 'production' || raw === 'test') return raw;
+  throw new ConfigError(`NODE_ENV must be one of development, production, test; got "${raw}"`);
+}
+
+function parseDatabaseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(`DATABASE_URL must use the postgres:// scheme, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+function parseFeatureFlags(raw: string | undefined): Record<string, boolean> {
+  const flags: Record<string, boolean> = {};
+  if (raw === undefined) return flags;
+  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const [key, value = 'true'] = entry.split('=').map((part) => part.trim());
+    if (!isKnownFeatureFlag(key)) {
+      throw new ConfigError(`FEATURE_FLAGS names an unknown flag "${key}" (known: public-api.enabled, public-api.service-accounts)`);
+    }
+    if (value !== 'true' && value !== 'false') {
+      throw new ConfigError(`FEATURE_FLAGS value for "${key}" must be true or false, got "${value}"`);
+    }
+    flags[key] = value === 'true';
+  }
+  return flags;
+}
+
+function parseUrl(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  return raw;
+}
+
+function parseEncryptionKey(raw: string | undefined): Buffer | undefined {
+  if (raw === undefined) return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) {
+    throw new ConfigError('WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
+  }
+  return key;
+}
+
+export interface LoadConfigOptions {
+  /** The api process authenticates sessions and must have a JWT secret or a JWKS URL. */
+  requireSessionAuth?: boolean;
+}
+
+export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): PlatformConfig {
+  const nodeEnv = parseNodeEnv(optional(env, 'NODE_ENV'));
+  const authJwtSecret = optional(env, 'AUTH_JWT_SECRET');
+  const authJwksUrl = parseUrl('AUTH_JWKS_URL', optional(env, 'AUTH_JWKS_URL'));
+  if (options.requireSessionAuth && !authJwtSecret && !authJwksUrl) {
+    throw new ConfigError('Set AUTH_JWT_SECRET (HS256) or AUTH_JWKS_URL to verify session tokens');
+  }
+  if (authJwtSecret && authJwtSecret.length < 32) {
+    throw new ConfigError('AUTH_JWT_SECRET must be at least 32 characters');
+  }
+  const cronSecret = optional(env, 'CRON_SECRET');
+  if (cronSecret && cronSecret.length < 16) {
+    throw new ConfigError('CRON_SECRET must be at least 16 characters');
+  }
+  const platformAdminEmails = new Set(
+    (optional(env, 'PLATFORM_ADMIN_EMAILS') ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  return {
+    nodeEnv,
+    databaseUrl: parseDatabaseUrl(optional(env, 'DATABASE_URL')),
+    port: positiveNumber(env, 'PORT', 3000, { integer: true }),
+    authJwtSecret,
+    authJwksUrl,
+    platformAdminEmails,
+    cronSecret,
+    publicApiRatePerSecond: positiveNumber(env, 'PUBLIC_API_RATE_PER_SECOND', 5, { integer: false }),
+    publicApiBurst: positiveNumber(env, 'PUBLIC_API_BURST', 20, { integer: true }),
+    webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
+    webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
+    featureFlagDefaults: parseFeatureFlags(optional(env, 'FEATURE_FLAGS')),
+    logLevel: optional(env, 'LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+  };
+}

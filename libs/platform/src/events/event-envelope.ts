@@ -1,0 +1,33 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** The event shape of DESIGN 8; the typed catalog of `type`/`payload` pairs lives in the events lib. */
+export interface EventEnvelope<TType extends string = string, TPayload = unknown> {
+  id: string;
+  type: TType;
+  occurredAt: string;
+  correlationId?: string;
+  subscriptionAliases?: string[];
+  organizationId?: string;
+  userId?: string;
+  payload: TPayload;
+}
+
+/** What an emitter supplies; id, time and correlation id are stamped on emit. */
+export type PendingEvent<TType extends string = string, TPayload = unknown> = Omit<
+  EventEnvelope<TType, TPayload>,
+  'id' | 'occurredAt' | 'correlationId'
+>;
+
+/**
+ * Receives the events of a unit of work. `persist` runs inside the change's transaction (the
+ * durable webhook outbox); `publish` runs after commit (the best-effort in-process bus).
+ */
+export interface EventDispatcher {
+  persist(em: EntityManager, events: readonly EventEnvelope[]): Promise<void>;
+  publish(events: readonly EventEnvelope[]): void;
+}
+
+export const noopEventDispatcher: EventDispatcher = {
+  persist: async () => undefined,
+  publish: () => undefined,
+};

@@ -1,0 +1,45 @@
+export { loadConfig, ConfigError, type PlatformConfig, type NodeEnv } from './config/config';
+export {
+  DomainError,
+  ERROR_CODES,
+  badRequest,
+  conflict,
+  forbidden,
+  isDomainError,
+  notFound,
+  unauthorized,
+  validationFailed,
+  type ErrorCode,
+  type ErrorDetail,
+} from './errors/domain-error';
+export { createLogger, type Logger } from './logging/logger';
+export { newId, isUuidString } from './ids/ids';
+export { createOrm, migrateToLatest, ormOptions, type Orm, type CreateOrmOptions } from './database/orm';
+export { startEmbeddedPostgres, ensureDatabase, type EmbeddedDatabase } from './database/embedded-postgres';
+export { collectMigrations, type PlatformModule } from './database/platform-module';
+export {
+  defineProcedure,
+  ProcedureRegistry,
+  type AnyProcedure,
+  type Procedure,
+  type ProcedureContext,
+  type ProcedureDefinition,
+  type ProcedureScope,
+} from './procedures/procedure';
+export { invokeProcedure, validateProcedureInput, type Invocation, type InvocationDeps } from './procedures/invoke';
+export { compileSchema, schemaErrorDetails } from './procedures/schema';
+export type { Principal, PrincipalKind, Credential } from './procedures/principal';
+export {
+  noopEventDispatcher,
+  type EventDispatcher,
+  type EventEnvelope,
+  type PendingEvent,
+} from './events/event-envelope';
+export { FeatureFlagStore, type FeatureFlagState } from './feature-flags/feature-flag-store';
+export {
+  KNOWN_FEATURE_FLAGS,
+  FEATURE_FLAG_KEYS,
+  isKnownFeatureFlag,
+  type FeatureFlagKey,
+} from './feature-flags/known-flags';
+export { platformModule } from './platform-module';

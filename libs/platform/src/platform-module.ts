@@ -1,0 +1,9 @@
+import type { PlatformModule } from './database/platform-module';
+import { FeatureFlag } from './feature-flags/feature-flag.entity';
+import { platformMigrations } from './migrations';
+
+export const platformModule: PlatformModule = {
+  name: 'platform',
+  entities: [FeatureFlag],
+  migrations: platformMigrations,
+};

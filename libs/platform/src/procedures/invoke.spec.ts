@@ -1,0 +1,87 @@
+import { Type } from '@sinclair/typebox';
+import { createTestOrm, silentLogger, testPrincipal, type TestOrm } from '../../testing';
+import { platformModule } from '../platform-module';
+import type { EventDispatcher, EventEnvelope } from '../events/event-envelope';
+import { DomainError } from '../errors/domain-error';
+import { defineProcedure } from './procedure';
+import { invokeProcedure } from './invoke';
+
+class RecordingDispatcher implements EventDispatcher {
+  persisted: EventEnvelope[] = [];
+  published: EventEnvelope[] = [];
+  async persist(_em: unknown, events: readonly EventEnvelope[]) {
+    this.persisted.push(...events);
+  }
+  publish(events: readonly EventEnvelope[]) {
+    this.published.push(...events);
+  }
+}
+
+const setFlag = defineProcedure({
+  name: 'test.setFlag',
+  summary: 'writes a flag row, then optionally fails',
+  scope: 'organization',
+  permission: 'flags.write',
+  input: Type.Object({ key: Type.String({ minLength: 1 }), fail: Type.Boolean({ default: false }) }, { additionalProperties: false }),
+  async handler(ctx, input) {
+    await ctx.em.execute('INSERT INTO feature_flags (key, enabled) VALUES (?, true)', [input.key]);
+    ctx.emit({ type: 'test.flag-set', organizationId: ctx.organizationId, payload: { key: input.key } });
+    if (input.fail) throw new DomainError('conflict', 'asked to fail');
+    return { key: input.key, organizationId: ctx.organizationId };
+  },
+});
+
+describe('invokeProcedure', () => {
+  let db: TestOrm;
+  beforeAll(async () => {
+    db = await createTestOrm([platformModule]);
+  });
+  afterAll(() => db.close());
+
+  const principal = testPrincipal({ organizationId: 'org-1', permissions: new Set(['flags.write']) });
+  const invoke = (input: unknown, dispatcher = new RecordingDispatcher(), who = principal) =>
+    invokeProcedure(setFlag, input, { em: db.orm.em.fork(), principal: who, correlationId: 'req-1' }, { dispatcher, logger: silentLogger });
+  const count = async (key: string) =>
+    (await db.orm.em.fork().getConnection().execute('SELECT count(*)::int AS n FROM feature_flags WHERE key = ?', [key]))[0].n;
+
+  it('runs the handler, commits, persists events in the transaction and publishes them after', async () => {
+    const dispatcher = new RecordingDispatcher();
+    await expect(invoke({ key: 'a.ok' }, dispatcher)).resolves.toEqual({ key: 'a.ok', organizationId: 'org-1' });
+    expect(await count('a.ok')).toBe(1);
+    expect(dispatcher.persisted).toHaveLength(1);
+    expect(dispatcher.published).toEqual(dispatcher.persisted);
+    expect(dispatcher.published[0]).toMatchObject({ type: 'test.flag-set', correlationId: 'req-1', organizationId: 'org-1' });
+    expect(dispatcher.published[0].id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('rolls back and publishes nothing when the handler fails', async () => {
+    const dispatcher = new RecordingDispatcher();
+    await expect(invoke({ key: 'a.fail', fail: true }, dispatcher)).rejects.toMatchObject({ code: 'conflict' });
+    expect(await count('a.fail')).toBe(0);
+    expect(dispatcher.published).toEqual([]);
+  });
+
+  it('rejects invalid input with every problem listed', async () => {
+    await expect(invoke({ key: '', extra: 1 })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: expect.arrayContaining([
+        expect.objectContaining({ field: 'key', code: 'invalid_format' }),
+        expect.objectContaining({ field: 'extra', code: 'unknown_field' }),
+      ]),
+    });
+  });
+
+  it('refuses a principal without the permission before the handler runs', async () => {
+    const who = testPrincipal({ organizationId: 'org-1', permissions: new Set() });
+    await expect(invoke({ key: 'a.denied' }, undefined, who)).rejects.toMatchObject({
+      code: 'forbidden',
+      message: 'Missing permission flags.write',
+    });
+    expect(await count('a.denied')).toBe(0);
+  });
+
+  it('needs an active organization for organization-scoped procedures', async () => {
+    const who = testPrincipal({ organizationId: null, permissions: new Set(['flags.write']) });
+    await expect(invoke({ key: 'a.noorg' }, undefined, who)).rejects.toMatchObject({ code: 'bad_request' });
+  });
+});

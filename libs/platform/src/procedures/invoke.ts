@@ -1,0 +1,94 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError, badRequest, forbidden, validationFailed } from '../errors/domain-error';
+import type { EventDispatcher, EventEnvelope, PendingEvent } from '../events/event-envelope';
+import { newId } from '../ids/ids';
+import type { Logger } from '../logging/logger';
+import type { AnyProcedure, ProcedureContext } from './procedure';
+import type { Principal } from './principal';
+import { schemaErrorDetails } from './schema';
+
+export interface InvocationDeps {
+  dispatcher: EventDispatcher;
+  logger: Logger;
+}
+
+export interface Invocation {
+  /** The request's own ORM context (a fork of the global EntityManager). */
+  em: EntityManager;
+  principal: Principal;
+  correlationId: string;
+}
+
+function checkAccess(procedure: AnyProcedure, principal: Principal): void {
+  if (procedure.scope === 'platform-admin' && !principal.isPlatformAdmin) {
+    throw forbidden('Only platform administrators may do this');
+  }
+  if (procedure.scope === 'organization' && !principal.organizationId) {
+    throw badRequest('This operation needs an active organization (X-Organization-Id header)');
+  }
+  if (procedure.permission && !principal.permissions.has(procedure.permission)) {
+    throw forbidden(`Missing permission ${procedure.permission}`);
+  }
+}
+
+export function validateProcedureInput<T>(procedure: AnyProcedure, rawInput: unknown): T {
+  // Defaults are filled in place; never mutate what the caller handed us.
+  const input = rawInput === undefined ? {} : structuredClone(rawInput);
+  if (!procedure.validateInput(input)) {
+    throw validationFailed(schemaErrorDetails(procedure.validateInput.errors));
+  }
+  return input as T;
+}
+
+/**
+ * The single path by which any door (/rpc, /api/v1, jobs) runs a procedure: validate the input,
+ * check scope and permission, run the handler in a transaction, persist its events with the
+ * transaction and publish them after commit.
+ */
+export async function invokeProcedure<TOutput>(
+  procedure: AnyProcedure,
+  rawInput: unknown,
+  invocation: Invocation,
+  deps: InvocationDeps,
+): Promise<TOutput> {
+  checkAccess(procedure, invocation.principal);
+  const input = validateProcedureInput(procedure, rawInput);
+  const events: EventEnvelope[] = [];
+  const log = deps.logger.child({ procedure: procedure.name, correlationId: invocation.correlationId });
+
+  const contextFor = (em: EntityManager): ProcedureContext => ({
+    em,
+    principal: invocation.principal,
+    organizationId: invocation.principal.organizationId,
+    correlationId: invocation.correlationId,
+    log,
+    emit: (event: PendingEvent) => {
+      events.push({
+        id: newId(),
+        occurredAt: new Date().toISOString(),
+        correlationId: invocation.correlationId,
+        ...event,
+      });
+    },
+    hasPermission: (permission) => invocation.principal.permissions.has(permission),
+    requirePermission: (permission) => {
+      if (!invocation.principal.permissions.has(permission)) throw forbidden(`Missing permission ${permission}`);
+    },
+  });
+
+  let result: TOutput;
+  if (procedure.readOnly) {
+    result = (await procedure.handler(contextFor(invocation.em), input)) as TOutput;
+  } else {
+    result = await invocation.em.transactional(async (em) => {
+      const value = (await procedure.handler(contextFor(em), input)) as TOutput;
+      await em.flush();
+      if (events.length > 0) await deps.dispatcher.persist(em, events);
+      return value;
+    });
+  }
+  if (events.length > 0) deps.dispatcher.publish(events);
+  return result;
+}
+
+export { DomainError };

@@ -1,0 +1,33 @@
+export type PrincipalKind = 'HUMAN' | 'SERVICE';
+
+export type Credential =
+  | { type: 'session' }
+  | {
+      type: 'api-key';
+      apiKeyId: string;
+      name: string;
+      prefix: string;
+      fullAccess: boolean;
+      allowlist: readonly string[];
+      expiresAt: Date | null;
+    }
+  | { type: 'system'; task: string };
+
+/**
+ * Who is calling, resolved afresh for every call from live rows: never cached across
+ * requests, so a revocation, a lost role or a disabled user takes effect on the next call.
+ */
+export interface Principal {
+  userId: string;
+  kind: PrincipalKind;
+  email: string;
+  displayName: string;
+  /** Only a session can act as platform admin; API keys never do. */
+  isPlatformAdmin: boolean;
+  organizationId: string | null;
+  /** Role ids held in `organizationId` (row-level access is granted to roles). */
+  roleIds: readonly string[];
+  /** Effective permissions in `organizationId`, already intersected with a limited key's allowlist. */
+  permissions: ReadonlySet<string>;
+  credential: Credential;
+}

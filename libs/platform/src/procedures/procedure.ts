@@ -1,0 +1,85 @@
+import type { TSchema, Static } from '@sinclair/typebox';
+import type { ValidateFunction } from 'ajv';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../logging/logger';
+import type { PendingEvent } from '../events/event-envelope';
+import type { Principal } from './principal';
+import { compileSchema } from './schema';
+
+/**
+ * - `organization`: needs an active organization; `permission` is checked against it.
+ * - `user`: acts on the caller's own account (no organization needed).
+ * - `platform-admin`: only platform admins (by session) may call it.
+ */
+export type ProcedureScope = 'organization' | 'user' | 'platform-admin';
+
+export interface ProcedureContext<TScope extends ProcedureScope = ProcedureScope> {
+  /** Request-scoped EntityManager; inside the procedure's transaction unless it is read-only. */
+  em: EntityManager;
+  principal: Principal;
+  organizationId: TScope extends 'organization' ? string : string | null;
+  correlationId: string;
+  log: Logger;
+  /** Queues an event; it is persisted with the transaction and published after commit. */
+  emit(event: PendingEvent): void;
+  hasPermission(permission: string): boolean;
+  /** For permissions that depend on the input (e.g. `records.purge` for a hard delete). */
+  requirePermission(permission: string): void;
+}
+
+export interface ProcedureDefinition<TScope extends ProcedureScope, TInput extends TSchema, TOutput> {
+  /** Dotted name, also the `/rpc/{name}` path. */
+  name: string;
+  summary: string;
+  scope: TScope;
+  /** Permission required before the handler runs; null = any authenticated principal in scope. */
+  permission: string | null;
+  input: TInput;
+  /** JSON Schema of the result, for the OpenAPI document. */
+  output?: TSchema;
+  /** Read-only procedures skip the transaction. */
+  readOnly?: boolean;
+  handler(ctx: ProcedureContext<TScope>, input: Static<TInput>): Promise<TOutput>;
+}
+
+export interface Procedure<TScope extends ProcedureScope = ProcedureScope, TInput extends TSchema = TSchema, TOutput = unknown>
+  extends ProcedureDefinition<TScope, TInput, TOutput> {
+  validateInput: ValidateFunction<Static<TInput>>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyProcedure = Procedure<any, any, any>;
+
+export function defineProcedure<TScope extends ProcedureScope, TInput extends TSchema, TOutput>(
+  definition: ProcedureDefinition<TScope, TInput, TOutput>,
+): Procedure<TScope, TInput, TOutput> {
+  if (!/^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)+$/.test(definition.name)) {
+    throw new Error(`Invalid procedure name "${definition.name}"`);
+  }
+  return { ...definition, validateInput: compileSchema<Static<TInput>>(definition.input) };
+}
+
+export class ProcedureRegistry {
+  private readonly byName = new Map<string, AnyProcedure>();
+
+  constructor(procedures: readonly AnyProcedure[]) {
+    for (const procedure of procedures) {
+      if (this.byName.has(procedure.name)) throw new Error(`Procedure ${procedure.name} is defined twice`);
+      this.byName.set(procedure.name, procedure);
+    }
+  }
+
+  get(name: string): AnyProcedure | undefined {
+    return this.byName.get(name);
+  }
+
+  require(name: string): AnyProcedure {
+    const procedure = this.byName.get(name);
+    if (!procedure) throw new Error(`Unknown procedure ${name}`);
+    return procedure;
+  }
+
+  all(): AnyProcedure[] {
+    return [...this.byName.values()];
+  }
+}

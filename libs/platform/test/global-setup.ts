@@ -1,0 +1,4 @@
+import { setupTestDatabaseServer } from '../testing';
+import { platformModule } from '../src';
+
+export default () => setupTestDatabaseServer([platformModule]);

@@ -1,0 +1,3 @@
+import { teardownTestDatabaseServer } from '../testing';
+
+export default () => teardownTestDatabaseServer();

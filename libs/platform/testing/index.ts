@@ -1,0 +1,10 @@
+export {
+  setupTestDatabaseServer,
+  teardownTestDatabaseServer,
+  createTestDatabase,
+  createTestOrm,
+  databaseUrl,
+  type TestDatabase,
+  type TestOrm,
+} from './test-database';
+export { silentLogger, testPrincipal } from './fixtures';

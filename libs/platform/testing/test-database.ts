@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createOrm, migrateToLatest, type Orm } from '../src/database/orm';
+import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
+import type { PlatformModule } from '../src/database/platform-module';
+
+/**
+ * Test databases: one PostgreSQL server per Jest run (embedded unless DATABASE_URL is set),
+ * one migrated template database per run, and one database per test file cloned from it
+ * (`CREATE DATABASE ... TEMPLATE`), so files run in parallel without sharing rows.
+ */
+
+const ADMIN_URL_ENV = 'TEST_DB_ADMIN_URL';
+const TEMPLATE_ENV = 'TEST_DB_TEMPLATE';
+const RUN_ENV = 'TEST_DB_RUN_ID';
+
+interface ServerState {
+  stop?: () => Promise<void>;
+}
+const serverState = globalThis as typeof globalThis & { __testDatabaseServer?: ServerState };
+
+export function databaseUrl(baseUrl: string, database: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function withAdminClient<T>(adminUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Jest globalSetup: start the server and build the migrated template database. */
+export async function setupTestDatabaseServer(modules: readonly PlatformModule[]): Promise<void> {
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    const embedded = await startEmbeddedPostgres({
+      dataDir: mkdtempSync(join(tmpdir(), 'mrp-test-pg-')),
+      port: await freePort(),
+      database: 'postgres',
+      persistent: false,
+    });
+    adminUrl = embedded.adminUrl;
+    serverState.__testDatabaseServer = { stop: embedded.stop };
+  } else {
+    serverState.__testDatabaseServer = {};
+  }
+  const runId = randomBytes(4).toString('hex');
+  const template = `tpl_${runId}`;
+  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${template}`));
+  const orm = await createOrm({ databaseUrl: databaseUrl(adminUrl, template), modules, poolSize: 2 });
+  try {
+    await migrateToLatest(orm);
+  } finally {
+    await orm.close(true);
+  }
+  process.env[ADMIN_URL_ENV] = adminUrl;
+  process.env[TEMPLATE_ENV] = template;
+  process.env[RUN_ENV] = runId;
+}
+
+/** Jest globalTeardown: drop what this run created and stop the embedded server. */
+export async function teardownTestDatabaseServer(): Promise<void> {
+  const adminUrl = process.env[ADMIN_URL_ENV];
+  const runId = process.env[RUN_ENV];
+  if (adminUrl && runId) {
+    await withAdminClient(adminUrl, async (client) => {
+      const { rows } = await client.query<{ datname: string }>(
+        `SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE $2`,
+        [`tpl_${runId}`, `t_${runId}_%`],
+      );
+      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    });
+  }
+  await serverState.__testDatabaseServer?.stop?.();
+}
+
+export interface TestDatabase {
+  url: string;
+  adminUrl: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = process.env[ADMIN_URL_ENV];
+  const template = process.env[TEMPLATE_ENV];
+  const runId = process.env[RUN_ENV];
+  if (!adminUrl || !template || !runId) {
+    throw new Error('No test database server: is the jest globalSetup of this project configured?');
+  }
+  const name = `t_${runId}_${randomBytes(6).toString('hex')}`;
+  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  return {
+    url: databaseUrl(adminUrl, name),
+    adminUrl,
+    drop: () => withAdminClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+export interface TestOrm {
+  orm: Orm;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+export async function createTestOrm(modules: readonly PlatformModule[]): Promise<TestOrm> {
+  const database = await createTestDatabase();
+  const orm = await createOrm({ databaseUrl: database.url, modules, poolSize: 5 });
+  return {
+    orm,
+    database,
+    close: async () => {
+      await orm.close(true);
+      await database.drop();
+    },
+  };
+}
