@@ -1,0 +1,30 @@
+import type { EventEnvelope, PendingEvent } from '@mrp/platform';
+import type { EventCatalog, EventType } from './event-catalog';
+
+export type CatalogEvent<T extends EventType = EventType> = EventEnvelope<T, EventCatalog[T]>;
+
+export interface EventScope {
+  organizationId?: string;
+  userId?: string;
+  subscriptionAliases?: string[];
+}
+
+/** Builds an event whose payload is checked against the catalog at compile time. */
+export function createEvent<T extends EventType>(
+  type: T,
+  payload: EventCatalog[T],
+  scope: EventScope = {},
+): PendingEvent<T, EventCatalog[T]> {
+  return {
+    type,
+    payload,
+    ...(scope.organizationId ? { organizationId: scope.organizationId } : {}),
+    ...(scope.userId ? { userId: scope.userId } : {}),
+    ...(scope.subscriptionAliases?.length ? { subscriptionAliases: scope.subscriptionAliases } : {}),
+  };
+}
+
+/** The per-model aliases record events carry, so webhooks can subscribe to one model's changes. */
+export function recordEventAliases(modelKey: string, action: 'created' | 'updated' | 'deleted'): string[] {
+  return [`data-models.${modelKey}.record-${action}`];
+}
