@@ -54,6 +54,7 @@ export async function invokeProcedure<TOutput>(
   checkAccess(procedure, invocation.principal);
   const input = validateProcedureInput(procedure, rawInput);
   const events: EventEnvelope[] = [];
+  const afterCommitTasks: Array<() => Promise<void>> = [];
   const log = deps.logger.child({ procedure: procedure.name, correlationId: invocation.correlationId });
 
   const contextFor = (em: EntityManager): ProcedureContext => ({
@@ -74,6 +75,9 @@ export async function invokeProcedure<TOutput>(
     requirePermission: (permission) => {
       if (!invocation.principal.permissions.has(permission)) throw forbidden(`Missing permission ${permission}`);
     },
+    afterCommit: (task) => {
+      afterCommitTasks.push(task);
+    },
   });
 
   let result: TOutput;
@@ -88,6 +92,13 @@ export async function invokeProcedure<TOutput>(
     });
   }
   if (events.length > 0) deps.dispatcher.publish(events);
+  for (const task of afterCommitTasks) {
+    try {
+      await task();
+    } catch (error) {
+      log.error({ err: error }, 'after-commit task failed');
+    }
+  }
   return result;
 }
 

@@ -25,6 +25,12 @@ export interface ProcedureContext<TScope extends ProcedureScope = ProcedureScope
   hasPermission(permission: string): boolean;
   /** For permissions that depend on the input (e.g. `records.purge` for a hard delete). */
   requirePermission(permission: string): void;
+  /**
+   * Work that must not run inside the transaction (e.g. `CREATE INDEX CONCURRENTLY`). Runs after
+   * commit, before the call returns; a failure is logged and does not undo the committed change,
+   * so the task must record its own outcome.
+   */
+  afterCommit(task: () => Promise<void>): void;
 }
 
 export interface ProcedureDefinition<TScope extends ProcedureScope, TInput extends TSchema, TOutput> {
