@@ -29,6 +29,8 @@ module.exports = [
               sourceTag: 'scope:data-models',
               onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz', 'scope:field-validation'],
             },
+            // The composition root wires every lib together for the apps.
+            { sourceTag: 'scope:runtime', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['type:lib'] },
           ],
         },

@@ -1,0 +1,35 @@
+import Koa from 'koa';
+import type Router from '@koa/router';
+import type { Runtime } from '@mrp/runtime';
+import { errorHandler } from './http/error-handler';
+import { requestContext } from './http/request-context';
+import { healthRouter } from './health/health-router';
+import { rpcRouter, type SessionAuthenticator } from './rpc/rpc-router';
+import { cronRouter } from './cron/cron-router';
+import { hooksRouter } from './hooks/hooks-router';
+import { publicApiRouter } from './public-api/public-api-router';
+
+export interface AppDeps {
+  runtime: Runtime;
+  authenticateSession: SessionAuthenticator;
+}
+
+function mount(app: Koa, router: Router): void {
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: false }));
+}
+
+/** The middleware chain and the mounted doors; never listens (main.ts and tests do). */
+export function buildApp({ runtime, authenticateSession }: AppDeps): Koa {
+  const app = new Koa();
+  app.silent = true;
+  app.use(requestContext(runtime.orm, runtime.logger));
+  app.use(errorHandler(runtime.logger));
+  // Mount order is part of the contract: the public API before the internal interface.
+  mount(app, healthRouter(runtime.orm));
+  mount(app, publicApiRouter(runtime));
+  mount(app, rpcRouter(runtime, authenticateSession));
+  mount(app, hooksRouter());
+  mount(app, cronRouter(runtime));
+  return app;
+}

@@ -1,0 +1,65 @@
+import type { Context, Next } from 'koa';
+import { DomainError, isDomainError, type Logger } from '@mrp/platform';
+import { httpStatusFor } from './error-status';
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+}
+
+/** Errors thrown by the HTTP plumbing itself (body reading, routing) expressed as domain errors. */
+function fromHttpError(error: unknown): DomainError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, statusCode, type } = error as HttpLikeError;
+  const code = status ?? statusCode;
+  if (type === 'entity.too.large' || code === 413) {
+    return new DomainError('payload_too_large', 'The request body exceeds 1 MiB');
+  }
+  if (type === 'request.aborted') return new DomainError('bad_request', 'The request was aborted');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new DomainError('unsupported_media_type', 'The request body must be UTF-8 JSON');
+  }
+  return undefined;
+}
+
+export function errorBody(error: DomainError) {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details?.length ? { details: error.details } : {}),
+    },
+  };
+}
+
+export function sendError(ctx: Context, error: DomainError): void {
+  ctx.status = httpStatusFor(error.code);
+  ctx.body = errorBody(error);
+  for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
+  if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
+}
+
+/**
+ * Turns every failure into the contract's error shape. Unexpected errors are logged with their
+ * stack and answered with a bare 500: a stack trace never reaches a client.
+ */
+export function errorHandler(logger: Logger) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new DomainError('not_found', `No route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (error) {
+      const domainError = isDomainError(error) ? error : fromHttpError(error);
+      if (domainError) {
+        sendError(ctx, domainError);
+        return;
+      }
+      (ctx.state.log ?? logger).error({ err: error }, 'unhandled error');
+      sendError(ctx, new DomainError('internal_error', 'Something went wrong on our side; the request id identifies it'));
+    }
+  };
+}

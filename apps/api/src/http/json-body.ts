@@ -1,0 +1,25 @@
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import { DomainError } from '@mrp/platform';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Reads a JSON request body: JSON content type only (415), at most 1 MiB (413), well-formed (400).
+ * An empty body reads as `undefined` so each door decides what absence means.
+ */
+export async function readJsonBody(ctx: Context): Promise<unknown> {
+  const length = ctx.request.length;
+  const hasBody = (length !== undefined && length > 0) || ctx.get('Transfer-Encoding') !== '';
+  if (!hasBody) return undefined;
+  if (!ctx.is('application/json')) {
+    throw new DomainError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
+  }
+  const text = await getRawBody(ctx.req, { length, limit: MAX_BODY_BYTES, encoding: 'utf-8' });
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DomainError('bad_request', `Malformed JSON body: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,39 @@
+import type { Context, Next } from 'koa';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId, type Logger, type Orm } from '@mrp/platform';
+
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface RequestState {
+  requestId: string;
+  log: Logger;
+  em: EntityManager;
+}
+
+/**
+ * Per request: an id (the caller's X-Request-Id when it is sane; it becomes the events'
+ * correlationId), a child logger, an access-log line, and its own ORM context.
+ */
+export function requestContext(orm: Orm, logger: Logger) {
+  return async (ctx: Context, next: Next) => {
+    const given = ctx.get('X-Request-Id');
+    const requestId = CLIENT_REQUEST_ID.test(given) ? given : newId();
+    const log = logger.child({ requestId });
+    const state = ctx.state as RequestState;
+    state.requestId = requestId;
+    state.log = log;
+    state.em = orm.em.fork();
+    ctx.set('X-Request-Id', requestId);
+    const startedAt = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const durationMs = Number(process.hrtime.bigint() - startedAt) / 1e6;
+      log.info({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 10) / 10 }, 'request');
+    }
+  };
+}
+
+export function requestState(ctx: Context): RequestState {
+  return ctx.state as RequestState;
+}

@@ -1,0 +1,30 @@
+import Router from '@koa/router';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badRequest, invokeProcedure, isUuidString, notFound, type Principal } from '@mrp/platform';
+import type { Runtime } from '@mrp/runtime';
+import { bearerToken } from '../http/bearer-token';
+import { readJsonBody } from '../http/json-body';
+import { requestState } from '../http/request-context';
+
+export type SessionAuthenticator = (em: EntityManager, token: string, organizationId: string | null) => Promise<Principal>;
+
+/**
+ * The internal interface of the web application: `POST /rpc/{procedure}` with a session token.
+ * Every procedure of the registry is served here; the public API serves a curated subset.
+ */
+export function rpcRouter(runtime: Runtime, authenticate: SessionAuthenticator): Router {
+  const router = new Router({ prefix: '/rpc' });
+  router.post('/:name', async (ctx) => {
+    const procedure = runtime.procedures.get(ctx.params.name);
+    if (!procedure) throw notFound(`Procedure ${ctx.params.name}`);
+    const { em, requestId } = requestState(ctx);
+    const organizationHeader = ctx.get('X-Organization-Id');
+    if (organizationHeader && !isUuidString(organizationHeader)) {
+      throw badRequest('X-Organization-Id must be an organization id (UUID)');
+    }
+    const principal = await authenticate(em, bearerToken(ctx), organizationHeader || null);
+    const input = (await readJsonBody(ctx)) ?? {};
+    ctx.body = await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
+  });
+  return router;
+}

@@ -1,0 +1,3 @@
+export { createRuntime, type Runtime, type RuntimeServices, type CreateRuntimeOptions } from './runtime';
+export { ALL_MODULES } from './modules';
+export type { ScheduledTask } from './scheduled-tasks';

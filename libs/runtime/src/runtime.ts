@@ -1,0 +1,63 @@
+import {
+  ConfigError,
+  FeatureFlagStore,
+  ProcedureRegistry,
+  createLogger,
+  createOrm,
+  type EventDispatcher,
+  type InvocationDeps,
+  type Logger,
+  type Orm,
+  type PlatformConfig,
+} from '@mrp/platform';
+import { InProcessEventBus, createEventDispatcher } from '@mrp/events';
+import { ALL_MODULES } from './modules';
+import { allProcedures } from './procedures';
+import { scheduledTasks, type ScheduledTask } from './scheduled-tasks';
+
+/** The services procedures and tasks are built from. */
+export interface RuntimeServices {
+  config: PlatformConfig;
+  logger: Logger;
+  orm: Orm;
+  flags: FeatureFlagStore;
+  bus: InProcessEventBus;
+  dispatcher: EventDispatcher;
+}
+
+export interface Runtime extends RuntimeServices {
+  procedures: ProcedureRegistry;
+  invocationDeps: InvocationDeps;
+  tasks: readonly ScheduledTask[];
+  close(): Promise<void>;
+}
+
+export interface CreateRuntimeOptions {
+  /** Process name in the logs: api, webhook-worker, cron-runner. */
+  name: string;
+  poolSize?: number;
+  logger?: Logger;
+}
+
+/** The composition root shared by the three apps: one ORM, one bus, one registry per process. */
+export async function createRuntime(config: PlatformConfig, options: CreateRuntimeOptions): Promise<Runtime> {
+  if (!config.databaseUrl) {
+    throw new ConfigError('DATABASE_URL is not set (npm start provides an embedded PostgreSQL)');
+  }
+  const logger = options.logger ?? createLogger({ name: options.name, level: config.logLevel });
+  const orm = await createOrm({ databaseUrl: config.databaseUrl, modules: ALL_MODULES, poolSize: options.poolSize });
+  const flags = new FeatureFlagStore(orm, config.featureFlagDefaults);
+  const bus = new InProcessEventBus(logger);
+  const dispatcher = createEventDispatcher(bus);
+  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher };
+  return {
+    ...services,
+    procedures: new ProcedureRegistry(allProcedures(services)),
+    invocationDeps: { dispatcher, logger },
+    tasks: scheduledTasks(),
+    async close() {
+      await bus.idle();
+      await orm.close();
+    },
+  };
+}
