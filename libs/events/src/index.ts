@@ -3,3 +3,5 @@ export { createEvent, recordEventAliases, type CatalogEvent, type EventScope } f
 export { InProcessEventBus, type EventHandler } from './bus/in-process-event-bus';
 export { createEventDispatcher, type EventPersister } from './bus/event-dispatcher';
 export { eventMatches, patternMatchesType, SUBSCRIPTION_PATTERN } from './bus/subscription-pattern';
+export { eventsModule } from './events-module';
+export { createJobQueue, ensureQueues, QUEUES, JOB_QUEUE_SCHEMA, type JobQueueOptions } from './queue/job-queue';
