@@ -1,0 +1,22 @@
+# One image for the three apps; docker-compose picks the entry point.
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+COPY apps/api/package.json apps/api/
+COPY apps/webhook-worker/package.json apps/webhook-worker/
+COPY apps/cron-runner/package.json apps/cron-runner/
+COPY libs/platform/package.json libs/platform/
+COPY libs/events/package.json libs/events/
+COPY libs/authz/package.json libs/authz/
+COPY libs/notifications/package.json libs/notifications/
+COPY libs/data-models/package.json libs/data-models/
+COPY libs/field-validation/package.json libs/field-validation/
+COPY libs/runtime/package.json libs/runtime/
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY tsconfig.base.json ./
+COPY apps apps
+COPY libs libs
+COPY tools/scripts tools/scripts
+USER node
+CMD ["node", "--import", "tsx", "apps/api/src/main.ts"]

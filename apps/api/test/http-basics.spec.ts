@@ -1,0 +1,117 @@
+import { Type } from '@sinclair/typebox';
+import { defineProcedure } from '@mrp/platform';
+import { newHuman, sessionToken, startTestApi, type TestApi } from './support/test-api';
+
+const explode = defineProcedure({
+  name: 'test.explode',
+  summary: 'fails the way a bug would',
+  scope: 'user',
+  permission: null,
+  input: Type.Object({}),
+  async handler() {
+    throw new Error('secret internals at /srv/app/handler.ts:42');
+  },
+});
+
+describe('HTTP basics', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({}, { extraProcedures: [explode] });
+  });
+  afterAll(() => api.close());
+
+  describe('GET /health', () => {
+    it('is 200 with the database reachable', async () => {
+      const response = await api.request('/health');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: 'ok', database: 'ok' });
+    });
+  });
+
+  describe('request ids', () => {
+    it('echoes a sane X-Request-Id from the caller', async () => {
+      const response = await api.request('/health', { headers: { 'X-Request-Id': 'trace-123' } });
+      expect(response.headers.get('x-request-id')).toBe('trace-123');
+    });
+
+    it('generates one when the caller sends none or garbage', async () => {
+      const none = await api.request('/health');
+      const garbage = await api.request('/health', { headers: { 'X-Request-Id': 'x'.repeat(300) } });
+      expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(garbage.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+
+  describe('errors use the contract shape', () => {
+    it('unknown route -> 404 not_found', async () => {
+      const response = await api.request('/nope');
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: { code: 'not_found', message: 'No route for GET /nope' } });
+    });
+
+    it('missing session -> 401 with WWW-Authenticate', async () => {
+      const response = await api.request('/rpc/me.get', { method: 'POST' });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      expect((await response.json()).error.code).toBe('unauthorized');
+    });
+
+    it('malformed JSON -> 400 bad_request', async () => {
+      const response = await api.request('/rpc/me.get', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer x' },
+        body: '{"broken": ',
+      });
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(body.error.code).toBe('bad_request');
+      expect(body.error.message).toMatch(/^Malformed JSON body/);
+    });
+
+    it('body over 1 MiB -> 413 payload_too_large', async () => {
+      const response = await api.request('/rpc/me.get', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }),
+      });
+      expect(response.status).toBe(413);
+      expect((await response.json()).error.code).toBe('payload_too_large');
+    });
+
+    it('non-JSON body -> 415 unsupported_media_type', async () => {
+      const response = await api.request('/rpc/me.get', {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: 'hello',
+      });
+      expect(response.status).toBe(415);
+      expect((await response.json()).error.code).toBe('unsupported_media_type');
+    });
+
+    it('unexpected error -> 500 internal_error without a stack', async () => {
+      const token = await sessionToken(newHuman());
+      const response = await api.request('/rpc/test.explode', { method: 'POST', json: {}, token });
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(JSON.parse(text)).toEqual({
+        error: { code: 'internal_error', message: 'Something went wrong on our side; the request id identifies it' },
+      });
+      expect(text).not.toContain('secret internals');
+      expect(response.headers.get('x-request-id')).toBeTruthy();
+    });
+
+    it('unknown procedure -> 404 not_found', async () => {
+      const token = await sessionToken(newHuman());
+      const response = await api.request('/rpc/nope.nothing', { method: 'POST', json: {}, token });
+      expect(response.status).toBe(404);
+      expect((await response.json()).error).toEqual({ code: 'not_found', message: 'Procedure nope.nothing not found' });
+    });
+  });
+
+  describe('cron routes', () => {
+    it('refuse a wrong secret with 401 and unknown tasks with 404', async () => {
+      expect((await api.request('/cron/process-account-deletions', { token: 'wrong-secret-value-123' })).status).toBe(401);
+      expect((await api.request('/cron/no-such-task', { token: api.config.cronSecret })).status).toBe(404);
+    });
+  });
+});
