@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
+import type { RateLimiter } from '@mrp/authz';
 import type { Runtime } from '@mrp/runtime';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
@@ -12,6 +13,7 @@ import { publicApiRouter } from './public-api/public-api-router';
 export interface AppDeps {
   runtime: Runtime;
   authenticateSession: SessionAuthenticator;
+  rateLimiter: RateLimiter;
 }
 
 function mount(app: Koa, router: Router): void {
@@ -20,14 +22,14 @@ function mount(app: Koa, router: Router): void {
 }
 
 /** The middleware chain and the mounted doors; never listens (main.ts and tests do). */
-export function buildApp({ runtime, authenticateSession }: AppDeps): Koa {
+export function buildApp({ runtime, authenticateSession, rateLimiter }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   app.use(requestContext(runtime.orm, runtime.logger));
   app.use(errorHandler(runtime.logger));
   // Mount order is part of the contract: the public API before the internal interface.
   mount(app, healthRouter(runtime.orm));
-  mount(app, publicApiRouter(runtime));
+  mount(app, publicApiRouter(runtime, rateLimiter));
   mount(app, rpcRouter(runtime, authenticateSession));
   mount(app, hooksRouter());
   mount(app, cronRouter(runtime));

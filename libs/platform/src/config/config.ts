@@ -21,6 +21,8 @@ export interface PlatformConfig {
   cronSecret: string | undefined;
   publicApiRatePerSecond: number;
   publicApiBurst: number;
+  /** `postgres` (default) shares each key's bucket across api processes; `memory` is for a single process. */
+  publicApiRateLimitStore: 'postgres' | 'memory';
   webhookRetryBaseSeconds: number;
   webhookSecretEncryptionKey: Buffer | undefined;
   /** Boot defaults of feature flags (`FEATURE_FLAGS=public-api.enabled=true,other=false`). */
@@ -101,6 +103,11 @@ function parseEncryptionKey(raw: string | undefined): Buffer | undefined {
   return key;
 }
 
+function parseRateLimitStore(raw: string | undefined): 'postgres' | 'memory' {
+  if (raw === undefined || raw === 'postgres' || raw === 'memory') return raw ?? 'postgres';
+  throw new ConfigError(`PUBLIC_API_RATE_LIMIT_STORE must be postgres or memory, got "${raw}"`);
+}
+
 export interface LoadConfigOptions {
   /** The api process authenticates sessions and must have a JWT secret or a JWKS URL. */
   requireSessionAuth?: boolean;
@@ -136,6 +143,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     cronSecret,
     publicApiRatePerSecond: positiveNumber(env, 'PUBLIC_API_RATE_PER_SECOND', 5, { integer: false }),
     publicApiBurst: positiveNumber(env, 'PUBLIC_API_BURST', 20, { integer: true }),
+    publicApiRateLimitStore: parseRateLimitStore(optional(env, 'PUBLIC_API_RATE_LIMIT_STORE')),
     webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
     featureFlagDefaults: parseFeatureFlags(optional(env, 'FEATURE_FLAGS')),

@@ -1,0 +1,156 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { ProcedureRegistry } from '@mrp/platform';
+import type { PublicRoute } from './route-table';
+
+type SchemaObject = OpenAPIV3_1.SchemaObject;
+
+const ErrorSchema = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Stable machine-readable code, e.g. validation_failed' }),
+      message: Type.String({ description: 'What went wrong, for a human' }),
+      details: Type.Optional(
+        Type.Array(Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() }), {
+          description: 'One entry per invalid field (validation_failed)',
+        }),
+      ),
+    }),
+  },
+  { description: 'Every error response has this shape' },
+);
+
+/** JSON Schema as OpenAPI 3.1 wants it: plain JSON, named schemas moved to components and referenced. */
+function toSchema(schema: TSchema, components: Record<string, SchemaObject>): SchemaObject {
+  const plain = JSON.parse(JSON.stringify(schema)) as SchemaObject & { $id?: string };
+  const hoist = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(hoist);
+    if (node === null || typeof node !== 'object') return node;
+    const { $id, ...rest } = node as Record<string, unknown> & { $id?: string };
+    const mapped = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, hoist(value)]));
+    if (typeof $id === 'string') {
+      components[$id] = mapped as SchemaObject;
+      return { $ref: `#/components/schemas/${$id}` };
+    }
+    return mapped;
+  };
+  return hoist(plain) as SchemaObject;
+}
+
+const rateLimitHeaders: Record<string, OpenAPIV3_1.HeaderObject> = {
+  'X-RateLimit-Limit': { description: 'Bucket capacity (the burst)', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Whole requests left in the bucket', schema: { type: 'integer' } },
+};
+
+const errorResponse = (description: string, headers?: Record<string, OpenAPIV3_1.HeaderObject>): OpenAPIV3_1.ResponseObject => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+const ERROR_RESPONSES: Record<string, OpenAPIV3_1.ResponseObject> = {
+  BadRequest: errorResponse('Invalid parameters or body (bad_request, validation_failed)', rateLimitHeaders),
+  Unauthorized: errorResponse('Key missing, invalid, revoked or expired; owner disabled or deleted (unauthorized)'),
+  Forbidden: errorResponse('The key or its owner lacks the required permission (forbidden)', rateLimitHeaders),
+  NotFound: errorResponse('No such resource, or a record hidden from the caller (not_found)', rateLimitHeaders),
+  PayloadTooLarge: errorResponse('Body over 1 MiB (payload_too_large)', rateLimitHeaders),
+  UnsupportedMediaType: errorResponse('Body is not application/json (unsupported_media_type)', rateLimitHeaders),
+  RateLimited: errorResponse('Rate limit exceeded (rate_limited)', {
+    ...rateLimitHeaders,
+    'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+  }),
+};
+
+const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+function openApiPath(koaPath: string): string {
+  return koaPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+function operationFor(route: PublicRoute, registry: ProcedureRegistry, schemas: Record<string, SchemaObject>): OpenAPIV3_1.OperationObject {
+  const procedure = registry.require(route.procedure);
+  const parameters: OpenAPIV3_1.ParameterObject[] = [
+    ...Object.entries(route.pathParams ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'path' as const,
+      required: true,
+      description: schema.description,
+      schema: toSchema(schema, schemas),
+    })),
+    ...Object.entries(route.query?.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query' as const,
+      required: (route.query?.required ?? []).includes(name),
+      description: (schema as TSchema).description,
+      schema: toSchema(schema as TSchema, schemas),
+    })),
+  ];
+  const success: OpenAPIV3_1.ResponseObject = {
+    description: route.successStatus === 201 ? 'Created' : 'OK',
+    headers: rateLimitHeaders,
+    ...(procedure.output ? { content: { 'application/json': { schema: toSchema(procedure.output, schemas) } } } : {}),
+  };
+  const responses: OpenAPIV3_1.ResponsesObject = {
+    [String(route.successStatus)]: success,
+    '400': ref('BadRequest'),
+    '401': ref('Unauthorized'),
+    '403': ref('Forbidden'),
+    '404': ref('NotFound'),
+    ...(route.body ? { '413': ref('PayloadTooLarge'), '415': ref('UnsupportedMediaType') } : {}),
+    '429': ref('RateLimited'),
+  };
+  const description = [route.description, route.permissionNote && `Permission: ${route.permissionNote}.`].filter(Boolean).join('\n\n');
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(description ? { description } : {}),
+    tags: [route.path.startsWith('/me') ? 'Identity' : route.path.startsWith('/records') || route.path.endsWith('/records') ? 'Records' : 'Models'],
+    parameters,
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, schemas) } } } }
+      : {}),
+    responses,
+    security: [{ apiKey: [] }],
+    'x-required-permission': procedure.permission,
+  } as OpenAPIV3_1.OperationObject;
+}
+
+/** The OpenAPI 3.1 description of /api/v1, generated from the route table and the procedures' schemas. */
+export function buildOpenApiDocument(routes: readonly PublicRoute[], registry: ProcedureRegistry): OpenAPIV3_1.Document {
+  const schemas: Record<string, SchemaObject> = { Error: toSchema(ErrorSchema, {}) };
+  const paths: OpenAPIV3_1.PathsObject = {};
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    paths[path] = { ...(paths[path] ?? {}), [route.method]: operationFor(route, registry, schemas) };
+  }
+  paths['/openapi.json'] = {
+    get: {
+      operationId: 'getOpenApiDocument',
+      summary: 'This document',
+      tags: ['Meta'],
+      security: [],
+      responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+      'x-required-permission': null,
+    } as OpenAPIV3_1.OperationObject,
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Public API',
+      version: '1.0.0',
+      description:
+        "REST access to an organization's Data Models and records. Authenticate with `Authorization: Bearer mrk_…`. " +
+        'Every call acts as the key owner with their live permissions (limited keys: intersected with the key allowlist). ' +
+        'Rate limit: a token bucket per key (X-RateLimit-Limit / X-RateLimit-Remaining; 429 with Retry-After).',
+    },
+    servers: [{ url: '/api/v1' }],
+    tags: [{ name: 'Identity' }, { name: 'Models' }, { name: 'Records' }, { name: 'Meta' }],
+    paths,
+    components: {
+      schemas,
+      responses: ERROR_RESPONSES,
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'mrk_…', description: 'An API key' } },
+    },
+    security: [{ apiKey: [] }],
+  };
+}

@@ -1,0 +1,180 @@
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { validationFailed } from '@mrp/platform';
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+export interface RouteRequest {
+  params: Record<string, string>;
+  /** Query values after validation against `query` (strings, as sent). */
+  query: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * One row of the public API: a REST shape over an existing procedure. The router, the
+ * permission check (the procedure's own) and the OpenAPI document are all derived from it.
+ */
+export interface PublicRoute {
+  method: HttpMethod;
+  /** Koa-style path below /api/v1, e.g. `/records/:id`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** The procedure this route runs, by name; null only for the unauthenticated OpenAPI route. */
+  procedure: string;
+  /** Path parameters; every `:name` in `path` must be listed. */
+  pathParams?: Record<string, TSchema>;
+  /** Accepted query parameters (strings as sent); anything else is a 400. */
+  query?: TObject;
+  /** JSON body schema; its presence makes the route require `Content-Type: application/json`. */
+  body?: TObject;
+  successStatus: 200 | 201;
+  /** Extra permission needs that depend on the input, for the document. */
+  permissionNote?: string;
+  toInput(request: RouteRequest): unknown;
+}
+
+const modelKey = Type.String({ pattern: '^[a-z][a-z0-9_]{0,62}$', description: 'The model key' });
+const recordId = Type.String({ description: 'The record id (UUID)' });
+const dataBody = (description: string) =>
+  Type.Object(
+    { data: Type.Record(Type.String(), Type.Unknown(), { description }) },
+    { additionalProperties: false },
+  );
+
+const recordsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'Page size, 1-100 (default 25)' })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Opaque cursor from a previous page (nextCursor)' })),
+    sort: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 300,
+        description: 'Up to 3 comma-separated keys: createdAt, updatedAt, title or a field key; prefix - for descending. Default -createdAt',
+      }),
+    ),
+    filter: Type.Optional(
+      Type.String({
+        minLength: 2,
+        maxLength: 65536,
+        description: 'URL-encoded JSON filter tree, e.g. {"field":"status","op":"eq","value":"open"}',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  {
+    method: 'get',
+    path: '/me',
+    operationId: 'getMe',
+    summary: 'The identity and the organization the key acts as',
+    procedure: 'me.identity',
+    successStatus: 200,
+    toInput: () => ({}),
+  },
+  {
+    method: 'get',
+    path: '/models',
+    operationId: 'listModels',
+    summary: "List the organization's Data Models",
+    procedure: 'dataModels.list',
+    successStatus: 200,
+    toInput: () => ({}),
+  },
+  {
+    method: 'get',
+    path: '/models/:key',
+    operationId: 'getModel',
+    summary: 'Get one Data Model by its key',
+    procedure: 'dataModels.get',
+    pathParams: { key: modelKey },
+    successStatus: 200,
+    toInput: ({ params }) => ({ key: params.key }),
+  },
+  {
+    method: 'get',
+    path: '/models/:key/fields',
+    operationId: 'listModelFields',
+    summary: "List a model's field definitions",
+    procedure: 'dataModels.fields.list',
+    pathParams: { key: modelKey },
+    successStatus: 200,
+    toInput: ({ params }) => ({ model: params.key }),
+  },
+  {
+    method: 'get',
+    path: '/models/:key/records',
+    operationId: 'listRecords',
+    summary: "List a model's records, one page at a time",
+    description: 'Keyset pagination: pass `nextCursor` back as `cursor` until it is null.',
+    procedure: 'records.list',
+    pathParams: { key: modelKey },
+    query: recordsQuery,
+    successStatus: 200,
+    toInput: ({ params, query }) => ({
+      model: params.key,
+      ...(query.limit !== undefined ? { limit: Number(query.limit) } : {}),
+      ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+      ...(query.sort !== undefined ? { sort: query.sort } : {}),
+      ...(query.filter !== undefined ? { filter: parseJsonParameter('filter', query.filter) } : {}),
+    }),
+  },
+  {
+    method: 'post',
+    path: '/models/:key/records',
+    operationId: 'createRecord',
+    summary: 'Create a record',
+    procedure: 'records.create',
+    pathParams: { key: modelKey },
+    body: dataBody('Values keyed by field key; must include title'),
+    successStatus: 201,
+    toInput: ({ params, body }) => ({ model: params.key, data: (body as { data: unknown }).data }),
+  },
+  {
+    method: 'get',
+    path: '/records/:id',
+    operationId: 'getRecord',
+    summary: 'Get one record by id',
+    procedure: 'records.get',
+    pathParams: { id: recordId },
+    successStatus: 200,
+    toInput: ({ params }) => ({ id: params.id }),
+  },
+  {
+    method: 'patch',
+    path: '/records/:id',
+    operationId: 'updateRecord',
+    summary: 'Update a record (merge; null clears a non-required field)',
+    procedure: 'records.update',
+    pathParams: { id: recordId },
+    body: dataBody('Values to change, keyed by field key'),
+    successStatus: 200,
+    toInput: ({ params, body }) => ({ id: params.id, data: (body as { data: unknown }).data }),
+  },
+  {
+    method: 'delete',
+    path: '/records/:id',
+    operationId: 'deleteRecord',
+    summary: 'Delete a record (soft by default; hard=true purges)',
+    procedure: 'records.delete',
+    pathParams: { id: recordId },
+    query: Type.Object(
+      { hard: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true purges the record' })) },
+      { additionalProperties: false },
+    ),
+    successStatus: 200,
+    permissionNote: 'hard=true also requires records.purge',
+    toInput: ({ params, query }) => ({ id: params.id, hard: query.hard === 'true' }),
+  },
+];
+
+function parseJsonParameter(name: string, raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw validationFailed([{ field: name, code: 'invalid_format', message: `${name} must be URL-encoded JSON` }]);
+  }
+}
