@@ -18,7 +18,7 @@ export interface FieldError {
   /** The field key, or a path below it / below the configuration, e.g. `files[0].url` or `config.options`. */
   field: string;
   code: FieldErrorCode;
-  /** Human-readable English explanation. Never echoes arbitrary input back. */
+  /** Human-readable English explanation. May name keys, but never echoes submitted values back. */
   message: string;
 }
 
@@ -36,4 +36,8 @@ export function fail(field: string, code: FieldErrorCode, message: string): Fail
 
 export function failWith(errors: FieldError[]): Failure {
   return { ok: false, errors };
+}
+
+export function mapResult<T, U>(result: Result<T>, transform: (value: T) => U): Result<U> {
+  return result.ok ? ok(transform(result.value)) : result;
 }

@@ -1,0 +1,19 @@
+import { fail, ok } from '../core/result';
+import { MAX_EMAIL_LENGTH, normaliseEmailAddress } from '../values/email-address';
+import type { EmptyConfig } from './boolean';
+import { parseEmptyConfig } from './boolean';
+import type { FieldTypeHandler } from './field-type-handler';
+
+export const emailHandler: FieldTypeHandler<EmptyConfig> = {
+  parseConfig: parseEmptyConfig,
+  validateValue(value, _config, path) {
+    if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be an email address string.');
+    if (value.length > MAX_EMAIL_LENGTH) {
+      return fail(path, 'too_long', `Must be at most ${MAX_EMAIL_LENGTH} characters.`);
+    }
+    const address = normaliseEmailAddress(value);
+    return address === undefined
+      ? fail(path, 'invalid_format', 'Must be an email address such as name@example.com.')
+      : ok(address);
+  },
+};

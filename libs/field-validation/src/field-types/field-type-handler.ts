@@ -1,0 +1,30 @@
+import type { ConfigOf, ConfigSchema } from '../config/config-schema';
+import { parseConfigObject } from '../config/config-schema';
+import type { Result } from '../core/result';
+
+/** Everything the library knows about one field type. */
+export interface FieldTypeHandler<C extends Record<string, unknown>> {
+  /** Validates a configuration (`undefined`/`null` mean "all defaults") and fills in defaults. */
+  parseConfig(config: unknown): Result<C>;
+  /** Validates a non-empty value against an already parsed configuration and returns it normalised. */
+  validateValue(value: unknown, config: C, path: string): Result<unknown>;
+}
+
+/** Errors of field configurations are reported below this path, e.g. `config.maxLength`. */
+export const CONFIG_PATH = 'config';
+
+/**
+ * Builds `parseConfig` from a schema plus an optional cross-property check
+ * (e.g. `min <= max`) that runs once every property is individually valid.
+ */
+export function configParser<S extends ConfigSchema, C extends Record<string, unknown> = ConfigOf<S>>(
+  schema: S,
+  refine?: (config: ConfigOf<S>) => Result<C>,
+): (config: unknown) => Result<C> {
+  return (config) => {
+    const parsed = parseConfigObject(config ?? {}, schema, CONFIG_PATH);
+    if (!parsed.ok) return parsed;
+    // Without a refine step C defaults to ConfigOf<S>, so the value already has the declared type.
+    return refine ? refine(parsed.value) : (parsed as Result<C>);
+  };
+}

@@ -1,0 +1,51 @@
+import { enumRule, stringRule } from '../config/config-rules';
+import { required } from '../config/config-schema';
+import { fail, ok } from '../core/result';
+import { FORMULA_RESULT_TYPES } from '../formula/formula-types';
+import type { FormulaResultType } from '../formula/formula-types';
+import { FORMULA_LIMITS } from '../formula/limits';
+import { parseFormula } from '../formula/parser';
+import { isCalendarDateString } from '../values/calendar-date';
+import { exceedsLength } from '../values/text';
+import type { FieldTypeHandler } from './field-type-handler';
+import { configParser } from './field-type-handler';
+
+export type FormulaConfig = { expression: string; resultType: FormulaResultType };
+
+const expressionRule = (value: unknown, path: string) => {
+  const text = stringRule({ maxLength: FORMULA_LIMITS.maxExpressionLength })(value, path);
+  if (!text.ok) return text;
+  const parsed = parseFormula(text.value);
+  return parsed.ok ? ok(text.value) : parsed;
+};
+
+/**
+ * FORMULA values are computed, never written; clients get `read_only` from validateRecordData.
+ * validateValue still checks a value against the result type, e.g. for stored values after a change.
+ */
+export const formulaHandler: FieldTypeHandler<FormulaConfig> = {
+  parseConfig: configParser({
+    expression: required(expressionRule),
+    resultType: required(enumRule(FORMULA_RESULT_TYPES)),
+  }),
+  validateValue(value, config, path) {
+    switch (config.resultType) {
+      case 'NUMBER':
+        return typeof value === 'number' && Number.isFinite(value)
+          ? ok(Object.is(value, -0) ? 0 : value)
+          : fail(path, 'invalid_type', 'Must be a finite number.');
+      case 'BOOLEAN':
+        return typeof value === 'boolean' ? ok(value) : fail(path, 'invalid_type', 'Must be true or false.');
+      case 'TEXT':
+        if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be a string.');
+        return exceedsLength(value, FORMULA_LIMITS.maxTextResultLength)
+          ? fail(path, 'too_long', `Must be at most ${FORMULA_LIMITS.maxTextResultLength} characters.`)
+          : ok(value);
+      case 'DATE':
+        if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be a date string (YYYY-MM-DD).');
+        return isCalendarDateString(value)
+          ? ok(value)
+          : fail(path, 'invalid_format', 'Must be a date formatted YYYY-MM-DD.');
+    }
+  },
+};

@@ -1,0 +1,20 @@
+import { fail, ok } from '../core/result';
+import { checkRichText } from '../rich-text/check-rich-text';
+import { exceedsLength } from '../values/text';
+import type { FieldTypeHandler } from './field-type-handler';
+import { configParser } from './field-type-handler';
+import type { TextConfig } from './text';
+import { LONG_TEXT_MAX_LENGTH, maxLengthSchema } from './text';
+
+/** Rich text is stored as the submitted HTML; anything outside the allow-list is refused, never stripped. */
+export const richTextHandler: FieldTypeHandler<TextConfig> = {
+  parseConfig: configParser(maxLengthSchema(LONG_TEXT_MAX_LENGTH)),
+  validateValue(value, config, path) {
+    if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be an HTML string.');
+    if (exceedsLength(value, config.maxLength)) {
+      return fail(path, 'too_long', `Must be at most ${config.maxLength} characters of HTML.`);
+    }
+    const check = checkRichText(value);
+    return check.ok ? ok(value) : fail(path, 'invalid_format', `Disallowed HTML: ${check.reason}`);
+  },
+};

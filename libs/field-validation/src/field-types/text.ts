@@ -1,0 +1,35 @@
+import { integerRule } from '../config/config-rules';
+import { withDefault } from '../config/config-schema';
+import { fail, ok } from '../core/result';
+import { containsLineBreak, exceedsLength } from '../values/text';
+import type { FieldTypeHandler } from './field-type-handler';
+import { configParser } from './field-type-handler';
+
+export type TextConfig = { maxLength: number };
+
+/** The default length is also the ceiling: longer content belongs in a roomier field type. */
+export const TEXT_MAX_LENGTH = 1000;
+export const LONG_TEXT_MAX_LENGTH = 100_000;
+
+export function maxLengthSchema(ceiling: number) {
+  return { maxLength: withDefault(integerRule({ min: 1, max: ceiling }), ceiling) };
+}
+
+function plainTextHandler(options: { ceiling: number; singleLine: boolean }): FieldTypeHandler<TextConfig> {
+  return {
+    parseConfig: configParser(maxLengthSchema(options.ceiling)),
+    validateValue(value, config, path) {
+      if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be a string.');
+      if (exceedsLength(value, config.maxLength)) {
+        return fail(path, 'too_long', `Must be at most ${config.maxLength} characters.`);
+      }
+      if (options.singleLine && containsLineBreak(value)) {
+        return fail(path, 'invalid_format', 'Must not contain line breaks.');
+      }
+      return ok(value);
+    },
+  };
+}
+
+export const textHandler = plainTextHandler({ ceiling: TEXT_MAX_LENGTH, singleLine: true });
+export const longTextHandler = plainTextHandler({ ceiling: LONG_TEXT_MAX_LENGTH, singleLine: false });

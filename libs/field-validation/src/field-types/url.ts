@@ -1,0 +1,16 @@
+import { fail, ok } from '../core/result';
+import { isHttpUrl, MAX_URL_LENGTH } from '../values/http-url';
+import type { EmptyConfig } from './boolean';
+import { parseEmptyConfig } from './boolean';
+import type { FieldTypeHandler } from './field-type-handler';
+
+export function validateHttpUrl(value: unknown, path: string) {
+  if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be a URL string.');
+  if (value.length > MAX_URL_LENGTH) return fail(path, 'too_long', `Must be at most ${MAX_URL_LENGTH} characters.`);
+  return isHttpUrl(value) ? ok(value) : fail(path, 'invalid_format', 'Must be an absolute http:// or https:// URL.');
+}
+
+export const urlHandler: FieldTypeHandler<EmptyConfig> = {
+  parseConfig: parseEmptyConfig,
+  validateValue: (value, _config, path) => validateHttpUrl(value, path),
+};

@@ -1,0 +1,211 @@
+import fc from 'fast-check';
+import type { FieldDefinition } from '../core/field-definition';
+import type { FieldType } from '../core/field-types';
+import type { Result } from '../core/result';
+import { validateRecordData } from './validate-record-data';
+
+const field = (key: string, type: FieldType, config: Record<string, unknown> = {}, extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
+  key,
+  type,
+  config,
+  required: false,
+  ...extra,
+});
+
+const FIELDS: FieldDefinition[] = [
+  field('title', 'TEXT', { maxLength: 100 }, { required: true }),
+  field('price', 'NUMBER', { min: 0 }, { required: true }),
+  field('notes', 'LONG_TEXT'),
+  field('tags', 'MULTI_SELECT', { options: [{ value: 'red' }, { value: 'blue' }] }),
+  field('labels', 'MULTI_SELECT', { options: [{ value: 'x' }] }, { required: true }),
+  field('starts_at', 'DATETIME'),
+  field('contact', 'EMAIL'),
+  field('total', 'FORMULA', { expression: '{price} * 2', resultType: 'NUMBER' }),
+  field('legacy', 'TEXT', {}, { archivedAt: '2024-01-01T00:00:00.000Z' }),
+];
+
+const VALID_CREATE = { title: 'Widget', price: 10, labels: ['x'] };
+
+const errorList = (result: Result<unknown>) => (result.ok ? [] : result.errors.map(({ field: key, code }) => `${key}:${code}`));
+
+describe('validateRecordData', () => {
+  describe('create', () => {
+    it('accepts a complete record and normalises values', () => {
+      expect(
+        validateRecordData(FIELDS, { ...VALID_CREATE, starts_at: '2024-01-01T10:00:00+02:00', contact: 'Ann@Example.COM', notes: null }, { mode: 'create' }),
+      ).toEqual({
+        ok: true,
+        value: { ...VALID_CREATE, starts_at: '2024-01-01T08:00:00.000Z', contact: 'Ann@example.com', notes: null },
+      });
+    });
+
+    it('requires every required field, including title, to be present and non-empty', () => {
+      expect(errorList(validateRecordData(FIELDS, {}, { mode: 'create' }))).toEqual(['title:required', 'price:required', 'labels:required']);
+      expect(errorList(validateRecordData(FIELDS, { title: '', price: null, labels: [] }, { mode: 'create' }))).toEqual([
+        'title:required',
+        'price:required',
+        'labels:required',
+      ]);
+      expect(errorList(validateRecordData(FIELDS, { ...VALID_CREATE, title: undefined }, { mode: 'create' }))).toEqual(['title:required']);
+    });
+
+    it('requires title even when the model does not list it or marks it optional', () => {
+      expect(errorList(validateRecordData([field('price', 'NUMBER')], { price: 1 }, { mode: 'create' }))).toEqual(['title:required']);
+      expect(errorList(validateRecordData([field('title', 'TEXT')], {}, { mode: 'create' }))).toEqual(['title:required']);
+      expect(validateRecordData([], { title: 'Only a title' }, { mode: 'create' })).toEqual({ ok: true, value: { title: 'Only a title' } });
+    });
+
+    it('counts 0, false and whitespace as values', () => {
+      const fields = [field('title', 'TEXT', {}, { required: true }), field('n', 'NUMBER', {}, { required: true }), field('b', 'BOOLEAN', {}, { required: true })];
+      expect(validateRecordData(fields, { title: ' ', n: 0, b: false }, { mode: 'create' })).toEqual({ ok: true, value: { title: ' ', n: 0, b: false } });
+    });
+
+    it('normalises empty optional values to null', () => {
+      expect(validateRecordData(FIELDS, { ...VALID_CREATE, notes: '', tags: [] }, { mode: 'create' })).toEqual({
+        ok: true,
+        value: { ...VALID_CREATE, notes: null, tags: null },
+      });
+    });
+  });
+
+  describe('update', () => {
+    it('checks only the keys of the patch', () => {
+      expect(validateRecordData(FIELDS, { notes: 'More' }, { mode: 'update' })).toEqual({ ok: true, value: { notes: 'More' } });
+      expect(validateRecordData(FIELDS, {}, { mode: 'update' })).toEqual({ ok: true, value: {} });
+    });
+
+    it('keeps null for cleared optional fields so the server can clear them', () => {
+      expect(validateRecordData(FIELDS, { notes: null, tags: [] }, { mode: 'update' })).toEqual({ ok: true, value: { notes: null, tags: null } });
+    });
+
+    it('refuses to clear or empty a required field', () => {
+      expect(errorList(validateRecordData(FIELDS, { title: null, price: null, labels: [] }, { mode: 'update' }))).toEqual([
+        'title:required',
+        'price:required',
+        'labels:required',
+      ]);
+      expect(errorList(validateRecordData(FIELDS, { title: '' }, { mode: 'update' }))).toEqual(['title:required']);
+    });
+  });
+
+  it('reports unknown, archived and formula keys and every invalid value at once', () => {
+    const result = validateRecordData(
+      FIELDS,
+      { title: 'x'.repeat(101), price: -1, total: 20, legacy: 'old', colour: 'red', tags: ['green'], starts_at: 'tomorrow' },
+      { mode: 'update' },
+    );
+    expect(errorList(result)).toEqual([
+      'title:too_long',
+      'price:out_of_range',
+      'total:read_only',
+      'legacy:unknown_field',
+      'colour:unknown_field',
+      'tags[0]:invalid_option',
+      'starts_at:invalid_format',
+    ]);
+    // Archived fields are indistinguishable from unknown ones.
+    if (!result.ok) expect(result.errors[3]?.message).toBe('Unknown field "legacy".');
+  });
+
+  it('rejects formula keys even when null', () => {
+    expect(errorList(validateRecordData(FIELDS, { ...VALID_CREATE, total: null }, { mode: 'create' }))).toEqual(['total:read_only']);
+  });
+
+  it('rejects data that is not a plain object', () => {
+    for (const data of [null, undefined, 'title', 42, [], [VALID_CREATE], new Date(), new Map(), Symbol('x')]) {
+      expect(errorList(validateRecordData(FIELDS, data, { mode: 'create' }))).toEqual(['$:invalid_type']);
+    }
+  });
+
+  it('handles prototype-related keys without pollution', () => {
+    const data = JSON.parse('{"title":"t","price":1,"labels":["x"],"__proto__":{"polluted":true},"constructor":1,"toString":2}') as unknown;
+    expect(errorList(validateRecordData(FIELDS, data, { mode: 'create' }))).toEqual([
+      '__proto__:unknown_field',
+      'constructor:unknown_field',
+      'toString:unknown_field',
+    ]);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    const result = validateRecordData(FIELDS, { ...VALID_CREATE }, { mode: 'create' });
+    expect(result.ok && Object.getPrototypeOf(result.value)).toBe(Object.prototype);
+  });
+
+  it('does not read inherited properties as values', () => {
+    const inherited = Object.create({ title: 'from prototype', price: 1, labels: ['x'] }) as object;
+    expect(errorList(validateRecordData(FIELDS, Object.assign(Object.create(null), {}), { mode: 'create' }))).toEqual([
+      'title:required',
+      'price:required',
+      'labels:required',
+    ]);
+    expect(errorList(validateRecordData(FIELDS, inherited, { mode: 'create' }))).toEqual(['$:invalid_type']);
+  });
+
+  it('copes with symbols, throwing getters and deep nesting', () => {
+    const symbolKey = Symbol('hidden');
+    expect(errorList(validateRecordData(FIELDS, { ...VALID_CREATE, [symbolKey]: 1 }, { mode: 'create' }))).toEqual(['Symbol(hidden):unknown_field']);
+    expect(errorList(validateRecordData(FIELDS, { ...VALID_CREATE, notes: Symbol('x') }, { mode: 'create' }))).toEqual(['notes:invalid_type']);
+
+    const hostile = { ...VALID_CREATE };
+    Object.defineProperty(hostile, 'notes', { enumerable: true, get: () => { throw new Error('boom'); } });
+    expect(errorList(validateRecordData(FIELDS, hostile, { mode: 'create' }))).toEqual(['$:invalid_type']);
+
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 100_000; level++) deep = { url: deep };
+    expect(errorList(validateRecordData([field('file', 'FILE')], { title: 't', file: deep }, { mode: 'create' }))).toEqual([
+      'file.url:invalid_type',
+      'file.name:required',
+    ]);
+  });
+
+  it('ignores malformed field definitions instead of crashing', () => {
+    const fields = [null, 42, { key: 'Bad Key', type: 'TEXT' }, { key: 'x', type: 'NOPE' }, field('ok', 'TEXT')] as unknown as FieldDefinition[];
+    expect(errorList(validateRecordData(fields, { title: 't', ok: 'yes', x: 1 }, { mode: 'create' }))).toEqual(['x:unknown_field']);
+    expect(validateRecordData('nonsense' as unknown as FieldDefinition[], { title: 't' }, { mode: 'create' }).ok).toBe(true);
+  });
+
+  it('never throws, whatever the data', () => {
+    const keys = fc.constantFrom('title', 'price', 'notes', 'tags', 'labels', 'starts_at', 'contact', 'total', 'legacy', '__proto__', 'constructor', 'x');
+    fc.assert(
+      fc.property(
+        fc.anything({
+          key: fc.oneof(keys, fc.string()),
+          withBigInt: true,
+          withBoxedValues: true,
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withNullPrototype: true,
+          withObjectString: true,
+          withSparseArray: true,
+          withTypedArray: true,
+          withUnicodeString: true,
+        }),
+        fc.constantFrom<'create' | 'update'>('create', 'update'),
+        (data, mode) => {
+          const result = validateRecordData(FIELDS, data, { mode });
+          if (result.ok) expect(typeof result.value).toBe('object');
+          else expect(result.errors.length).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('accepts generated valid patches and returns exactly their keys', () => {
+    const patch = fc.record(
+      {
+        notes: fc.option(fc.string({ maxLength: 30 }), { nil: null }),
+        tags: fc.subarray(['red', 'blue']),
+        price: fc.integer({ min: 0, max: 1000 }),
+        contact: fc.constantFrom('a@example.com', null),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(patch, (data) => {
+        const result = validateRecordData(FIELDS, data, { mode: 'update' });
+        expect(result.ok).toBe(true);
+        if (result.ok) expect(Object.keys(result.value).sort()).toEqual(Object.keys(data).sort());
+      }),
+    );
+  });
+});

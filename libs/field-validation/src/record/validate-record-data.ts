@@ -1,0 +1,93 @@
+import type { FieldDefinition } from '../core/field-definition';
+import { indexModelFields } from '../core/field-definition';
+import { isPlainObject, ownValue } from '../core/plain-object';
+import type { FieldError, Result } from '../core/result';
+import { fail, failWith, ok } from '../core/result';
+import { compileDefinition } from '../field-types/validate-field';
+import { isEmptyValue } from './empty-value';
+
+export type WriteMode = 'create' | 'update';
+
+export interface ValidateRecordOptions {
+  mode: WriteMode;
+}
+
+/** Errors about the payload as a whole (not an object, unreadable) use this path. */
+export const RECORD_ROOT_PATH = '$';
+
+/**
+ * Validates a record write and returns the normalised data. All problems are reported at once.
+ *
+ * - `create`: `data` is the whole record. Every required field (always including `title`) must be
+ *   present and non-empty.
+ * - `update`: `data` is a merge patch. Only the given keys are checked; `null` clears an optional
+ *   field and is kept as null so the server knows to clear it. Emptying a required field is refused.
+ *
+ * In both modes unknown keys and archived fields give `unknown_field`, FORMULA fields give
+ * `read_only`, and an empty value ("", [] or null) on an optional field is normalised to null so
+ * that "no value" has a single representation. Keys whose value is `undefined` count as absent.
+ * Never throws, whatever `data` is.
+ */
+export function validateRecordData(
+  fields: FieldDefinition[],
+  data: unknown,
+  options: ValidateRecordOptions,
+): Result<Record<string, unknown>> {
+  try {
+    return validateRecord(fields, data, options?.mode === 'update' ? 'update' : 'create');
+  } catch {
+    // Only reachable with exotic input such as throwing getters or proxies.
+    return fail(RECORD_ROOT_PATH, 'invalid_type', 'The record data could not be read.');
+  }
+}
+
+function validateRecord(fields: unknown, data: unknown, mode: WriteMode): Result<Record<string, unknown>> {
+  if (!isPlainObject(data)) return fail(RECORD_ROOT_PATH, 'invalid_type', 'Record data must be a JSON object.');
+
+  const model = indexModelFields(fields);
+  const errors: FieldError[] = [];
+  const normalised: Record<string, unknown> = {};
+
+  for (const symbol of Object.getOwnPropertySymbols(data)) {
+    errors.push({ field: String(symbol), code: 'unknown_field', message: 'Unknown field.' });
+  }
+
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    const field = model.visible.get(key);
+    if (!field) {
+      // Archived fields are reported exactly like unknown ones: they are invisible to clients.
+      errors.push({ field: key, code: 'unknown_field', message: `Unknown field "${key}".` });
+      continue;
+    }
+    if (field.type === 'FORMULA') {
+      errors.push({ field: key, code: 'read_only', message: `"${key}" is a formula field and is computed.` });
+      continue;
+    }
+    if (value === undefined) continue;
+    if (isEmptyValue(value)) {
+      if (field.required) errors.push(requiredError(key));
+      else normalised[key] = null;
+      continue;
+    }
+    const compiled = compileDefinition(field);
+    const checked = compiled.ok ? compiled.value.validateValue(value, key) : compiled;
+    if (checked.ok) normalised[key] = checked.value;
+    else errors.push(...checked.errors);
+  }
+
+  if (mode === 'create') {
+    for (const field of model.visible.values()) {
+      // Present-but-empty values were reported above; this catches the absent ones.
+      if (field.required && field.type !== 'FORMULA' && ownValue(data, field.key) === undefined) {
+        errors.push(requiredError(field.key));
+      }
+    }
+  }
+
+  return errors.length > 0 ? failWith(errors) : ok(normalised);
+}
+
+function requiredError(key: string): FieldError {
+  return { field: key, code: 'required', message: `"${key}" is required.` };
+}
