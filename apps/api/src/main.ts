@@ -3,6 +3,7 @@ import { loadConfig } from '@mrp/platform';
 import { createRuntime, runProcess } from '@mrp/runtime';
 import { buildApp } from './app';
 import { createSessionAuthenticator } from './rpc/session-authenticator';
+import { createRateLimiter } from './public-api/rate-limiter';
 
 function listen(server: Server, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -14,7 +15,11 @@ function listen(server: Server, port: number): Promise<void> {
 runProcess('api', async () => {
   const config = loadConfig(process.env, { requireSessionAuth: true });
   const runtime = await createRuntime(config, { name: 'api' });
-  const app = buildApp({ runtime, authenticateSession: createSessionAuthenticator(config) });
+  const app = buildApp({
+    runtime,
+    authenticateSession: createSessionAuthenticator(config),
+    rateLimiter: createRateLimiter(runtime),
+  });
   const server = createServer(app.callback());
   await listen(server, config.port);
   runtime.logger.info({ port: config.port }, `api listening on http://localhost:${config.port}`);

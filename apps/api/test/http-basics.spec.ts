@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure } from '@mrp/platform';
-import { newHuman, sessionToken, startTestApi, type TestApi } from './support/test-api';
+import { errorOf, jsonOf, newHuman, sessionToken, startTestApi, type TestApi } from './support/test-api';
 
 const explode = defineProcedure({
   name: 'test.explode',
@@ -24,7 +24,7 @@ describe('HTTP basics', () => {
     it('is 200 with the database reachable', async () => {
       const response = await api.request('/health');
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ status: 'ok', database: 'ok' });
+      expect(await jsonOf(response)).toEqual({ status: 'ok', database: 'ok' });
     });
   });
 
@@ -46,14 +46,14 @@ describe('HTTP basics', () => {
     it('unknown route -> 404 not_found', async () => {
       const response = await api.request('/nope');
       expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({ error: { code: 'not_found', message: 'No route for GET /nope' } });
+      expect(await jsonOf(response)).toEqual({ error: { code: 'not_found', message: 'No route for GET /nope' } });
     });
 
     it('missing session -> 401 with WWW-Authenticate', async () => {
       const response = await api.request('/rpc/me.get', { method: 'POST' });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer');
-      expect((await response.json()).error.code).toBe('unauthorized');
+      expect((await errorOf(response)).code).toBe('unauthorized');
     });
 
     it('malformed JSON -> 400 bad_request', async () => {
@@ -63,9 +63,9 @@ describe('HTTP basics', () => {
         body: '{"broken": ',
       });
       expect(response.status).toBe(400);
-      const body = await response.json();
-      expect(body.error.code).toBe('bad_request');
-      expect(body.error.message).toMatch(/^Malformed JSON body/);
+      const error = await errorOf(response);
+      expect(error.code).toBe('bad_request');
+      expect(error.message).toMatch(/^Malformed JSON body/);
     });
 
     it('body over 1 MiB -> 413 payload_too_large', async () => {
@@ -75,7 +75,7 @@ describe('HTTP basics', () => {
         body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }),
       });
       expect(response.status).toBe(413);
-      expect((await response.json()).error.code).toBe('payload_too_large');
+      expect((await errorOf(response)).code).toBe('payload_too_large');
     });
 
     it('non-JSON body -> 415 unsupported_media_type', async () => {
@@ -85,7 +85,7 @@ describe('HTTP basics', () => {
         body: 'hello',
       });
       expect(response.status).toBe(415);
-      expect((await response.json()).error.code).toBe('unsupported_media_type');
+      expect((await errorOf(response)).code).toBe('unsupported_media_type');
     });
 
     it('unexpected error -> 500 internal_error without a stack', async () => {
@@ -104,7 +104,7 @@ describe('HTTP basics', () => {
       const token = await sessionToken(newHuman());
       const response = await api.request('/rpc/nope.nothing', { method: 'POST', json: {}, token });
       expect(response.status).toBe(404);
-      expect((await response.json()).error).toEqual({ code: 'not_found', message: 'Procedure nope.nothing not found' });
+      expect((await errorOf(response))).toEqual({ code: 'not_found', message: 'Procedure nope.nothing not found' });
     });
   });
 

@@ -1,6 +1,7 @@
 import { platformModule, type PlatformModule } from '@mrp/platform';
 import { authzModule } from '@mrp/authz';
 import { eventsModule } from '@mrp/events';
+import { notificationsModule } from '@mrp/notifications';
 
-/** Every lib's tables, in the order their migrations depend on each other. */
-export const ALL_MODULES: readonly PlatformModule[] = [platformModule, authzModule, eventsModule];
+/** Every lib's tables; migrations of all modules are applied in name (timestamp) order. */
+export const ALL_MODULES: readonly PlatformModule[] = [platformModule, authzModule, eventsModule, notificationsModule];

@@ -1,7 +1,16 @@
 import type { AnyProcedure } from '@mrp/platform';
+import { apiKeyProcedures, createAuthzProcedures, createServiceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
+import { createNotificationProcedures, createNotifier } from '@mrp/notifications';
 import type { RuntimeServices } from './runtime';
 
 /** Every procedure of every lib; the /rpc door serves all of them, /api/v1 a curated subset. */
-export function allProcedures(_services: RuntimeServices): AnyProcedure[] {
-  return [];
+export function allProcedures(services: RuntimeServices): AnyProcedure[] {
+  const notifier = createNotifier({ platformAdminEmails: services.config.platformAdminEmails });
+  return [
+    ...createAuthzProcedures({ flags: services.flags, notifier }),
+    whoAmIProcedure,
+    ...apiKeyProcedures,
+    ...createServiceAccountProcedures({ featureFlags: services.flags }),
+    ...createNotificationProcedures(),
+  ];
 }

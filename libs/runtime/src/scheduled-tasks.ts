@@ -1,3 +1,4 @@
+import { processDueAccountDeletions, pruneIdleRateLimitBuckets } from '@mrp/authz';
 import type { Runtime } from './runtime';
 
 /**
@@ -9,10 +10,27 @@ export interface ScheduledTask {
   /** Cron expression (seconds field optional), evaluated in UTC. */
   schedule: string;
   description: string;
-  /** Returns how many items it processed. */
+  /** Returns how many items it processed. Each run works in its own ORM context. */
   run(runtime: Runtime): Promise<number>;
 }
 
 export function scheduledTasks(): ScheduledTask[] {
-  return [];
+  return [
+    {
+      name: 'process-account-deletions',
+      schedule: '*/5 * * * *',
+      description: 'Marks accounts whose deletion grace period has ended as deleted',
+      run: (runtime) => processDueAccountDeletions(runtime.orm.em.fork()),
+    },
+    {
+      name: 'prune-rate-limit-buckets',
+      schedule: '*/10 * * * *',
+      description: 'Drops API-key rate-limit buckets that have refilled completely',
+      run: (runtime) =>
+        pruneIdleRateLimitBuckets(runtime.orm, {
+          ratePerSecond: runtime.config.publicApiRatePerSecond,
+          burst: runtime.config.publicApiBurst,
+        }),
+    },
+  ];
 }

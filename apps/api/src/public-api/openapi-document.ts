@@ -69,7 +69,7 @@ function openApiPath(koaPath: string): string {
 
 function operationFor(route: PublicRoute, registry: ProcedureRegistry, schemas: Record<string, SchemaObject>): OpenAPIV3_1.OperationObject {
   const procedure = registry.require(route.procedure);
-  const parameters: OpenAPIV3_1.ParameterObject[] = [
+  const parameters = [
     ...Object.entries(route.pathParams ?? {}).map(([name, schema]) => ({
       name,
       in: 'path' as const,
@@ -112,7 +112,7 @@ function operationFor(route: PublicRoute, registry: ProcedureRegistry, schemas: 
     responses,
     security: [{ apiKey: [] }],
     'x-required-permission': procedure.permission,
-  } as OpenAPIV3_1.OperationObject;
+  } as unknown as OpenAPIV3_1.OperationObject;
 }
 
 /** The OpenAPI 3.1 description of /api/v1, generated from the route table and the procedures' schemas. */
@@ -123,7 +123,7 @@ export function buildOpenApiDocument(routes: readonly PublicRoute[], registry: P
     const path = openApiPath(route.path);
     paths[path] = { ...(paths[path] ?? {}), [route.method]: operationFor(route, registry, schemas) };
   }
-  paths['/openapi.json'] = {
+  const openApiRoute = {
     get: {
       operationId: 'getOpenApiDocument',
       summary: 'This document',
@@ -131,8 +131,9 @@ export function buildOpenApiDocument(routes: readonly PublicRoute[], registry: P
       security: [],
       responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
       'x-required-permission': null,
-    } as OpenAPIV3_1.OperationObject,
+    },
   };
+  paths['/openapi.json'] = openApiRoute as unknown as OpenAPIV3_1.PathItemObject;
   return {
     openapi: '3.1.0',
     info: {

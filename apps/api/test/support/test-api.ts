@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { createRuntime, type Runtime } from '@mrp/runtime';
 import { buildApp } from '../../src/app';
 import { createSessionAuthenticator } from '../../src/rpc/session-authenticator';
+import { createRateLimiter } from '../../src/public-api/rate-limiter';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
 export const ADMIN_EMAIL = 'admin@platform.example';
@@ -40,7 +41,11 @@ export async function startTestApi(
   );
   const runtime = await createRuntime(config, { name: 'api-test', poolSize: 5 });
   if (extraProcedures.length) runtime.procedures = new ProcedureRegistry([...runtime.procedures.all(), ...extraProcedures]);
-  const app = buildApp({ runtime, authenticateSession: createSessionAuthenticator(config) });
+  const app = buildApp({
+    runtime,
+    authenticateSession: createSessionAuthenticator(config),
+    rateLimiter: createRateLimiter(runtime),
+  });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -65,9 +70,9 @@ export async function startTestApi(
     config,
     database,
     request,
-    async rpc(name, input, auth) {
+    async rpc<T>(name: string, input: unknown, auth: { token: string; organizationId?: string }) {
       const response = await request(`/rpc/${name}`, { method: 'POST', json: input, ...auth });
-      return { status: response.status, body: await response.json(), response };
+      return { status: response.status, body: (await response.json()) as T, response };
     },
     async close() {
       server.closeAllConnections();
@@ -100,4 +105,16 @@ export async function sessionToken(user: SessionUser, { expiresIn = '1h', secret
     .setIssuedAt()
     .setExpirationTime(expiresIn)
     .sign(new TextEncoder().encode(secret));
+}
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: Array<{ field: string; code: string; message: string }> };
+}
+
+export async function errorOf(response: Response): Promise<ErrorBody['error']> {
+  return ((await response.json()) as ErrorBody).error;
+}
+
+export async function jsonOf<T>(response: Response): Promise<T> {
+  return (await response.json()) as T;
 }

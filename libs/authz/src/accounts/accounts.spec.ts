@@ -1,0 +1,118 @@
+import { ADMIN_EMAIL, createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
+import type { UserView } from '../users/user-rows';
+import { processDueAccountDeletions } from './process-account-deletions';
+
+interface Me {
+  user: { id: string; kind: string; email: string; displayName: string; isPlatformAdmin: boolean; deletionScheduledFor: string | null };
+  organizations: Array<{ id: string; name: string; slug: string; roleKeys: string[] }>;
+  activeOrganization: { id: string; roleIds: string[]; permissions: string[] } | null;
+}
+
+describe('me.get', () => {
+  let h: AuthzHarness;
+  beforeAll(async () => {
+    h = await createAuthzHarness();
+  });
+  afterAll(() => h.close());
+
+  it('returns the user, their organizations with role keys, and the active organization permissions, sorted', async () => {
+    const owner = h.person('owner');
+    const ada = h.person('ada');
+    const zeta = await h.call<{ id: string }>('organizations.create', { name: 'Zeta' }, ada);
+    const alpha = await h.call<{ id: string }>('organizations.create', { name: 'Alpha' }, owner);
+    const { token } = await h.call<{ token: string }>('organizations.invite', { email: ada.email, roleKeys: ['read-only', 'member'] }, owner, alpha.id);
+    await h.call('organizations.acceptInvite', { token }, ada);
+
+    const me = await h.call<Me>('me.get', {}, ada, alpha.id);
+    expect(me.user).toEqual({ id: ada.sub, kind: 'HUMAN', email: ada.email, displayName: 'ada', isPlatformAdmin: false, deletionScheduledFor: null });
+    expect(me.organizations).toEqual([
+      { id: alpha.id, name: 'Alpha', slug: 'alpha', roleKeys: ['member', 'read-only'] },
+      { id: zeta.id, name: 'Zeta', slug: 'zeta', roleKeys: ['owner'] },
+    ]);
+    expect(me.activeOrganization).toMatchObject({ id: alpha.id });
+    expect(me.activeOrganization!.roleIds).toHaveLength(2);
+    expect(me.activeOrganization!.permissions).toEqual([
+      'api-keys.manage',
+      'data-models.read',
+      'records.create',
+      'records.delete',
+      'records.read',
+      'records.update',
+    ]);
+
+    const noOrg = await h.call<Me>('me.get', {}, ada);
+    expect(noOrg.activeOrganization).toBeNull();
+  });
+
+  it('says whether the caller is a platform admin', async () => {
+    const me = await h.call<Me>('me.get', {}, { sub: 'b1b1b1b1-0000-4000-8000-000000000001', email: ADMIN_EMAIL });
+    expect(me.user.isPlatformAdmin).toBe(true);
+  });
+
+  it('404 for an organization the caller is not a member of; 401 for a disabled account; 400 for input', async () => {
+    const who = h.person('me-errors');
+    const other = await h.call<{ id: string }>('organizations.create', { name: 'Elsewhere' }, h.person('elsewhere'));
+    await expect(h.call('me.get', {}, who, other.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.call('me.get', { verbose: true }, who)).rejects.toMatchObject({ code: 'validation_failed' });
+    await h.sql('UPDATE users SET disabled_at = now() WHERE id = ?', [who.sub]);
+    await expect(h.call('me.get', {}, who)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+});
+
+describe('account deletion', () => {
+  let h: AuthzHarness;
+  beforeAll(async () => {
+    h = await createAuthzHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.events.clear());
+
+  it('requestDeletion schedules the deletion 30 days ahead, once; cancelDeletion clears it', async () => {
+    const ada = h.person('ada');
+    const requested = await h.call<UserView>('users.requestDeletion', {}, ada);
+    const days = (Date.parse(requested.deletionScheduledFor!) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.99);
+    expect(days).toBeLessThanOrEqual(30);
+    const again = await h.call<UserView>('users.requestDeletion', {}, ada);
+    expect(again.deletionScheduledFor).toBe(requested.deletionScheduledFor);
+    expect(h.events.published).toEqual([
+      expect.objectContaining({
+        type: 'user.deletion-requested',
+        userId: ada.sub,
+        payload: { userId: ada.sub, scheduledFor: requested.deletionScheduledFor },
+      }),
+    ]);
+
+    h.events.clear();
+    const canceled = await h.call<UserView>('users.cancelDeletion', {}, ada);
+    expect(canceled.deletionScheduledFor).toBeNull();
+    await h.call('users.cancelDeletion', {}, ada);
+    expect(h.events.published).toEqual([
+      expect.objectContaining({ type: 'user.deletion-canceled', userId: ada.sub, payload: { userId: ada.sub } }),
+    ]);
+  });
+
+  it('rejects input with 400', async () => {
+    await expect(h.call('users.requestDeletion', { when: 'now' }, h.person('x'))).rejects.toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('processDueAccountDeletions deletes exactly the accounts whose grace period is over', async () => {
+    const due = h.person('due');
+    const notYet = h.person('not-yet');
+    const bystander = h.person('bystander');
+    for (const who of [due, notYet]) await h.call('users.requestDeletion', {}, who);
+    await h.principal(bystander);
+    await h.sql("UPDATE users SET deletion_scheduled_for = now() - interval '1 minute' WHERE id = ?", [due.sub]);
+
+    const em = h.db.orm.em.fork();
+    await expect(processDueAccountDeletions(em, new Date())).resolves.toBe(1);
+    await expect(processDueAccountDeletions(em, new Date())).resolves.toBe(0);
+    await expect(h.call('me.get', {}, due)).rejects.toMatchObject({ code: 'unauthorized', message: 'This account has been deleted' });
+    await expect(h.call('me.get', {}, notYet)).resolves.toBeDefined();
+    await expect(h.call('me.get', {}, bystander)).resolves.toBeDefined();
+
+    // Thirty-one days later the other one is due too.
+    await expect(processDueAccountDeletions(em, new Date(Date.now() + 31 * 86_400_000))).resolves.toBe(1);
+    await expect(h.call('me.get', {}, notYet)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+});

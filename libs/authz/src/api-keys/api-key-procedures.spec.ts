@@ -1,0 +1,156 @@
+import { platformModule, ProcedureRegistry, type Principal } from '@mrp/platform';
+import { createTestOrm, testPrincipal, type TestOrm } from '@mrp/platform/testing';
+import { authzModule } from '../authz-module';
+import { apiKeyProcedures } from './api-key-procedures';
+import type { ApiKeyView, CreatedApiKey } from './api-key-view';
+import { hashApiKeyToken } from './api-key-token';
+import { invokeAs, seedMember, seedOrganization, sessionPrincipal, type SeededOrganization } from './testing/identity-seed';
+
+describe('apiKeys.* procedures', () => {
+  let db: TestOrm;
+  let org: SeededOrganization;
+  let otherOrg: SeededOrganization;
+  let member: Principal;
+  let colleague: Principal;
+  const procedures = new ProcedureRegistry(apiKeyProcedures);
+  const call = <T>(name: string, principal: Principal, input: unknown) => invokeAs<T>(db.orm, procedures.require(name), principal, input);
+
+  beforeAll(async () => {
+    db = await createTestOrm([platformModule, authzModule]);
+    org = await seedOrganization(db.orm);
+    otherOrg = await seedOrganization(db.orm);
+    member = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['member']), org.id);
+    colleague = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['admin']), org.id);
+  });
+  afterAll(() => db.close());
+
+  const storedRow = async (id: string) =>
+    (await db.orm.em.fork().execute<Array<Record<string, unknown>>>('SELECT * FROM api_keys WHERE id = ?', [id]))[0];
+
+  it('creates a full-access key pinned to the active organization and returns the token once', async () => {
+    const created = await call<CreatedApiKey>('apiKeys.create', member, { name: '  CI deploys ', fullAccess: true });
+    expect(created).toMatchObject({ name: 'CI deploys', fullAccess: true, permissions: [], expiresAt: null, status: 'active' });
+    expect(created.token).toMatch(/^mrk_[0-9A-Za-z]{49}$/);
+    expect(created.prefix).toBe(created.token.slice(0, 12));
+    const row = await storedRow(created.id);
+    expect(row).toMatchObject({
+      organization_id: org.id,
+      owner_user_id: member.userId,
+      created_by: member.userId,
+      token_hash: hashApiKeyToken(created.token),
+      full_access: true,
+    });
+  });
+
+  it('never stores the token: no column of the row holds it or its random part', async () => {
+    const created = await call<CreatedApiKey>('apiKeys.create', member, { name: 'scan me', fullAccess: true });
+    const row = await storedRow(created.id);
+    const everything = JSON.stringify(row);
+    expect(everything).not.toContain(created.token);
+    expect(everything).not.toContain(created.token.slice(4, 47));
+    expect(everything).not.toContain(created.token.slice(12));
+  });
+
+  it('creates a limited key with a sorted allowlist and an expiry', async () => {
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const created = await call<CreatedApiKey>('apiKeys.create', member, {
+      name: 'reader',
+      fullAccess: false,
+      permissions: ['records.read', 'data-models.read'],
+      expiresAt,
+    });
+    expect(created).toMatchObject({ fullAccess: false, permissions: ['data-models.read', 'records.read'], expiresAt });
+    expect(await storedRow(created.id)).toMatchObject({ permissions: ['data-models.read', 'records.read'] });
+  });
+
+  it('refuses a limited key with a permission its creator lacks, naming it', async () => {
+    await expect(
+      call('apiKeys.create', member, { name: 'too much', fullAccess: false, permissions: ['records.read', 'records.purge'] }),
+    ).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'permissions', code: 'invalid_option', message: '"records.purge" is not a permission you hold' }],
+    });
+  });
+
+  it('refuses unknown permissions, an empty allowlist, an allowlist on a full key and a past expiry', async () => {
+    await expect(
+      call('apiKeys.create', member, { name: 'x', fullAccess: false, permissions: ['records.read', 'records.fly'] }),
+    ).rejects.toMatchObject({ details: [expect.objectContaining({ message: '"records.fly" is not a known permission' })] });
+    await expect(call('apiKeys.create', member, { name: 'x', fullAccess: false })).rejects.toMatchObject({
+      details: [expect.objectContaining({ field: 'permissions', code: 'required' })],
+    });
+    await expect(call('apiKeys.create', member, { name: 'x', fullAccess: false, permissions: [] })).rejects.toMatchObject({
+      details: [expect.objectContaining({ field: 'permissions', code: 'required' })],
+    });
+    await expect(call('apiKeys.create', member, { name: 'x', fullAccess: true, permissions: ['records.read'] })).rejects.toMatchObject({
+      details: [expect.objectContaining({ field: 'permissions' })],
+    });
+    await expect(
+      call('apiKeys.create', member, { name: 'x', fullAccess: true, expiresAt: new Date(Date.now() - 1000).toISOString() }),
+    ).rejects.toMatchObject({ details: [expect.objectContaining({ field: 'expiresAt', code: 'out_of_range' })] });
+    await expect(call('apiKeys.create', member, { name: '   ', fullAccess: true, token: 'mine' })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: expect.arrayContaining([
+        expect.objectContaining({ field: 'name' }),
+        expect.objectContaining({ field: 'token', code: 'unknown_field' }),
+      ]),
+    });
+  });
+
+  it('needs api-keys.manage', async () => {
+    const outsider = testPrincipal({ userId: member.userId, organizationId: org.id, permissions: new Set(['records.read']) });
+    await expect(call('apiKeys.create', outsider, { name: 'x', fullAccess: true })).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('refuses to manage keys when the caller itself authenticated with an API key', async () => {
+    const viaKey = {
+      ...member,
+      credential: {
+        type: 'api-key' as const,
+        apiKeyId: '00000000-0000-7000-8000-000000000000',
+        name: 'k',
+        prefix: 'mrk_00000000',
+        fullAccess: false,
+        allowlist: ['api-keys.manage'],
+        expiresAt: null,
+      },
+    };
+    await expect(call('apiKeys.create', viaKey, { name: 'escape', fullAccess: true })).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it("lists only the caller's keys in the active organization, newest first, without token or hash", async () => {
+    const mine = await call<CreatedApiKey>('apiKeys.create', member, { name: 'listed', fullAccess: true });
+    const theirs = await call<CreatedApiKey>('apiKeys.create', colleague, { name: 'not mine', fullAccess: true });
+    const { items } = await call<{ items: ApiKeyView[] }>('apiKeys.list', member, {});
+    expect(items[0].id).toBe(mine.id);
+    expect(items.map((key) => key.id)).not.toContain(theirs.id);
+    for (const key of items) {
+      expect(Object.keys(key).sort()).toEqual(
+        ['createdAt', 'expiresAt', 'fullAccess', 'id', 'lastUsedAt', 'name', 'permissions', 'prefix', 'revokedAt', 'status'].sort(),
+      );
+      expect(JSON.stringify(key)).not.toMatch(/mrk_[0-9A-Za-z]{20}|[0-9a-f]{64}/);
+    }
+    const inOtherOrg = { ...member, organizationId: otherOrg.id };
+    expect((await call<{ items: ApiKeyView[] }>('apiKeys.list', inOtherOrg, {})).items).toEqual([]);
+  });
+
+  it('revokes an own key, keeping the first revocation time', async () => {
+    const created = await call<CreatedApiKey>('apiKeys.create', member, { name: 'to revoke', fullAccess: true });
+    const revoked = await call<ApiKeyView>('apiKeys.revoke', member, { id: created.id });
+    expect(revoked).toMatchObject({ id: created.id, status: 'revoked', revokedAt: expect.any(String) });
+    const again = await call<ApiKeyView>('apiKeys.revoke', member, { id: created.id });
+    expect(again.revokedAt).toBe(revoked.revokedAt);
+    expect((await storedRow(created.id)).revoked_at).not.toBeNull();
+  });
+
+  it("cannot revoke another user's key, even as an admin: not_found, and the key stays live", async () => {
+    const theirs = await call<CreatedApiKey>('apiKeys.create', member, { name: 'member key', fullAccess: true });
+    await expect(call('apiKeys.revoke', colleague, { id: theirs.id })).rejects.toMatchObject({
+      code: 'not_found',
+      message: 'API key not found',
+    });
+    expect((await storedRow(theirs.id)).revoked_at).toBeNull();
+    await expect(call('apiKeys.revoke', member, { id: '0190a0a0-0000-7000-8000-000000000000' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call('apiKeys.revoke', member, { id: 'not-a-uuid' })).rejects.toMatchObject({ code: 'validation_failed' });
+  });
+});

@@ -1,0 +1,97 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '@mrp/platform';
+import { ApiKey } from './api-key.entity';
+import type { ApiKeyAccess } from './api-key-access';
+import { generateApiKeyToken } from './api-key-token';
+import type { ApiKeyStatus, ApiKeyView, CreatedApiKey } from './api-key-view';
+
+/** Whose keys: the owner in one organization. Every read and write is fenced by both. */
+export interface ApiKeyOwnerScope {
+  ownerUserId: string;
+  organizationId: string;
+}
+
+interface StoredApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  fullAccess: boolean;
+  permissions: string[];
+  expiresAt?: Date | null;
+  revokedAt?: Date | null;
+  lastUsedAt?: Date | null;
+  createdAt: Date;
+}
+
+function statusOf(key: StoredApiKey, now: Date): ApiKeyStatus {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'active';
+}
+
+export function toApiKeyView(key: StoredApiKey, now: Date = new Date()): ApiKeyView {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    fullAccess: key.fullAccess,
+    permissions: [...key.permissions],
+    expiresAt: key.expiresAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    createdAt: key.createdAt.toISOString(),
+    status: statusOf(key, now),
+  };
+}
+
+/** Mints a token and stores its hash; the plaintext leaves only in the returned value. */
+export function createApiKey(
+  em: EntityManager,
+  scope: ApiKeyOwnerScope & { createdBy: string; name: string; access: ApiKeyAccess },
+): CreatedApiKey {
+  const { token, prefix, hash } = generateApiKeyToken();
+  const key = em.create(ApiKey, {
+    id: newId(),
+    organizationId: scope.organizationId,
+    ownerUserId: scope.ownerUserId,
+    name: scope.name.trim(),
+    tokenHash: hash,
+    prefix,
+    fullAccess: scope.access.fullAccess,
+    permissions: scope.access.permissions,
+    expiresAt: scope.access.expiresAt,
+    createdBy: scope.createdBy,
+    createdAt: new Date(),
+  });
+  return { ...toApiKeyView(key), token };
+}
+
+export async function listApiKeys(em: EntityManager, scope: ApiKeyOwnerScope): Promise<ApiKeyView[]> {
+  const keys = await em.find(
+    ApiKey,
+    { ownerUserId: scope.ownerUserId, organizationId: scope.organizationId },
+    { orderBy: { createdAt: 'desc', id: 'desc' } },
+  );
+  const now = new Date();
+  return keys.map((key) => toApiKeyView(key, now));
+}
+
+/**
+ * Revokes one of the owner's keys; revoking a revoked key keeps its first revocation time.
+ * Null when the owner has no such key (someone else's key is indistinguishable from none).
+ */
+export async function revokeApiKey(em: EntityManager, scope: ApiKeyOwnerScope & { id: string }): Promise<ApiKeyView | null> {
+  const key = await em.findOne(ApiKey, {
+    id: scope.id,
+    ownerUserId: scope.ownerUserId,
+    organizationId: scope.organizationId,
+  });
+  if (!key) return null;
+  key.revokedAt ??= new Date();
+  return toApiKeyView(key);
+}
+
+/** Revokes every live key a user owns (a deleted service account takes its keys with it). */
+export async function revokeAllApiKeysOf(em: EntityManager, ownerUserId: string): Promise<number> {
+  return em.nativeUpdate(ApiKey, { ownerUserId, revokedAt: null }, { revokedAt: new Date() });
+}

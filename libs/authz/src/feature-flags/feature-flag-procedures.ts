@@ -1,0 +1,71 @@
+import { Type } from '@sinclair/typebox';
+import {
+  FEATURE_FLAG_KEYS,
+  KNOWN_FEATURE_FLAGS,
+  defineProcedure,
+  type AnyProcedure,
+  type FeatureFlagKey,
+  type FeatureFlagStore,
+} from '@mrp/platform';
+import { createEvent } from '@mrp/events';
+
+const FlagStateSchema = Type.Object({
+  key: Type.String(),
+  enabled: Type.Boolean(),
+  description: Type.String(),
+  source: Type.Union([Type.Literal('stored'), Type.Literal('boot-default'), Type.Literal('built-in')]),
+  updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+export function createFeatureFlagProcedures(flags: FeatureFlagStore): AnyProcedure[] {
+  const list = defineProcedure({
+    name: 'featureFlags.list',
+    summary: 'Every feature flag with its value and where the value comes from',
+    scope: 'platform-admin',
+    permission: null,
+    readOnly: true,
+    input: Type.Object({}, { additionalProperties: false }),
+    output: Type.Object({ items: Type.Array(FlagStateSchema) }),
+    async handler() {
+      return { items: await flags.list() };
+    },
+  });
+
+  const set = defineProcedure({
+    name: 'featureFlags.set',
+    summary: 'Turn a feature flag on or off for the whole deployment',
+    scope: 'platform-admin',
+    permission: null,
+    input: Type.Object(
+      {
+        key: Type.Unsafe<FeatureFlagKey>({ type: 'string', enum: [...FEATURE_FLAG_KEYS] }),
+        enabled: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Object({ key: Type.String(), enabled: Type.Boolean(), previous: Type.Boolean(), description: Type.String() }),
+    async handler(ctx, input) {
+      const { previous } = await flags.set(ctx.em, input.key, input.enabled, ctx.principal.userId);
+      // set() drops this process's snapshot before commit; drop it again so no read in between sticks.
+      ctx.afterCommit(async () => flags.invalidate());
+      if (previous !== input.enabled) {
+        ctx.emit(
+          createEvent('feature-flag.flipped', {
+            key: input.key,
+            enabled: input.enabled,
+            previous,
+            flippedBy: ctx.principal.userId,
+          }),
+        );
+      }
+      return {
+        key: input.key,
+        enabled: input.enabled,
+        previous,
+        description: KNOWN_FEATURE_FLAGS[input.key].description,
+      };
+    },
+  });
+
+  return [list, set];
+}

@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox';
+import { defineProcedure, notFound, type AnyProcedure } from '@mrp/platform';
+import { createEvent } from '@mrp/events';
+import { assertWithinGrantCeiling } from '../access/grant-ceiling';
+import type { UserNotifier } from '../notifier/user-notifier';
+import { USER_ID_SCHEMA } from '../users/user-rows';
+import { assertNotLastOwner, findMembership, lockOrganization, membershipPermissions } from './memberships';
+import { requireOrganization } from './organization-rows';
+
+export function createMemberProcedures(deps: { notifier?: UserNotifier } = {}): AnyProcedure[] {
+  const removeMember = defineProcedure({
+    name: 'organizations.removeMember',
+    summary: 'Remove a member (human or service account) and their role grants from the organization',
+    scope: 'organization',
+    permission: 'members.manage',
+    input: Type.Object({ userId: USER_ID_SCHEMA }, { additionalProperties: false }),
+    output: Type.Object({ userId: Type.String(), removed: Type.Literal(true) }),
+    async handler(ctx, input) {
+      await lockOrganization(ctx.em, ctx.organizationId);
+      const membership = await findMembership(ctx.em, ctx.organizationId, input.userId);
+      if (!membership) throw notFound('Member');
+      // Removing someone takes their authority away: an admin cannot remove an owner.
+      assertWithinGrantCeiling(ctx.principal, await membershipPermissions(ctx.em, membership.id), 'remove a member holding');
+      await assertNotLastOwner(ctx.em, ctx.organizationId, membership.id);
+      await ctx.em.execute('DELETE FROM memberships WHERE id = ?', [membership.id]);
+
+      ctx.emit(
+        createEvent(
+          'organization.member-removed',
+          { organizationId: ctx.organizationId, userId: input.userId, removedBy: ctx.principal.userId },
+          { organizationId: ctx.organizationId },
+        ),
+      );
+      if (input.userId !== ctx.principal.userId) {
+        const organization = await requireOrganization(ctx.em, ctx.organizationId);
+        await deps.notifier?.notify(ctx, [input.userId], {
+          kind: 'organization.member-removed',
+          title: `You were removed from ${organization.name}`,
+          data: { organizationId: organization.id },
+        });
+      }
+      return { userId: input.userId, removed: true as const };
+    },
+  });
+  return [removeMember];
+}

@@ -1,0 +1,90 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, newId, type PrincipalKind } from '@mrp/platform';
+import { rethrowUniqueViolation } from '../db/sql-values';
+
+export interface MembershipRow {
+  id: string;
+  user_id: string;
+  kind: PrincipalKind;
+  deleted_at: string | null;
+}
+
+export async function findMembership(em: EntityManager, organizationId: string, userId: string): Promise<MembershipRow | null> {
+  const rows = await em.execute<MembershipRow[]>(
+    `SELECT m.id, m.user_id, u.kind, u.deleted_at
+       FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.organization_id = ? AND m.user_id = ?`,
+    [organizationId, userId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface NewMember {
+  organizationId: string;
+  userId: string;
+  roleIds: readonly string[];
+  grantedBy: string;
+}
+
+/** Makes a user (human or service account) a member holding the given roles; returns the membership id. */
+export async function addOrganizationMember(em: EntityManager, member: NewMember): Promise<string> {
+  const membershipId = newId();
+  await em
+    .execute('INSERT INTO memberships (id, organization_id, user_id) VALUES (?, ?, ?)', [
+      membershipId,
+      member.organizationId,
+      member.userId,
+    ])
+    .catch((error: unknown) => rethrowUniqueViolation(error, 'This user is already a member of the organization'));
+  for (const roleId of member.roleIds) {
+    await em.execute('INSERT INTO role_grants (id, membership_id, role_id, granted_by) VALUES (?, ?, ?, ?)', [
+      newId(),
+      membershipId,
+      roleId,
+      member.grantedBy,
+    ]);
+  }
+  return membershipId;
+}
+
+/** The role keys a membership holds, sorted. */
+export async function membershipRoleKeys(em: EntityManager, membershipId: string): Promise<string[]> {
+  const rows = await em.execute<Array<{ key: string }>>(
+    `SELECT r.key FROM role_grants g JOIN roles r ON r.id = g.role_id WHERE g.membership_id = ? ORDER BY r.key`,
+    [membershipId],
+  );
+  return rows.map((row) => row.key);
+}
+
+/** The permissions a membership's roles carry, sorted. */
+export async function membershipPermissions(em: EntityManager, membershipId: string): Promise<string[]> {
+  const rows = await em.execute<Array<{ permission: string }>>(
+    `SELECT DISTINCT perm.permission
+       FROM role_grants g JOIN roles r ON r.id = g.role_id, unnest(r.permissions) AS perm(permission)
+      WHERE g.membership_id = ?
+      ORDER BY perm.permission`,
+    [membershipId],
+  );
+  return rows.map((row) => row.permission);
+}
+
+/**
+ * Serialises the changes that could leave an organization without an owner (two owners removing
+ * each other at once). NO KEY UPDATE so inserts of rows referencing the organization still proceed.
+ */
+export async function lockOrganization(em: EntityManager, organizationId: string): Promise<void> {
+  await em.execute('SELECT id FROM organizations WHERE id = ? FOR NO KEY UPDATE', [organizationId]);
+}
+
+/** Refuses a change that would take the organization's last `owner` grant away. Call after lockOrganization. */
+export async function assertNotLastOwner(em: EntityManager, organizationId: string, membershipId: string): Promise<void> {
+  const [row] = await em.execute<Array<{ owners: number; holds: boolean }>>(
+    `SELECT count(*)::int AS owners, coalesce(bool_or(g.membership_id = ?), false) AS holds
+       FROM role_grants g JOIN roles r ON r.id = g.role_id
+      WHERE r.organization_id = ? AND r.key = 'owner' AND r.built_in`,
+    [membershipId, organizationId],
+  );
+  if (row.holds && row.owners <= 1) {
+    throw conflict('An organization must keep at least one owner');
+  }
+}

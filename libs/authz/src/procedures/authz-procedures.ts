@@ -1,0 +1,32 @@
+import type { AnyProcedure, FeatureFlagStore } from '@mrp/platform';
+import { createAccountDeletionProcedures } from '../accounts/deletion-procedures';
+import { getMe } from '../accounts/me-procedure';
+import { createFeatureFlagProcedures } from '../feature-flags/feature-flag-procedures';
+import type { UserNotifier } from '../notifier/user-notifier';
+import { createInviteProcedures } from '../organizations/invite-procedures';
+import { createMemberProcedures } from '../organizations/member-procedures';
+import { createOrganizationProcedures } from '../organizations/organization-procedures';
+import { createGrantProcedures } from '../rbac/grant-procedures';
+import { createRoleProcedures } from '../rbac/role-procedures';
+import { createUserProcedures } from '../users/user-procedures';
+
+export interface AuthzProcedureDeps {
+  flags: FeatureFlagStore;
+  /** Tells people in-app when they are given a role, removed, or their invite is accepted. */
+  notifier?: UserNotifier;
+}
+
+/** Every procedure of identity, organizations, RBAC, users and feature flags (DESIGN 3 names). */
+export function createAuthzProcedures(deps: AuthzProcedureDeps): AnyProcedure[] {
+  return [
+    getMe,
+    ...createOrganizationProcedures(),
+    ...createInviteProcedures(deps),
+    ...createMemberProcedures(deps),
+    ...createRoleProcedures(),
+    ...createGrantProcedures(deps),
+    ...createUserProcedures(),
+    ...createAccountDeletionProcedures(),
+    ...createFeatureFlagProcedures(deps.flags),
+  ];
+}

@@ -1,0 +1,79 @@
+import {
+  assertBucketKey,
+  assertTokenBucketSettings,
+  decide,
+  secondsUntilFull,
+  type RateLimitDecision,
+  type RateLimiter,
+  type TokenBucketSettings,
+} from './rate-limiter';
+import { sqlRunnerFor, type RateLimitDatabase, type SqlRunner } from './sql-runner';
+
+/*
+ * One atomic statement per request. A new key starts full and takes one token. For a known key
+ * the row lock of ON CONFLICT serialises concurrent takes (across processes too), and the SET is
+ * computed from the locked, latest row: refill by the elapsed database time (clock_timestamp(),
+ * read once, after the lock), cap at the burst, then take one token only if a whole one is there,
+ * so a denied request consumes nothing and tokens never go negative. `admitted` carries the
+ * outcome out, since RETURNING sees only the new row.
+ */
+const TAKE_SQL = `
+  INSERT INTO rate_limit_buckets AS bucket (bucket_key, tokens, updated_at, admitted)
+  VALUES (?, ?::double precision - 1, clock_timestamp(), true)
+  ON CONFLICT (bucket_key) DO UPDATE SET (tokens, updated_at, admitted) = (
+    SELECT CASE WHEN refill.tokens >= 1 THEN refill.tokens - 1 ELSE refill.tokens END,
+           refill.at,
+           refill.tokens >= 1
+      FROM (SELECT least(?::double precision,
+                         bucket.tokens
+                           + greatest(0, extract(epoch FROM clock.at - bucket.updated_at))::double precision
+                             * ?::double precision) AS tokens,
+                   greatest(clock.at, bucket.updated_at) AS at
+              FROM (SELECT clock_timestamp() AS at) AS clock) AS refill
+  )
+  RETURNING tokens, admitted`;
+
+// A bucket untouched this long has refilled to capacity: deleting it changes no decision.
+const PRUNE_SQL = `
+  WITH pruned AS (
+    DELETE FROM rate_limit_buckets
+     WHERE updated_at < clock_timestamp() - make_interval(secs => ?::double precision)
+    RETURNING 1
+  )
+  SELECT count(*)::int AS pruned FROM pruned`;
+
+/**
+ * The token bucket shared by every api process, kept in PostgreSQL (`rate_limit_buckets`).
+ * Give it its own pool, or the ORM's: each take is one short autocommit statement.
+ */
+export class PostgresRateLimiter implements RateLimiter {
+  private readonly run: SqlRunner;
+  private readonly settings: TokenBucketSettings;
+
+  constructor(database: RateLimitDatabase, settings: TokenBucketSettings) {
+    assertTokenBucketSettings(settings);
+    this.settings = { ratePerSecond: settings.ratePerSecond, burst: settings.burst };
+    this.run = sqlRunnerFor(database);
+  }
+
+  async take(bucketKey: string): Promise<RateLimitDecision> {
+    assertBucketKey(bucketKey);
+    const [row] = await this.run<{ tokens: number; admitted: boolean }>(TAKE_SQL, [
+      bucketKey,
+      this.settings.burst,
+      this.settings.burst,
+      this.settings.ratePerSecond,
+    ]);
+    return decide(this.settings, row.admitted, Number(row.tokens));
+  }
+}
+
+/**
+ * Deletes buckets idle long enough to be full again (burst / rate seconds); run it from a
+ * scheduled task. Returns how many were deleted.
+ */
+export async function pruneIdleRateLimitBuckets(database: RateLimitDatabase, settings: TokenBucketSettings): Promise<number> {
+  assertTokenBucketSettings(settings);
+  const [row] = await sqlRunnerFor(database)<{ pruned: number }>(PRUNE_SQL, [secondsUntilFull(settings)]);
+  return row.pruned;
+}

@@ -1,0 +1,90 @@
+import { Type } from '@sinclair/typebox';
+import { defineProcedure, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { apiKeyCreateProperties, checkApiKeyAccess } from '../api-keys/api-key-access';
+import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-key-store';
+import { ApiKeyListSchema, ApiKeyViewSchema, CreatedApiKeySchema } from '../api-keys/api-key-view';
+import { openServiceAccountSurface, type ServiceAccountProcedureDeps } from './service-account-gate';
+import { SERVICE_ACCOUNT_ID_PATTERN } from './service-account-identity';
+import { findServiceAccount, serviceAccountPermissions } from './service-account-store';
+
+const serviceAccountId = Type.String({ pattern: SERVICE_ACCOUNT_ID_PATTERN, description: 'svc_… id' });
+
+/**
+ * `serviceAccounts.keys.*`: keys owned by a service account of the active organization. The owner
+ * is always looked up as a live SERVICE member of the organization first, so no id can reach a
+ * human's personal keys through here.
+ */
+export function createServiceAccountKeyProcedures(deps: ServiceAccountProcedureDeps): AnyProcedure[] {
+  const list = defineProcedure({
+    name: 'serviceAccounts.keys.list',
+    summary: "A service account's API keys (never their tokens)",
+    scope: 'organization',
+    permission: null, // api-keys.manage-service-accounts, checked after the flag (see openServiceAccountSurface)
+    readOnly: true,
+    input: Type.Object({ serviceAccountId }, { additionalProperties: false }),
+    output: ApiKeyListSchema,
+    async handler(ctx, input) {
+      await openServiceAccountSurface(ctx, 'serviceAccounts.keys.list', deps);
+      if (!(await findServiceAccount(ctx.em, ctx.organizationId, input.serviceAccountId))) throw notFound('Service account');
+      return { items: await listApiKeys(ctx.em, { ownerUserId: input.serviceAccountId, organizationId: ctx.organizationId }) };
+    },
+  });
+
+  const create = defineProcedure({
+    name: 'serviceAccounts.keys.create',
+    summary: 'Creates an API key that acts as a service account; the token is shown once',
+    scope: 'organization',
+    permission: null,
+    input: Type.Object({ serviceAccountId, ...apiKeyCreateProperties }, { additionalProperties: false }),
+    output: CreatedApiKeySchema,
+    async handler(ctx, input) {
+      await openServiceAccountSurface(ctx, 'serviceAccounts.keys.create', deps);
+      if (!(await findServiceAccount(ctx.em, ctx.organizationId, input.serviceAccountId))) throw notFound('Service account');
+      const access = checkApiKeyAccess(input, ctx.principal.permissions);
+      if (access.fullAccess) {
+        // A full-access key carries everything the account holds; whoever mints it must hold that too.
+        const beyond = (await serviceAccountPermissions(ctx.em, ctx.organizationId, input.serviceAccountId)).filter(
+          (permission) => !ctx.principal.permissions.has(permission),
+        );
+        if (beyond.length > 0) {
+          throw validationFailed([
+            {
+              field: 'fullAccess',
+              code: 'invalid_option',
+              message: `the service account holds permissions you do not: ${beyond.join(', ')}; create a limited key`,
+            },
+          ]);
+        }
+      }
+      return createApiKey(ctx.em, {
+        ownerUserId: input.serviceAccountId,
+        organizationId: ctx.organizationId,
+        createdBy: ctx.principal.userId,
+        name: input.name,
+        access,
+      });
+    },
+  });
+
+  const revoke = defineProcedure({
+    name: 'serviceAccounts.keys.revoke',
+    summary: "Revokes one of a service account's API keys",
+    scope: 'organization',
+    permission: null,
+    input: Type.Object({ serviceAccountId, id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
+    output: ApiKeyViewSchema,
+    async handler(ctx, input) {
+      await openServiceAccountSurface(ctx, 'serviceAccounts.keys.revoke', deps);
+      if (!(await findServiceAccount(ctx.em, ctx.organizationId, input.serviceAccountId))) throw notFound('Service account');
+      const revoked = await revokeApiKey(ctx.em, {
+        id: input.id,
+        ownerUserId: input.serviceAccountId,
+        organizationId: ctx.organizationId,
+      });
+      if (!revoked) throw notFound('API key');
+      return revoked;
+    },
+  });
+
+  return [list, create, revoke];
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import {
+  FeatureFlagStore,
+  ProcedureRegistry,
+  invokeProcedure,
+  platformModule,
+  type EventDispatcher,
+  type EventEnvelope,
+  type Principal,
+} from '@mrp/platform';
+import { createTestOrm, silentLogger, type TestOrm } from '@mrp/platform/testing';
+import { authzModule } from '../authz-module';
+import type { UserNotifier } from '../notifier/user-notifier';
+import { createAuthzProcedures } from '../procedures/authz-procedures';
+import { resolveSessionPrincipal } from '../session/resolve-session-principal';
+import type { SessionClaims } from '../session/session-verifier';
+
+/** Records what a unit of work persisted and published, in order. */
+export class RecordingDispatcher implements EventDispatcher {
+  persisted: EventEnvelope[] = [];
+  published: EventEnvelope[] = [];
+  async persist(_em: unknown, events: readonly EventEnvelope[]) {
+    this.persisted.push(...events);
+  }
+  publish(events: readonly EventEnvelope[]) {
+    this.published.push(...events);
+  }
+  ofType(type: string): EventEnvelope[] {
+    return this.published.filter((event) => event.type === type);
+  }
+  clear() {
+    this.persisted = [];
+    this.published = [];
+  }
+}
+
+export const ADMIN_EMAIL = 'ops@platform.test';
+
+export interface AuthzHarness {
+  db: TestOrm;
+  events: RecordingDispatcher;
+  flags: FeatureFlagStore;
+  /** A fresh human identity; the user row is provisioned on its first call. */
+  person(label: string): SessionClaims;
+  /** Resolves the principal from live rows, as the /rpc door does for every call. */
+  principal(who: SessionClaims, organizationId?: string | null): Promise<Principal>;
+  /** Runs a procedure as `who` in `organizationId`, through invokeProcedure. */
+  call<T = Record<string, unknown>>(name: string, input: unknown, who: SessionClaims, organizationId?: string | null): Promise<T>;
+  /** Runs raw SQL outside any procedure (fixtures and assertions). */
+  sql<T extends object = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export async function createAuthzHarness(options: { notifier?: UserNotifier } = {}): Promise<AuthzHarness> {
+  const db = await createTestOrm([platformModule, authzModule]);
+  const flags = new FeatureFlagStore(db.orm, {}, 0);
+  const registry = new ProcedureRegistry(createAuthzProcedures({ flags, notifier: options.notifier }));
+  const events = new RecordingDispatcher();
+  const platformAdminEmails = new Set([ADMIN_EMAIL]);
+
+  const principal = (who: SessionClaims, organizationId: string | null = null) =>
+    resolveSessionPrincipal(db.orm.em.fork(), who, { organizationId, platformAdminEmails });
+
+  return {
+    db,
+    events,
+    flags,
+    person: (label) => ({ sub: randomUUID(), email: `${label}-${randomUUID().slice(0, 8)}@example.test`, name: label }),
+    principal,
+    async call(name, input, who, organizationId = null) {
+      return invokeProcedure(
+        registry.require(name),
+        input,
+        { em: db.orm.em.fork(), principal: await principal(who, organizationId), correlationId: `test-${name}` },
+        { dispatcher: events, logger: silentLogger },
+      );
+    },
+    sql: <T extends object>(query: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(query, params),
+    close: () => db.close(),
+  };
+}

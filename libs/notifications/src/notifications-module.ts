@@ -1,0 +1,9 @@
+import type { PlatformModule } from '@mrp/platform';
+import { notificationsMigrations } from './migrations';
+import { Notification } from './notifications/notification.entity';
+
+export const notificationsModule: PlatformModule = {
+  name: 'notifications',
+  entities: [Notification],
+  migrations: notificationsMigrations,
+};

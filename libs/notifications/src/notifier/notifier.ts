@@ -1,0 +1,87 @@
+import { newId } from '@mrp/platform';
+import { createEvent } from '@mrp/events';
+import type { NotificationMessage, NotificationScope, UserNotifier } from '@mrp/authz';
+import { sqlTextArray } from '../sql/sql-text-array';
+
+export interface NotifierOptions {
+  /** PLATFORM_ADMIN_EMAILS: the operators who hear about platform trouble (e.g. failing webhooks). */
+  platformAdminEmails: ReadonlySet<string>;
+}
+
+export interface CreatedNotification {
+  id: string;
+  userId: string;
+}
+
+export interface Notifier extends UserNotifier {
+  /**
+   * One notification per live HUMAN recipient, written in the caller's transaction, each with a
+   * `notification.created` event. Service accounts, deleted and unknown users are skipped, whatever
+   * the caller passes: the filter is part of the INSERT, not a convention callers must remember.
+   */
+  notify(scope: NotificationScope, userIds: readonly string[], message: NotificationMessage): Promise<CreatedNotification[]>;
+  /** Notifies the platform admins (users whose email is in PLATFORM_ADMIN_EMAILS). */
+  notifyOperators(scope: NotificationScope, message: NotificationMessage): Promise<CreatedNotification[]>;
+}
+
+const MAX_TITLE_LENGTH = 500;
+
+function assertMessage(message: NotificationMessage): void {
+  if (!message.kind?.trim()) throw new Error('A notification needs a kind');
+  if (!message.title?.trim()) throw new Error('A notification needs a title');
+  if (message.title.length > MAX_TITLE_LENGTH) throw new Error(`A notification title is at most ${MAX_TITLE_LENGTH} characters`);
+}
+
+export function createNotifier(options: NotifierOptions): Notifier {
+  const operatorEmails = [...options.platformAdminEmails].map((email) => email.toLowerCase());
+
+  async function notify(scope: NotificationScope, userIds: readonly string[], message: NotificationMessage) {
+    assertMessage(message);
+    const recipients = [...new Set(userIds)];
+    if (recipients.length === 0) return [];
+    const created = await scope.em.execute<Array<{ id: string; user_id: string }>>(
+      `INSERT INTO notifications (id, user_id, kind, title, body, data)
+       SELECT n.id, n.user_id, ?, ?, ?, ?::jsonb
+         FROM unnest(?::uuid[], ?::text[]) AS n(id, user_id)
+         JOIN users u ON u.id = n.user_id AND u.kind = 'HUMAN' AND u.deleted_at IS NULL
+       RETURNING id, user_id`,
+      [
+        message.kind,
+        message.title,
+        message.body ?? null,
+        JSON.stringify(message.data ?? {}),
+        sqlTextArray(recipients.map(() => newId())),
+        sqlTextArray(recipients),
+      ],
+    );
+    const notifications = created
+      .map((row) => ({ id: row.id, userId: row.user_id }))
+      .sort((a, b) => a.id.localeCompare(b.id));
+    for (const notification of notifications) {
+      scope.emit(
+        createEvent(
+          'notification.created',
+          { notificationId: notification.id, userId: notification.userId, kind: message.kind, title: message.title },
+          { userId: notification.userId },
+        ),
+      );
+    }
+    return notifications;
+  }
+
+  async function notifyOperators(scope: NotificationScope, message: NotificationMessage) {
+    if (operatorEmails.length === 0) return [];
+    // users_email_unique is an index on lower(email): this is an index lookup per admin address.
+    const operators = await scope.em.execute<Array<{ id: string }>>(
+      'SELECT id FROM users WHERE lower(email) = ANY(?::text[])',
+      [sqlTextArray(operatorEmails)],
+    );
+    return notify(
+      scope,
+      operators.map((operator) => operator.id),
+      message,
+    );
+  }
+
+  return { notify, notifyOperators };
+}
