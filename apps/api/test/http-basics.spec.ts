@@ -43,6 +43,11 @@ describe('HTTP basics', () => {
   });
 
   describe('errors use the contract shape', () => {
+    let session: string;
+    beforeAll(async () => {
+      session = await sessionToken(newHuman('body'));
+    });
+
     it('unknown route -> 404 not_found', async () => {
       const response = await api.request('/nope');
       expect(response.status).toBe(404);
@@ -59,7 +64,7 @@ describe('HTTP basics', () => {
     it('malformed JSON -> 400 bad_request', async () => {
       const response = await api.request('/rpc/me.get', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer x' },
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${session}` },
         body: '{"broken": ',
       });
       expect(response.status).toBe(400);
@@ -71,7 +76,7 @@ describe('HTTP basics', () => {
     it('body over 1 MiB -> 413 payload_too_large', async () => {
       const response = await api.request('/rpc/me.get', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${session}` },
         body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }),
       });
       expect(response.status).toBe(413);
@@ -81,7 +86,7 @@ describe('HTTP basics', () => {
     it('non-JSON body -> 415 unsupported_media_type', async () => {
       const response = await api.request('/rpc/me.get', {
         method: 'POST',
-        headers: { 'Content-Type': 'text/plain' },
+        headers: { 'Content-Type': 'text/plain', Authorization: `Bearer ${session}` },
         body: 'hello',
       });
       expect(response.status).toBe(415);

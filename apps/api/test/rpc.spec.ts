@@ -1,4 +1,4 @@
-import { errorOf, newHuman, sessionToken, startTestApi, ADMIN_EMAIL, type SessionUser, type TestApi } from './support/test-api';
+import { errorOf, newHuman, sessionToken, startTestApi, PLATFORM_ADMIN, type SessionUser, type TestApi } from './support/test-api';
 
 /** The internal interface over real HTTP: sessions, organizations, RBAC on live grants, flags. */
 describe('/rpc', () => {
@@ -113,7 +113,7 @@ describe('/rpc', () => {
   });
 
   it('refuses a disabled user on the next call, and only platform admins may disable', async () => {
-    const admin = { sub: crypto.randomUUID(), email: ADMIN_EMAIL, name: 'Platform Admin' };
+    const admin = PLATFORM_ADMIN;
     const adminToken = await sessionToken(admin);
     const victim = await signUp('victim');
     expect((await api.rpc('me.get', {}, { token: victim.token })).status).toBe(200);
@@ -166,7 +166,7 @@ describe('/rpc', () => {
   });
 
   it('lets platform admins flip feature flags, visible at once to the public API', async () => {
-    const adminToken = await sessionToken({ sub: crypto.randomUUID(), email: ADMIN_EMAIL, name: 'Admin' });
+    const adminToken = await sessionToken(PLATFORM_ADMIN);
     const before = await api.request('/api/v1/openapi.json');
     expect(before.status).toBe(404);
     expect((await errorOf(before)).code).toBe('public_api_disabled');

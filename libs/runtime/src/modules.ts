@@ -2,6 +2,13 @@ import { platformModule, type PlatformModule } from '@mrp/platform';
 import { authzModule } from '@mrp/authz';
 import { eventsModule } from '@mrp/events';
 import { notificationsModule } from '@mrp/notifications';
+import { dataModelsModule } from '@mrp/data-models';
 
 /** Every lib's tables; migrations of all modules are applied in name (timestamp) order. */
-export const ALL_MODULES: readonly PlatformModule[] = [platformModule, authzModule, eventsModule, notificationsModule];
+export const ALL_MODULES: readonly PlatformModule[] = [
+  platformModule,
+  authzModule,
+  eventsModule,
+  notificationsModule,
+  dataModelsModule,
+];

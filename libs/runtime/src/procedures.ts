@@ -1,6 +1,7 @@
 import type { AnyProcedure } from '@mrp/platform';
 import { apiKeyProcedures, createAuthzProcedures, createServiceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
 import { createNotificationProcedures, createNotifier } from '@mrp/notifications';
+import { createDataModelsProcedures } from '@mrp/data-models';
 import type { RuntimeServices } from './runtime';
 
 /** Every procedure of every lib; the /rpc door serves all of them, /api/v1 a curated subset. */
@@ -12,5 +13,6 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...apiKeyProcedures,
     ...createServiceAccountProcedures({ featureFlags: services.flags }),
     ...createNotificationProcedures(),
+    ...createDataModelsProcedures(),
   ];
 }

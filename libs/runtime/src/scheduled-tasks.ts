@@ -1,4 +1,5 @@
 import { processDueAccountDeletions, pruneIdleRateLimitBuckets } from '@mrp/authz';
+import { retryPendingIndexes } from '@mrp/data-models';
 import type { Runtime } from './runtime';
 
 /**
@@ -31,6 +32,12 @@ export function scheduledTasks(): ScheduledTask[] {
           ratePerSecond: runtime.config.publicApiRatePerSecond,
           burst: runtime.config.publicApiBurst,
         }),
+    },
+    {
+      name: 'retry-field-indexes',
+      schedule: '* * * * *',
+      description: 'Builds or drops expression indexes of fields whose index change has not completed',
+      run: (runtime) => retryPendingIndexes(runtime.orm, runtime.logger),
     },
   ];
 }

@@ -10,6 +10,8 @@ import { createRateLimiter } from '../../src/public-api/rate-limiter';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256!';
 export const ADMIN_EMAIL = 'admin@platform.example';
+/** The one identity behind ADMIN_EMAIL (emails are unique across users). */
+export const PLATFORM_ADMIN = { sub: '0190aaaa-0000-7000-8000-000000000001', email: ADMIN_EMAIL, name: 'Platform Admin' };
 
 export interface TestApi {
   url: string;
