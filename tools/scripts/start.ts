@@ -5,25 +5,50 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { loadConfig, startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform';
+import { loadConfig } from '@mrp/platform';
 import { loadOrCreateDevSecrets } from './dev-secrets';
 import { migrateDatabase } from './migrate';
 import { seedDemo } from './seed-demo';
 
 const APPS = ['api', 'webhook-worker', 'cron-runner'] as const;
 
+// Children run in their own process groups: a Ctrl-C reaches the launcher only, which stops the
+// apps first and the database last.
 function startApp(app: string, env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', join('apps', app, 'src', 'main.ts')], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
   });
 }
 
+function startEmbeddedDatabase(env: NodeJS.ProcessEnv): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join('tools', 'scripts', 'embedded-database-process.ts')], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    detached: true,
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: { url: string }) => resolve({ url: message.url, process: child }));
+    child.once('exit', (code) => reject(new Error(`the embedded PostgreSQL exited (code ${code})`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+let database: ChildProcess | undefined;
+
 async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  let embedded: EmbeddedDatabase | undefined;
   if (!env.DATABASE_URL) {
-    embedded = await startEmbeddedPostgres({ port: Number(env.EMBEDDED_POSTGRES_PORT ?? 54329) });
+    const embedded = await startEmbeddedDatabase(env);
+    database = embedded.process;
     env.DATABASE_URL = embedded.url;
     console.log(`Embedded PostgreSQL running (data in .data/postgres): ${embedded.url}`);
   }
@@ -45,17 +70,8 @@ async function main(): Promise<void> {
   const stopAll = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    await Promise.all(
-      children.map(
-        ({ child }) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
-    await embedded?.stop();
+    await Promise.all(children.map(({ child }) => stopChild(child)));
+    if (database) await stopChild(database);
     process.exit(exitCode);
   };
   for (const { app, child } of children) {
@@ -70,7 +86,8 @@ async function main(): Promise<void> {
   console.log(`Platform starting: api on http://localhost:${config.port} (Ctrl-C stops everything)`);
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   console.error(`start: ${error instanceof Error ? error.message : String(error)}`);
+  if (database) await stopChild(database);
   process.exit(1);
 });
