@@ -2,7 +2,7 @@
  * `npm run migrate`: applies the committed migrations of every module to DATABASE_URL
  * (or to the embedded PostgreSQL under .data/ when DATABASE_URL is unset).
  */
-import { createOrm, loadConfig, migrateToLatest, startEmbeddedPostgres } from '@mrp/platform';
+import { createOrm, loadConfig, migrateToLatest, startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform';
 import { ALL_MODULES } from '@mrp/runtime';
 
 export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
@@ -16,9 +16,14 @@ export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres();
+  let databaseUrl = config.databaseUrl;
+  let embedded: EmbeddedDatabase | undefined;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres();
+    databaseUrl = embedded.url;
+  }
   try {
-    const applied = await migrateDatabase(config.databaseUrl ?? embedded!.url);
+    const applied = await migrateDatabase(databaseUrl);
     console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date');
   } finally {
     await embedded?.stop();
