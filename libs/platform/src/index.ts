@@ -43,3 +43,4 @@ export {
   type FeatureFlagKey,
 } from './feature-flags/known-flags';
 export { platformModule } from './platform-module';
+export { sqlTextArray, toIso } from './database/sql-values';

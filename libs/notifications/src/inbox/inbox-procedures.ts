@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineProcedure, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
-import { sqlTextArray } from '../sql/sql-text-array';
+import { sqlTextArray } from '@mrp/platform';
 import { decodeCursor, encodeCursor } from './cursor';
 
 export const NotificationViewSchema = Type.Object({

@@ -1,7 +1,7 @@
 import { newId } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import type { NotificationMessage, NotificationScope, UserNotifier } from '@mrp/authz';
-import { sqlTextArray } from '../sql/sql-text-array';
+import { sqlTextArray } from '@mrp/platform';
 
 export interface NotifierOptions {
   /** PLATFORM_ADMIN_EMAILS: the operators who hear about platform trouble (e.g. failing webhooks). */
