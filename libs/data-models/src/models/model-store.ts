@@ -1,0 +1,114 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound } from '@mrp/platform';
+import type { FieldDefinition, FieldType } from '@mrp/field-validation';
+import { runSql, sql } from '../query/sql';
+import { DataField, DataModel } from './entities';
+import type { ArchivedModelOutput, FieldOutput, ModelOutput } from './schemas';
+
+/** A model with its fields, as record operations need it. */
+export interface LoadedModel {
+  model: DataModel;
+  /** Every field, archived ones included (the validator reports writes to them as unknown). */
+  fields: DataField[];
+}
+
+/** What record operations need of a field: ORM entities and the rows of loadRecordModel both fit. */
+export interface FieldShape {
+  key: string;
+  type: FieldType;
+  config: Record<string, unknown>;
+  required: boolean;
+  position: number;
+  archivedAt?: Date | string | null;
+}
+
+export interface RecordModel {
+  model: { id: string; key: string };
+  fields: FieldShape[];
+}
+
+// Model and fields in one round trip: every record read and write starts here.
+const FIELDS_JSON = sql`COALESCE(json_agg(json_build_object('key', f.key, 'type', f.type, 'config', f.config, 'required', f.required,
+    'position', f.position, 'archivedAt', f.archived_at) ORDER BY f.position, f.key) FILTER (WHERE f.id IS NOT NULL), '[]')`;
+
+/** A live model by key with all its fields (archived included), for record operations. */
+export async function loadRecordModel(em: EntityManager, organizationId: string, key: string): Promise<RecordModel> {
+  const [row] = await runSql<{ id: string; key: string; fields: FieldShape[] }>(
+    em,
+    sql`SELECT m.id, m.key, ${FIELDS_JSON} AS fields
+      FROM data_models m LEFT JOIN data_fields f ON f.model_id = m.id
+      WHERE m.organization_id = ${organizationId} AND m.key = ${key} AND m.archived_at IS NULL
+      GROUP BY m.id`,
+  );
+  if (!row) throw notFound('Data model');
+  return { model: { id: row.id, key: row.key }, fields: row.fields };
+}
+
+/** All fields of a model, archived included, for record operations. */
+export async function loadFieldShapes(em: EntityManager, modelId: string): Promise<FieldShape[]> {
+  const [row] = await runSql<{ fields: FieldShape[] }>(
+    em,
+    sql`SELECT ${FIELDS_JSON} AS fields FROM data_fields f WHERE f.model_id = ${modelId}`,
+  );
+  return row.fields;
+}
+
+export async function findLiveModel(em: EntityManager, organizationId: string, key: string): Promise<DataModel> {
+  const model = await em.findOne(DataModel, { organizationId, key, archivedAt: null });
+  if (!model) throw notFound('Data model');
+  return model;
+}
+
+export async function loadFields(em: EntityManager, modelId: string): Promise<DataField[]> {
+  return em.find(DataField, { modelId }, { orderBy: { position: 'asc', key: 'asc' } });
+}
+
+export async function loadLiveModel(em: EntityManager, organizationId: string, key: string): Promise<LoadedModel> {
+  const model = await findLiveModel(em, organizationId, key);
+  return { model, fields: await loadFields(em, model.id) };
+}
+
+export function isLive(field: FieldShape): boolean {
+  return field.archivedAt === null || field.archivedAt === undefined;
+}
+
+export function toDefinition(field: FieldShape): FieldDefinition {
+  return { key: field.key, type: field.type, config: field.config, required: field.required, archivedAt: field.archivedAt ?? null };
+}
+
+export function liveDefinitions(fields: readonly FieldShape[]): FieldDefinition[] {
+  return fields.filter(isLive).map(toDefinition);
+}
+
+export function definitionMap(fields: readonly FieldShape[]): Map<string, FieldDefinition> {
+  return new Map(liveDefinitions(fields).map((definition) => [definition.key, definition]));
+}
+
+export function modelOutput(model: DataModel): ModelOutput {
+  return {
+    key: model.key,
+    name: model.name,
+    description: model.description ?? null,
+    createdAt: model.createdAt.toISOString(),
+    updatedAt: model.updatedAt.toISOString(),
+  };
+}
+
+export function archivedModelOutput(model: DataModel): ArchivedModelOutput {
+  return { key: model.key, archivedAt: (model.archivedAt ?? new Date()).toISOString() };
+}
+
+export function fieldOutput(field: DataField): FieldOutput {
+  return {
+    key: field.key,
+    name: field.name,
+    type: field.type,
+    config: field.config,
+    required: field.required,
+    position: field.position,
+    indexed: field.indexed,
+    indexStatus: field.indexStatus ?? null,
+    indexError: field.indexError ?? null,
+    archivedAt: field.archivedAt ? field.archivedAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,56 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { FIELD_KEY_PATTERN, FIELD_TYPES } from '@mrp/field-validation';
+import { INDEX_STATUSES } from './entities';
+
+/** Output shapes (DESIGN 5), exported for the OpenAPI document. */
+
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, with Z' });
+
+export const KeySchema = Type.String({ pattern: FIELD_KEY_PATTERN.source, description: 'Immutable snake_case key' });
+
+export const ModelSchema = Type.Object(
+  {
+    key: Type.String(),
+    name: Type.String(),
+    description: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Model' },
+);
+export type ModelOutput = Static<typeof ModelSchema>;
+
+export const FieldTypeSchema = Type.Union(FIELD_TYPES.map((type) => Type.Literal(type)));
+
+export const FieldSchema = Type.Object(
+  {
+    key: Type.String(),
+    name: Type.String(),
+    type: FieldTypeSchema,
+    config: Type.Record(Type.String(), Type.Unknown()),
+    required: Type.Boolean(),
+    position: Type.Integer(),
+    indexed: Type.Boolean(),
+    indexStatus: Type.Union([...INDEX_STATUSES.map((status) => Type.Literal(status)), Type.Null()], {
+      description: 'Index build state of an indexed field: pending, ready, failed (see indexError) or dropping',
+    }),
+    indexError: Type.Union([Type.String(), Type.Null()]),
+    archivedAt: Type.Union([Timestamp, Type.Null()]),
+  },
+  { title: 'Field' },
+);
+export type FieldOutput = Static<typeof FieldSchema>;
+
+export const ArchivedModelSchema = Type.Object({ key: Type.String(), archivedAt: Timestamp }, { title: 'ArchivedModel' });
+export type ArchivedModelOutput = Static<typeof ArchivedModelSchema>;
+
+/** `{ items, nextCursor }`, the envelope of every list. */
+export function listEnvelope<T extends TSchema>(item: T, paged: boolean) {
+  return Type.Object({
+    items: Type.Array(item),
+    nextCursor: paged ? Type.Union([Type.String(), Type.Null()]) : Type.Null(),
+  });
+}
+
+export const ModelListSchema = listEnvelope(ModelSchema, false);
+export const FieldListSchema = listEnvelope(FieldSchema, false);

@@ -1,0 +1,11 @@
+import type { AnyProcedure } from '@mrp/platform';
+import { createFieldProcedures } from './fields/field-procedures';
+import { createModelProcedures } from './models/model-procedures';
+import { createRecordProcedures, type RecordProcedureDeps } from './records/record-procedures';
+
+export type DataModelsDeps = RecordProcedureDeps;
+
+/** Every procedure of the Data Models engine: `dataModels.*`, `dataModels.fields.*` and `records.*`. */
+export function createDataModelsProcedures(deps: DataModelsDeps = {}): AnyProcedure[] {
+  return [...createModelProcedures(), ...createFieldProcedures(), ...createRecordProcedures(deps)];
+}

@@ -1,0 +1,51 @@
+import { validationFailed } from '@mrp/platform';
+import { computeFormulas, validateRecordData, TITLE_FIELD_KEY, type FieldError } from '@mrp/field-validation';
+import { liveDefinitions, toDefinition, type FieldShape } from '../models/model-store';
+
+/** Validates a create body or a PATCH against the model's fields (archived ones included, so writes to them are refused). */
+export function validateWrite(fields: readonly FieldShape[], data: unknown, mode: 'create' | 'update'): Record<string, unknown> {
+  const result = validateRecordData(fields.map(toDefinition), data, { mode });
+  if (!result.ok) throw validationFailed(result.errors.map(errorDetail));
+  return result.value;
+}
+
+export function errorDetail(error: FieldError) {
+  return { field: error.field, code: error.code, message: error.message };
+}
+
+/** Applies a validated merge patch: null clears a key (no value is stored as an absent key). */
+export function mergePatch(current: Readonly<Record<string, unknown>>, patch: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+/** Recomputes every formula on the full record; a formula without a result is stored as absent. */
+export function withFormulas(fields: readonly FieldShape[], data: Record<string, unknown>): Record<string, unknown> {
+  return mergePatch({}, computeFormulas(liveDefinitions(fields), data));
+}
+
+export function titleOf(data: Readonly<Record<string, unknown>>): string {
+  const title = data[TITLE_FIELD_KEY];
+  return typeof title === 'string' ? title : '';
+}
+
+/** JSON with object keys sorted, so equal values compare equal whatever their key order. */
+export function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+/** Keys of live fields whose value differs between two versions of a record (formulas included). */
+export function changedFieldKeys(fields: readonly FieldShape[], before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): string[] {
+  return fields
+    .filter((field) => !field.archivedAt && canonical(before[field.key]) !== canonical(after[field.key]))
+    .map((field) => field.key);
+}

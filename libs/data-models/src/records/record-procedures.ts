@@ -1,0 +1,297 @@
+import { Type } from '@sinclair/typebox';
+import {
+  badRequest,
+  conflict,
+  defineProcedure,
+  notFound,
+  validationFailed,
+  type AnyProcedure,
+  type ProcedureContext,
+} from '@mrp/platform';
+import { createEvent, recordEventAliases } from '@mrp/events';
+import { validateFilterTree, type FilterNode } from '@mrp/field-validation';
+import { definitionMap, loadFieldShapes, loadRecordModel, toDefinition, type FieldShape } from '../models/model-store';
+import { decodeCursor, encodeCursor, DEFAULT_CURSOR_SECRET, type CursorScope } from '../query/cursor';
+import { parseSort } from '../query/sort';
+import { runSql, sql } from '../query/sql';
+import { buildListQuery, sortValueColumn } from './list-query';
+import { changedFieldKeys, errorDetail, mergePatch, titleOf, validateWrite, withFormulas } from './record-data';
+import { recordOutput, type RecordRow } from './record-rows';
+import {
+  findVisibleRecord,
+  insertRecord,
+  purgeRecord,
+  replaceRecordAccess,
+  restoreRecord,
+  softDeleteRecord,
+  updateRecordData,
+  type FoundRecord,
+  type RecordState,
+} from './record-store';
+import { checkRelationTargets } from './relation-check';
+import {
+  RecordAccessSchema,
+  RecordDeletionSchema,
+  RecordListSchema,
+  RecordSchema,
+  type RecordAccessOutput,
+  type RecordDeletionOutput,
+  type RecordListOutput,
+  type RecordOutput,
+} from './schemas';
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+export interface RecordProcedureDeps {
+  /** Keys cursor signatures; set it per deployment so cursors cannot be forged. */
+  cursorSecret?: string;
+}
+
+const ModelKeyInput = Type.String({ minLength: 1, maxLength: 63, description: 'The model key' });
+const RecordIdInput = Type.String({ minLength: 1, maxLength: 64, description: 'The record id' });
+const DataInput = Type.Record(Type.String(), Type.Unknown(), { description: 'Values by field key' });
+
+type OrgContext = ProcedureContext<'organization'>;
+
+async function requireRecord(ctx: OrgContext, id: string, state: RecordState, forUpdate = false): Promise<FoundRecord> {
+  const record = await findVisibleRecord(ctx.em, {
+    organizationId: ctx.organizationId,
+    id,
+    roleIds: ctx.principal.roleIds,
+    state,
+    forUpdate,
+  });
+  if (!record) throw notFound('Record');
+  return record;
+}
+
+async function assertRelationTargets(ctx: OrgContext, fields: readonly FieldShape[], values: Record<string, unknown>): Promise<void> {
+  const errors = await checkRelationTargets(ctx.em, { organizationId: ctx.organizationId, roleIds: ctx.principal.roleIds }, fields, values);
+  if (errors.length > 0) throw validationFailed(errors);
+}
+
+function parseFilter(raw: unknown, fields: readonly FieldShape[]): FilterNode {
+  let tree = raw;
+  if (typeof raw === 'string') {
+    try {
+      tree = JSON.parse(raw);
+    } catch {
+      throw badRequest('filter is not valid JSON');
+    }
+  }
+  const result = validateFilterTree(tree, fields.map(toDefinition));
+  if (!result.ok) throw validationFailed(result.errors.map(errorDetail), 'The filter is invalid');
+  return result.value;
+}
+
+export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProcedure[] {
+  const cursorSecret = deps.cursorSecret ?? DEFAULT_CURSOR_SECRET;
+
+  const list = defineProcedure({
+    name: 'records.list',
+    summary: "Lists a model's records: keyset pages, sort and filter tree",
+    scope: 'organization',
+    permission: 'records.read',
+    readOnly: true,
+    input: Type.Object(
+      {
+        model: ModelKeyInput,
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
+        cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 8192 })),
+        sort: Type.Optional(Type.String({ maxLength: 200 })),
+        filter: Type.Optional(
+          Type.Union([Type.String({ maxLength: 65536 }), Type.Object({}, { additionalProperties: true })], {
+            description: 'Filter tree, as JSON or as its URL-decoded string',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    output: RecordListSchema,
+    async handler(ctx, input): Promise<RecordListOutput> {
+      const { model, fields } = await loadRecordModel(ctx.em, ctx.organizationId, input.model);
+      const definitions = definitionMap(fields);
+      const sort = parseSort(input.sort, definitions);
+      const filter = input.filter === undefined ? undefined : parseFilter(input.filter, fields);
+      const scope: CursorScope = { modelId: model.id, sort, filter };
+      const after = input.cursor === undefined ? undefined : decodeCursor(cursorSecret, scope, input.cursor);
+      const limit = input.limit ?? DEFAULT_PAGE_SIZE;
+      const rows = await runSql<RecordRow & Record<string, string | null>>(
+        ctx.em,
+        buildListQuery({
+          organizationId: ctx.organizationId,
+          modelId: model.id,
+          roleIds: ctx.principal.roleIds,
+          fields: definitions,
+          sort,
+          filter,
+          after,
+          limit: limit + 1,
+        }),
+      );
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      const nextCursor =
+        rows.length > limit && last
+          ? encodeCursor(cursorSecret, scope, { values: sort.terms.map((_, index) => last[sortValueColumn(index)] ?? null), id: last.id })
+          : null;
+      return { items: page.map((row) => recordOutput(row, model.key, fields)), nextCursor };
+    },
+  });
+
+  const get = defineProcedure({
+    name: 'records.get',
+    summary: 'Gets one record by id',
+    scope: 'organization',
+    permission: 'records.read',
+    readOnly: true,
+    input: Type.Object({ id: RecordIdInput }, { additionalProperties: false }),
+    output: RecordSchema,
+    async handler(ctx, input): Promise<RecordOutput> {
+      const row = await requireRecord(ctx, input.id, 'live');
+      return recordOutput(row, row.model_key, await loadFieldShapes(ctx.em, row.model_id));
+    },
+  });
+
+  const create = defineProcedure({
+    name: 'records.create',
+    summary: 'Creates a record; `data` must include `title`',
+    scope: 'organization',
+    permission: 'records.create',
+    input: Type.Object({ model: ModelKeyInput, data: DataInput }, { additionalProperties: false }),
+    output: RecordSchema,
+    async handler(ctx, input): Promise<RecordOutput> {
+      const { model, fields } = await loadRecordModel(ctx.em, ctx.organizationId, input.model);
+      const values = validateWrite(fields, input.data, 'create');
+      await assertRelationTargets(ctx, fields, values);
+      const data = withFormulas(fields, mergePatch({}, values));
+      const row = await insertRecord(ctx.em, {
+        organizationId: ctx.organizationId,
+        modelId: model.id,
+        title: titleOf(data),
+        data,
+        userId: ctx.principal.userId,
+      });
+      const record = recordOutput(row, model.key, fields);
+      ctx.emit(
+        createEvent(
+          'data-models.record-created',
+          { modelKey: model.key, recordId: record.id, record },
+          { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(model.key, 'created') },
+        ),
+      );
+      return record;
+    },
+  });
+
+  const update = defineProcedure({
+    name: 'records.update',
+    summary: 'Updates a record (merge: given keys only; null clears a non-required field)',
+    scope: 'organization',
+    permission: 'records.update',
+    input: Type.Object({ id: RecordIdInput, data: DataInput }, { additionalProperties: false }),
+    output: RecordSchema,
+    async handler(ctx, input): Promise<RecordOutput> {
+      const current = await requireRecord(ctx, input.id, 'live', true);
+      const fields = await loadFieldShapes(ctx.em, current.model_id);
+      const patch = validateWrite(fields, input.data, 'update');
+      await assertRelationTargets(ctx, fields, patch);
+      const data = withFormulas(fields, mergePatch(current.data, patch));
+      const changedFields = changedFieldKeys(fields, current.data, data);
+      const row = await updateRecordData(ctx.em, { id: current.id, title: titleOf(data), data, userId: ctx.principal.userId });
+      const record = recordOutput(row, current.model_key, fields);
+      ctx.emit(
+        createEvent(
+          'data-models.record-updated',
+          { modelKey: current.model_key, recordId: record.id, changedFields, record },
+          { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(current.model_key, 'updated') },
+        ),
+      );
+      return record;
+    },
+  });
+
+  const remove = defineProcedure({
+    name: 'records.delete',
+    summary: 'Soft-deletes a record, or purges it with hard: true (also needs records.purge)',
+    scope: 'organization',
+    permission: 'records.delete',
+    input: Type.Object({ id: RecordIdInput, hard: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
+    output: RecordDeletionSchema,
+    async handler(ctx, input): Promise<RecordDeletionOutput> {
+      const hard = input.hard === true;
+      if (hard) ctx.requirePermission('records.purge');
+      // A purge also reaches records that are already soft-deleted.
+      const record = await requireRecord(ctx, input.id, hard ? 'any' : 'live', true);
+      if (hard) await purgeRecord(ctx.em, record.id);
+      else await softDeleteRecord(ctx.em, record.id);
+      ctx.emit(
+        createEvent(
+          'data-models.record-deleted',
+          { modelKey: record.model_key, recordId: record.id, hard },
+          { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(record.model_key, 'deleted') },
+        ),
+      );
+      return { id: record.id, deleted: true, hard };
+    },
+  });
+
+  const restore = defineProcedure({
+    name: 'records.restore',
+    summary: 'Brings back a soft-deleted record',
+    scope: 'organization',
+    permission: 'records.delete',
+    input: Type.Object({ id: RecordIdInput }, { additionalProperties: false }),
+    output: RecordSchema,
+    async handler(ctx, input): Promise<RecordOutput> {
+      const current = await requireRecord(ctx, input.id, 'any', true);
+      if (!current.deleted) throw conflict('The record is not deleted');
+      const fields = await loadFieldShapes(ctx.em, current.model_id);
+      const record = recordOutput(await restoreRecord(ctx.em, current.id, ctx.principal.userId), current.model_key, fields);
+      // No "restored" event type exists: subscribers see the record come back as an update.
+      ctx.emit(
+        createEvent(
+          'data-models.record-updated',
+          { modelKey: current.model_key, recordId: record.id, changedFields: [], record },
+          { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(current.model_key, 'updated') },
+        ),
+      );
+      return record;
+    },
+  });
+
+  const setAccess = defineProcedure({
+    name: 'records.setAccess',
+    summary: 'Restricts a record to the given roles ([] makes it visible to every reader of the model again)',
+    scope: 'organization',
+    permission: 'records.manage-access',
+    input: Type.Object(
+      { id: RecordIdInput, roleIds: Type.Array(Type.String({ format: 'uuid' }), { uniqueItems: true, maxItems: 100 }) },
+      { additionalProperties: false },
+    ),
+    output: RecordAccessSchema,
+    async handler(ctx, input): Promise<RecordAccessOutput> {
+      const record = await requireRecord(ctx, input.id, 'live', true);
+      const roleIds = input.roleIds.map((id) => id.toLowerCase());
+      const known = new Set(
+        roleIds.length === 0
+          ? []
+          : (
+              await runSql<{ id: string }>(
+                ctx.em,
+                sql`SELECT id FROM roles WHERE organization_id = ${ctx.organizationId} AND id = ANY(ARRAY[${roleIds}]::uuid[])`,
+              )
+            ).map((row) => row.id),
+      );
+      const unknown = roleIds.flatMap((id, index) =>
+        known.has(id) ? [] : [{ field: `roleIds[${index}]`, code: 'not_found', message: 'No such role in this organization' }],
+      );
+      if (unknown.length > 0) throw validationFailed(unknown);
+      await replaceRecordAccess(ctx.em, record.id, roleIds);
+      return { id: record.id, roleIds: [...roleIds].sort() };
+    },
+  });
+
+  return [list, get, create, update, remove, restore, setAccess];
+}

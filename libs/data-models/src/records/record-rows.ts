@@ -1,0 +1,38 @@
+import { isLive, type FieldShape } from '../models/model-store';
+import { isoTimestamp } from '../query/field-expressions';
+import { sql } from '../query/sql';
+import type { RecordOutput } from './schemas';
+
+/** The columns every record query selects, timestamps already in the API's format. */
+export const RECORD_COLUMNS = sql`r.id, r.model_id, r.title, r.data, ${isoTimestamp('r.created_at')} AS created_at,
+  ${isoTimestamp('r.updated_at')} AS updated_at, r.created_by, r.updated_by, r.deleted_at IS NOT NULL AS deleted`;
+
+export interface RecordRow {
+  id: string;
+  model_id: string;
+  title: string;
+  data: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  created_by: string;
+  updated_by: string;
+  deleted: boolean;
+}
+
+/** The Record shape of DESIGN 5: values of live fields only, in field order. */
+export function recordOutput(row: RecordRow, modelKey: string, fields: readonly FieldShape[]): RecordOutput {
+  const data: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (isLive(field) && Object.hasOwn(row.data, field.key)) data[field.key] = row.data[field.key];
+  }
+  return {
+    id: row.id,
+    model: modelKey,
+    title: row.title,
+    data,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+  };
+}

@@ -1,0 +1,75 @@
+import type { Principal, EventDispatcher, EventEnvelope } from '@mrp/platform';
+import { invokeProcedure, newId, ProcedureRegistry } from '@mrp/platform';
+import { createTestOrm, silentLogger, testPrincipal, type TestOrm } from '@mrp/platform/testing';
+import { platformModule } from '@mrp/platform';
+import { ALL_PERMISSIONS, authzModule } from '@mrp/authz';
+import { createDataModelsProcedures, dataModelsModule } from '../src';
+
+/** Keeps what procedures emitted, as the webhook outbox and the bus would receive it. */
+export class RecordingDispatcher implements EventDispatcher {
+  persisted: EventEnvelope[] = [];
+  published: EventEnvelope[] = [];
+  async persist(_em: unknown, events: readonly EventEnvelope[]): Promise<void> {
+    this.persisted.push(...events);
+  }
+  publish(events: readonly EventEnvelope[]): void {
+    this.published.push(...events);
+  }
+  ofType(type: string): EventEnvelope[] {
+    return this.published.filter((event) => event.type === type);
+  }
+}
+
+export interface TestOrganization {
+  id: string;
+  /** Role ids by key: the four built-in ones plus whatever `extraRoles` named. */
+  roles: Record<string, string>;
+}
+
+export interface DataModelsTestEnv {
+  db: TestOrm;
+  dispatcher: RecordingDispatcher;
+  call<T>(name: string, input: unknown, principal: Principal): Promise<T>;
+  createOrganization(extraRoles?: string[]): Promise<TestOrganization>;
+  /** A principal in the organization with every permission unless told otherwise. */
+  principal(organization: TestOrganization, options?: { roles?: string[]; permissions?: readonly string[]; userId?: string }): Principal;
+  sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export async function createDataModelsTestEnv(): Promise<DataModelsTestEnv> {
+  const db = await createTestOrm([platformModule, authzModule, dataModelsModule]);
+  const registry = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret: 'test-secret' }));
+  const dispatcher = new RecordingDispatcher();
+  const sql = <T>(text: string, params: unknown[] = []) => db.orm.em.fork().getConnection().execute<T[]>(text, params);
+
+  return {
+    db,
+    dispatcher,
+    sql,
+    call: <T>(name: string, input: unknown, principal: Principal) =>
+      invokeProcedure<T>(registry.require(name), input, { em: db.orm.em.fork(), principal, correlationId: `test-${newId()}` }, {
+        dispatcher,
+        logger: silentLogger,
+      }),
+    async createOrganization(extraRoles = []) {
+      const id = newId();
+      await sql(`INSERT INTO organizations (id, name, slug, created_by) VALUES (?, ?, ?, 'user-1')`, [id, `Org ${id}`, `org-${id}`]);
+      const roles: Record<string, string> = {};
+      for (const key of ['owner', 'admin', 'member', 'read-only', ...extraRoles]) {
+        roles[key] = newId();
+        await sql(`INSERT INTO roles (id, organization_id, key, name) VALUES (?, ?, ?, ?)`, [roles[key], id, key, key]);
+      }
+      return { id, roles };
+    },
+    principal(organization, options = {}) {
+      return testPrincipal({
+        userId: options.userId ?? 'user-1',
+        organizationId: organization.id,
+        roleIds: (options.roles ?? ['owner']).map((key) => organization.roles[key]),
+        permissions: new Set(options.permissions ?? ALL_PERMISSIONS),
+      });
+    },
+    close: () => db.close(),
+  };
+}
