@@ -2,4 +2,7 @@ module.exports = {
   ...require('../../jest.preset.js'),
   displayName: 'cron-runner',
   rootDir: __dirname,
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  testTimeout: 30000,
 };

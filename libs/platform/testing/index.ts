@@ -8,3 +8,4 @@ export {
   type TestOrm,
 } from './test-database';
 export { silentLogger, testPrincipal } from './fixtures';
+export { startAppProcess, type AppProcess } from './app-process';

@@ -1,0 +1,38 @@
+import { createTestDatabase, startAppProcess, type TestDatabase } from '@mrp/platform/testing';
+
+describe('the api process', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('stops start-up on a configuration error with one clear line and exit code 1', async () => {
+    const app = startAppProcess('apps/api/src/main.ts', { DATABASE_URL: database.url, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: 'abc' });
+    const { code, stderr } = await app.exited;
+    expect(code).toBe(1);
+    expect(stderr).toBe('api: configuration error: PORT must be a positive integer, got "abc"\n');
+  });
+
+  it('refuses to start without a way to verify sessions', async () => {
+    const app = startAppProcess('apps/api/src/main.ts', { DATABASE_URL: database.url });
+    const { code, stderr } = await app.exited;
+    expect(code).toBe(1);
+    expect(stderr).toBe('api: configuration error: Set AUTH_JWT_SECRET (HS256) or AUTH_JWKS_URL to verify session tokens\n');
+  });
+
+  it('serves /health, then stops cleanly on SIGTERM with exit code 0', async () => {
+    const app = startAppProcess('apps/api/src/main.ts', {
+      DATABASE_URL: database.url,
+      AUTH_JWT_SECRET: 'x'.repeat(32),
+      PORT: String(20000 + Math.floor(Math.random() * 20000)),
+    });
+    const line = await app.waitForLine(/api listening/);
+    const port = (JSON.parse(line) as { port: number }).port;
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(health.status).toBe(200);
+    app.child.kill('SIGTERM');
+    await app.waitForLine(/"msg":"api stopped"/);
+    expect((await app.exited).code).toBe(0);
+  });
+});
