@@ -118,5 +118,24 @@ describe('HTTP basics', () => {
       expect((await api.request('/cron/process-account-deletions', { token: 'wrong-secret-value-123' })).status).toBe(401);
       expect((await api.request('/cron/no-such-task', { token: api.config.cronSecret })).status).toBe(404);
     });
+
+    it('run a task with the right secret, by GET or POST, and answer { task, processed }', async () => {
+      for (const method of ['GET', 'POST']) {
+        const response = await api.request('/cron/process-account-deletions', { method, token: api.config.cronSecret });
+        expect(response.status).toBe(200);
+        expect(await jsonOf(response)).toEqual({ task: 'process-account-deletions', processed: 0 });
+      }
+    });
+
+    it('are off (503) when no CRON_SECRET is configured', async () => {
+      const withoutSecret = await startTestApi({ CRON_SECRET: '' });
+      try {
+        const response = await withoutSecret.request('/cron/process-account-deletions', { token: 'anything-at-all-1234' });
+        expect(response.status).toBe(503);
+        expect((await errorOf(response)).code).toBe('service_unavailable');
+      } finally {
+        await withoutSecret.close();
+      }
+    });
   });
 });
