@@ -23,6 +23,12 @@ export function createMemberProcedures(deps: { notifier?: UserNotifier } = {}): 
       assertWithinGrantCeiling(ctx.principal, await membershipPermissions(ctx.em, membership.id), 'remove a member holding');
       await assertNotLastOwner(ctx.em, ctx.organizationId, membership.id);
       await ctx.em.execute('DELETE FROM memberships WHERE id = ?', [membership.id]);
+      // Their keys for this organization die with the membership: being invited back later must
+      // not silently revive credentials minted under the old membership.
+      await ctx.em.execute(
+        'UPDATE api_keys SET revoked_at = now() WHERE organization_id = ? AND owner_user_id = ? AND revoked_at IS NULL',
+        [ctx.organizationId, input.userId],
+      );
 
       ctx.emit(
         createEvent(

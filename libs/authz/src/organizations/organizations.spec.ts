@@ -300,6 +300,14 @@ describe('organizations.removeMember', () => {
     expect(await h.sql('SELECT g.id FROM role_grants g JOIN roles r ON r.id = g.role_id WHERE r.organization_id = ?', [org.id])).toHaveLength(1);
   });
 
+  it("revokes the removed member's API keys for that organization, so re-inviting them revives nothing", async () => {
+    const { org, people } = await orgWith({ bob: ['member'] });
+    const key = await h.call<{ id: string }>('apiKeys.create', { name: 'bob script', fullAccess: true }, people.bob, org.id);
+    await h.call('organizations.removeMember', { userId: people.bob.sub }, people.owner, org.id);
+    const [row] = await h.sql<{ revoked_at: string | null }>('SELECT revoked_at FROM api_keys WHERE id = ?', [key.id]);
+    expect(row.revoked_at).not.toBeNull();
+  });
+
   it('404 for a non-member, 403 without members.manage, 400 for bad input', async () => {
     const { org, people } = await orgWith({ bob: ['member'] });
     await expect(h.call('organizations.removeMember', { userId: 'nobody' }, people.owner, org.id)).rejects.toMatchObject({

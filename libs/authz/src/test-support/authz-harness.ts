@@ -12,6 +12,7 @@ import { createTestOrm, silentLogger, type TestOrm } from '@mrp/platform/testing
 import { authzModule } from '../authz-module';
 import type { UserNotifier } from '../notifier/user-notifier';
 import { createAuthzProcedures } from '../procedures/authz-procedures';
+import { apiKeyProcedures } from '../api-keys/api-key-procedures';
 import { resolveSessionPrincipal } from '../session/resolve-session-principal';
 import type { SessionClaims } from '../session/session-verifier';
 
@@ -54,7 +55,7 @@ export interface AuthzHarness {
 export async function createAuthzHarness(options: { notifier?: UserNotifier } = {}): Promise<AuthzHarness> {
   const db = await createTestOrm([platformModule, authzModule]);
   const flags = new FeatureFlagStore(db.orm, {}, 0);
-  const registry = new ProcedureRegistry(createAuthzProcedures({ flags, notifier: options.notifier }));
+  const registry = new ProcedureRegistry([...createAuthzProcedures({ flags, notifier: options.notifier }), ...apiKeyProcedures]);
   const events = new RecordingDispatcher();
   const platformAdminEmails = new Set([ADMIN_EMAIL]);
 
