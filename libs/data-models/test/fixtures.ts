@@ -1,24 +1,13 @@
-import type { Principal, EventDispatcher, EventEnvelope } from '@mrp/platform';
+import type { Principal } from '@mrp/platform';
 import { invokeProcedure, newId, ProcedureRegistry } from '@mrp/platform';
 import { createTestOrm, silentLogger, testPrincipal, type TestOrm } from '@mrp/platform/testing';
 import { platformModule } from '@mrp/platform';
 import { ALL_PERMISSIONS, authzModule } from '@mrp/authz';
 import { createDataModelsProcedures, dataModelsModule } from '../src';
 
-/** Keeps what procedures emitted, as the webhook outbox and the bus would receive it. */
-export class RecordingDispatcher implements EventDispatcher {
-  persisted: EventEnvelope[] = [];
-  published: EventEnvelope[] = [];
-  async persist(_em: unknown, events: readonly EventEnvelope[]): Promise<void> {
-    this.persisted.push(...events);
-  }
-  publish(events: readonly EventEnvelope[]): void {
-    this.published.push(...events);
-  }
-  ofType(type: string): EventEnvelope[] {
-    return this.published.filter((event) => event.type === type);
-  }
-}
+import { RecordingEventDispatcher as RecordingDispatcher } from '@mrp/platform/testing';
+
+export { RecordingDispatcher };
 
 export interface TestOrganization {
   id: string;

@@ -9,3 +9,4 @@ export {
 } from './test-database';
 export { silentLogger, testPrincipal } from './fixtures';
 export { startAppProcess, type AppProcess } from './app-process';
+export { RecordingEventDispatcher } from './recording-dispatcher';

@@ -4,8 +4,6 @@ import {
   ProcedureRegistry,
   invokeProcedure,
   platformModule,
-  type EventDispatcher,
-  type EventEnvelope,
   type Principal,
 } from '@mrp/platform';
 import { createTestOrm, silentLogger, type TestOrm } from '@mrp/platform/testing';
@@ -16,24 +14,9 @@ import { apiKeyProcedures } from '../api-keys/api-key-procedures';
 import { resolveSessionPrincipal } from '../session/resolve-session-principal';
 import type { SessionClaims } from '../session/session-verifier';
 
-/** Records what a unit of work persisted and published, in order. */
-export class RecordingDispatcher implements EventDispatcher {
-  persisted: EventEnvelope[] = [];
-  published: EventEnvelope[] = [];
-  async persist(_em: unknown, events: readonly EventEnvelope[]) {
-    this.persisted.push(...events);
-  }
-  publish(events: readonly EventEnvelope[]) {
-    this.published.push(...events);
-  }
-  ofType(type: string): EventEnvelope[] {
-    return this.published.filter((event) => event.type === type);
-  }
-  clear() {
-    this.persisted = [];
-    this.published = [];
-  }
-}
+import { RecordingEventDispatcher as RecordingDispatcher } from '@mrp/platform/testing';
+
+export { RecordingDispatcher };
 
 export const ADMIN_EMAIL = 'ops@platform.test';
 

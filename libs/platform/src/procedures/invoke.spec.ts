@@ -1,21 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { createTestOrm, silentLogger, testPrincipal, type TestOrm } from '../../testing';
+import { RecordingEventDispatcher as RecordingDispatcher, createTestOrm, silentLogger, testPrincipal, type TestOrm } from '../../testing';
 import { platformModule } from '../platform-module';
-import type { EventDispatcher, EventEnvelope } from '../events/event-envelope';
 import { DomainError } from '../errors/domain-error';
 import { defineProcedure } from './procedure';
 import { invokeProcedure } from './invoke';
 
-class RecordingDispatcher implements EventDispatcher {
-  persisted: EventEnvelope[] = [];
-  published: EventEnvelope[] = [];
-  async persist(_em: unknown, events: readonly EventEnvelope[]) {
-    this.persisted.push(...events);
-  }
-  publish(events: readonly EventEnvelope[]) {
-    this.published.push(...events);
-  }
-}
 
 const setFlag = defineProcedure({
   name: 'test.setFlag',

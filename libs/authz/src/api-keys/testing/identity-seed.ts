@@ -5,7 +5,6 @@ import {
   noopEventDispatcher,
   type AnyProcedure,
   type EventDispatcher,
-  type EventEnvelope,
   type Orm,
   type Principal,
 } from '@mrp/platform';
@@ -133,13 +132,6 @@ export function invokeAs<T = unknown>(
   );
 }
 
-/** Keeps what a unit of work published, to assert on the events a procedure emits. */
-export class RecordingDispatcher implements EventDispatcher {
-  readonly published: EventEnvelope[] = [];
-  async persist(): Promise<void> {
-    return undefined;
-  }
-  publish(events: readonly EventEnvelope[]): void {
-    this.published.push(...events);
-  }
-}
+import { RecordingEventDispatcher as RecordingDispatcher } from '@mrp/platform/testing';
+
+export { RecordingDispatcher };
