@@ -8,7 +8,7 @@ import { healthRouter } from './health/health-router';
 import { rpcRouter, type SessionAuthenticator } from './rpc/rpc-router';
 import { cronRouter } from './cron/cron-router';
 import { hooksRouter } from './hooks/hooks-router';
-import { publicApiRouter } from './public-api/public-api-router';
+import { publicApiGate, publicApiRouter } from './public-api/public-api-router';
 
 export interface AppDeps {
   runtime: Runtime;
@@ -18,7 +18,8 @@ export interface AppDeps {
 
 function mount(app: Koa, router: Router): void {
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: false }));
+  // Sets 405 + Allow for a wrong method; the error handler gives it the error shape.
+  app.use(router.allowedMethods());
 }
 
 /** The middleware chain and the mounted doors; never listens (main.ts and tests do). */
@@ -29,6 +30,7 @@ export function buildApp({ runtime, authenticateSession, rateLimiter }: AppDeps)
   app.use(errorHandler(runtime.logger));
   // Mount order is part of the contract: the public API before the internal interface.
   mount(app, healthRouter(runtime.orm));
+  app.use(publicApiGate(runtime));
   mount(app, publicApiRouter(runtime, rateLimiter));
   mount(app, rpcRouter(runtime, authenticateSession));
   mount(app, hooksRouter());

@@ -54,6 +54,21 @@ describe('HTTP basics', () => {
       expect(await jsonOf(response)).toEqual({ error: { code: 'not_found', message: 'No route for GET /nope' } });
     });
 
+    it('wrong method -> 405 method_not_allowed with Allow', async () => {
+      const response = await api.request('/health', { method: 'DELETE' });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toContain('GET');
+      expect(await jsonOf(response)).toEqual({ error: { code: 'method_not_allowed', message: 'DELETE is not allowed on /health' } });
+    });
+
+    it('while the public API is off, unknown paths and wrong methods under /api/v1 reveal nothing', async () => {
+      for (const [method, path] of [['PUT', '/api/v1/records/x'], ['GET', '/api/v1/nope'], ['GET', '/api/v1']]) {
+        const response = await api.request(path, { method });
+        expect(response.status).toBe(404);
+        expect((await errorOf(response)).code).toBe('public_api_disabled');
+      }
+    });
+
     it('missing session -> 401 with WWW-Authenticate', async () => {
       const response = await api.request('/rpc/me.get', { method: 'POST' });
       expect(response.status).toBe(401);

@@ -52,6 +52,9 @@ export function errorHandler(logger: Logger) {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new DomainError('not_found', `No route for ${ctx.method} ${ctx.path}`);
       }
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) {
+        throw new DomainError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
+      }
     } catch (error) {
       const domainError = isDomainError(error) ? error : fromHttpError(error);
       if (domainError) {

@@ -13,6 +13,8 @@ export function httpStatusFor(code: ErrorCode): number {
     case 'not_found':
     case 'public_api_disabled':
       return 404;
+    case 'method_not_allowed':
+      return 405;
     case 'conflict':
       return 409;
     case 'payload_too_large':

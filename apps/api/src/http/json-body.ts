@@ -15,7 +15,15 @@ export async function readJsonBody(ctx: Context): Promise<unknown> {
   if (!ctx.is('application/json')) {
     throw new DomainError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
   }
-  const text = await getRawBody(ctx.req, { length, limit: MAX_BODY_BYTES, encoding: 'utf-8' });
+  let text: string;
+  try {
+    text = await getRawBody(ctx.req, { length, limit: MAX_BODY_BYTES, encoding: 'utf-8' });
+  } catch (error) {
+    // The rest of the body is left unread (e.g. a chunked body over the limit): a kept-alive
+    // connection would then hang the client's next request, so this one is closed after the answer.
+    ctx.set('Connection', 'close');
+    throw error;
+  }
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

@@ -15,9 +15,11 @@ export interface PublicApiState {
  */
 export function authenticateApiKey(runtime: Runtime, limiter: RateLimiter) {
   return async (ctx: Context, next: Next) => {
-    const { em } = requestState(ctx);
+    const { em, log } = requestState(ctx);
     const principal = await resolveApiKeyPrincipal(em, bearerToken(ctx), {
       serviceAccountsEnabled: await runtime.flags.isEnabled('public-api.service-accounts'),
+      // Without it, a failed lastUsedAt write goes to a fallback logger that ignores LOG_LEVEL and the request id.
+      logger: log,
     });
     const credential = principal.credential;
     const bucket = credential.type === 'api-key' ? credential.apiKeyId : principal.userId;

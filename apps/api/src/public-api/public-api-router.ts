@@ -17,10 +17,14 @@ import { authenticateApiKey, type PublicApiState } from './api-key-authenticatio
 import { buildOpenApiDocument } from './openapi-document';
 import { PUBLIC_ROUTES, type PublicRoute } from './route-table';
 
-/** Every /api/v1 route, openapi.json included, is inert while the flag is off. */
-function requirePublicApiEnabled(runtime: Runtime) {
-  return async (_ctx: Context, next: Next) => {
-    if (!(await runtime.flags.isEnabled('public-api.enabled'))) {
+/**
+ * Everything under /api/v1 (openapi.json, unknown paths and wrong methods included) is inert while
+ * the flag is off: the answer reveals nothing about which routes exist.
+ */
+export function publicApiGate(runtime: Runtime) {
+  return async (ctx: Context, next: Next) => {
+    const underPublicApi = ctx.path === '/api/v1' || ctx.path.startsWith('/api/v1/');
+    if (underPublicApi && !(await runtime.flags.isEnabled('public-api.enabled'))) {
       throw new DomainError('public_api_disabled', 'The public API is not enabled on this deployment');
     }
     await next();
@@ -69,7 +73,6 @@ function routeHandler(runtime: Runtime, route: PublicRoute, procedure: AnyProced
  */
 export function publicApiRouter(runtime: Runtime, limiter: RateLimiter): Router {
   const router = new Router({ prefix: '/api/v1' });
-  router.use(requirePublicApiEnabled(runtime));
   const document = buildOpenApiDocument(PUBLIC_ROUTES, runtime.procedures);
   router.get('/openapi.json', (ctx) => {
     ctx.body = document;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { SignJWT } from 'jose';
-import { ProcedureRegistry, loadConfig, type AnyProcedure, type PlatformConfig } from '@mrp/platform';
+import { ProcedureRegistry, loadConfig, type AnyProcedure, type Logger, type PlatformConfig } from '@mrp/platform';
 import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { createRuntime, type Runtime } from '@mrp/runtime';
 import { buildApp } from '../../src/app';
@@ -24,12 +24,23 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
+export interface StartTestApiOptions {
+  extraProcedures?: AnyProcedure[];
+  /**
+   * Run on this database instead of a private one, e.g. another TestApi's: two api processes
+   * sharing one database. Whoever created the database drops it; this api leaves it alone.
+   */
+  database?: TestDatabase;
+  /** The runtime's logger (e.g. one writing to a captured stream); silent by default. */
+  logger?: Logger;
+}
+
 /** A real api on a real, private PostgreSQL database, listening on a free port. */
 export async function startTestApi(
   env: Record<string, string> = {},
-  { extraProcedures = [] }: { extraProcedures?: AnyProcedure[] } = {},
+  { extraProcedures = [], database: sharedDatabase, logger }: StartTestApiOptions = {},
 ): Promise<TestApi> {
-  const database = await createTestDatabase();
+  const database = sharedDatabase ?? (await createTestDatabase());
   const config = loadConfig(
     {
       NODE_ENV: 'test',
@@ -41,7 +52,7 @@ export async function startTestApi(
     },
     { requireSessionAuth: true },
   );
-  const runtime = await createRuntime(config, { name: 'api-test', poolSize: 5 });
+  const runtime = await createRuntime(config, { name: 'api-test', poolSize: 5, logger });
   if (extraProcedures.length) runtime.procedures = new ProcedureRegistry([...runtime.procedures.all(), ...extraProcedures]);
   const app = buildApp({
     runtime,
@@ -80,7 +91,7 @@ export async function startTestApi(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.close();
-      await database.drop();
+      if (!sharedDatabase) await database.drop();
     },
   };
 }

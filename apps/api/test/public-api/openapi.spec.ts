@@ -1,0 +1,139 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { InMemoryRateLimiter } from '@mrp/authz';
+import { publicApiRouter } from '../../src/public-api/public-api-router';
+import { startTestApi, type TestApi } from '../support/test-api';
+import { setPublicApiEnabled } from '../support/public-api-fixtures';
+
+type Operation = OpenAPIV3_1.OperationObject & { 'x-required-permission'?: string | null };
+
+const METHODS = ['get', 'post', 'patch', 'delete', 'put', 'head', 'options', 'trace'] as const;
+
+/** DESIGN 4: the permission each route needs, as the document must state it. */
+const REQUIRED_PERMISSIONS: Record<string, string | null> = {
+  'GET /me': null,
+  'GET /models': 'data-models.read',
+  'GET /models/{key}': 'data-models.read',
+  'GET /models/{key}/fields': 'data-models.read',
+  'GET /models/{key}/records': 'records.read',
+  'POST /models/{key}/records': 'records.create',
+  'GET /records/{id}': 'records.read',
+  'PATCH /records/{id}': 'records.update',
+  'DELETE /records/{id}': 'records.delete',
+  'GET /openapi.json': null,
+};
+
+function operations(document: OpenAPIV3_1.Document): Map<string, Operation> {
+  const found = new Map<string, Operation>();
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = (item as Record<string, Operation | undefined>)[method];
+      if (operation) found.set(`${method.toUpperCase()} ${path}`, operation);
+    }
+  }
+  return found;
+}
+
+/** CONTRACT "Versioning" and "Endpoints": an OpenAPI 3 description of every route, served without a key. */
+describe('GET /api/v1/openapi.json', () => {
+  let api: TestApi;
+  let document: OpenAPIV3_1.Document;
+  beforeAll(async () => {
+    api = await startTestApi();
+    await setPublicApiEnabled(api, true);
+    const response = await api.request('/api/v1/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    document = (await response.json()) as OpenAPIV3_1.Document;
+  });
+  afterAll(() => api.close());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    expect(document.servers).toEqual([{ url: '/api/v1' }]);
+  });
+
+  it('declares the bearer key scheme, required by every route but openapi.json', () => {
+    const schemes = document.components?.securitySchemes ?? {};
+    const bearer = Object.entries(schemes).filter(([, scheme]) => 'scheme' in scheme && scheme.type === 'http' && scheme.scheme === 'bearer');
+    expect(bearer).toHaveLength(1);
+    const [schemeName] = bearer[0];
+    expect(document.security).toEqual([{ [schemeName]: [] }]);
+    for (const [route, operation] of operations(document)) {
+      expect({ route, security: operation.security }).toEqual({
+        route,
+        security: route === 'GET /openapi.json' ? [] : [{ [schemeName]: [] }],
+      });
+    }
+  });
+
+  it('names the required permission of every operation (x-required-permission, DESIGN 4)', () => {
+    const stated = Object.fromEntries([...operations(document)].map(([route, operation]) => [route, operation['x-required-permission']]));
+    expect(stated).toEqual(REQUIRED_PERMISSIONS);
+    const remove = operations(document).get('DELETE /records/{id}')!;
+    expect(remove.description).toContain('records.purge');
+  });
+
+  it('describes parameters, request bodies and response schemas', () => {
+    const all = operations(document);
+    for (const [route, operation] of all) {
+      if (route === 'GET /openapi.json') continue;
+      const success = (operation.responses?.[route.startsWith('POST') ? '201' : '200'] ?? {}) as OpenAPIV3_1.ResponseObject;
+      expect({ route, schema: success.content?.['application/json']?.schema }).toEqual({ route, schema: expect.any(Object) });
+      const pathParams = [...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      const declared = ((operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((parameter) => parameter.in === 'path');
+      expect({ route, params: declared.map((parameter) => parameter.name) }).toEqual({ route, params: pathParams });
+      expect(declared.every((parameter) => parameter.required)).toBe(true);
+    }
+    const listQuery = ((all.get('GET /models/{key}/records')!.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
+      .filter((parameter) => parameter.in === 'query')
+      .map((parameter) => parameter.name);
+    expect(listQuery.sort()).toEqual(['cursor', 'filter', 'limit', 'sort']);
+    const deleteQuery = ((all.get('DELETE /records/{id}')!.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((parameter) => parameter.in === 'query');
+    expect(deleteQuery.map((parameter) => parameter.name)).toEqual(['hard']);
+
+    for (const route of ['POST /models/{key}/records', 'PATCH /records/{id}']) {
+      const body = all.get(route)!.requestBody as OpenAPIV3_1.RequestBodyObject;
+      expect(body.required).toBe(true);
+      const schema = body.content['application/json'].schema as OpenAPIV3_1.SchemaObject;
+      expect(schema).toMatchObject({ type: 'object', required: ['data'], additionalProperties: false, properties: { data: { type: 'object' } } });
+    }
+    for (const route of ['GET /me', 'GET /models', 'GET /records/{id}', 'DELETE /records/{id}']) {
+      expect(all.get(route)!.requestBody).toBeUndefined();
+    }
+  });
+
+  it('documents the error responses (400, 401, 403, 404, 429; 413 and 415 where a body is sent) with the error schema', async () => {
+    const dereferenced = (await SwaggerParser.dereference(structuredClone(document) as never)) as OpenAPIV3_1.Document;
+    for (const [route, operation] of operations(dereferenced)) {
+      if (route === 'GET /openapi.json') continue;
+      const expected = ['400', '401', '403', '404', '429', ...(route.startsWith('POST') || route.startsWith('PATCH') ? ['413', '415'] : [])];
+      for (const status of expected) {
+        const response = operation.responses?.[status] as OpenAPIV3_1.ResponseObject | undefined;
+        const schema = response?.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject | undefined;
+        expect({ route, status, error: schema?.properties?.error }).toEqual({
+          route,
+          status,
+          error: expect.objectContaining({ required: expect.arrayContaining(['code', 'message']) }),
+        });
+      }
+      const tooMany = operation.responses?.['429'] as OpenAPIV3_1.ResponseObject;
+      expect(Object.keys(tooMany.headers ?? {})).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']));
+    }
+  });
+
+  it('lists exactly the routes the router serves', () => {
+    const router = publicApiRouter(api.runtime, new InMemoryRateLimiter({ ratePerSecond: 5, burst: 20 }));
+    const served = new Set<string>();
+    for (const layer of router.stack) {
+      for (const method of layer.methods) {
+        if (method === 'HEAD') continue; // added by the router for every GET
+        const path = String(layer.path).replace(/^\/api\/v1/, '').replace(/:(\w+)/g, '{$1}');
+        served.add(`${method} ${path}`);
+      }
+    }
+    expect([...served].sort()).toEqual([...operations(document).keys()].sort());
+    expect(served.size).toBe(10);
+  });
+});

@@ -1,0 +1,44 @@
+import { resolveSessionPrincipal } from '@mrp/authz';
+import { invokeProcedure, type Principal } from '@mrp/platform';
+import type { Runtime } from '@mrp/runtime';
+import { BENCH_ADMIN } from './api-server';
+
+export const MODEL_KEY = 'orders';
+
+/** A record body of the benchmark model: every field filled, as an integration would send it. */
+export function sampleData(title: string): Record<string, unknown> {
+  return { title, status: 'open', amount: 129.5, customer: 'ada@example.com', notes: 'Deliver before noon' };
+}
+
+export interface Seeded {
+  organizationId: string;
+  token: string;
+  recordId: string;
+}
+
+/**
+ * Seeds through the procedures, as the web application would: a platform admin switches the
+ * public API on, creates an organization, a model with fields, one record and a full-access key.
+ */
+export async function seed(runtime: Runtime): Promise<Seeded> {
+  const principal = (organizationId: string | null): Promise<Principal> =>
+    resolveSessionPrincipal(runtime.orm.em.fork(), BENCH_ADMIN, { organizationId, platformAdminEmails: runtime.config.platformAdminEmails });
+  const call = <T>(as: Principal, name: string, input: unknown) =>
+    invokeProcedure<T>(runtime.procedures.require(name), input, { em: runtime.orm.em.fork(), principal: as, correlationId: 'bench-seed' }, runtime.invocationDeps);
+
+  const admin = await principal(null);
+  await call(admin, 'featureFlags.set', { key: 'public-api.enabled', enabled: true });
+  const organization = await call<{ id: string }>(admin, 'organizations.create', { name: 'Bench', slug: 'bench' });
+  const owner = await principal(organization.id);
+  await call(owner, 'dataModels.create', { key: MODEL_KEY, name: 'Orders' });
+  const fields = [
+    { key: 'status', name: 'Status', type: 'SELECT', config: { options: [{ value: 'open', label: 'Open' }, { value: 'shipped', label: 'Shipped' }] } },
+    { key: 'amount', name: 'Amount', type: 'NUMBER', config: { precision: 2 } },
+    { key: 'customer', name: 'Customer', type: 'EMAIL' },
+    { key: 'notes', name: 'Notes', type: 'TEXT' },
+  ];
+  for (const field of fields) await call(owner, 'dataModels.fields.create', { model: MODEL_KEY, ...field });
+  const record = await call<{ id: string }>(owner, 'records.create', { model: MODEL_KEY, data: sampleData('Order 1') });
+  const key = await call<{ token: string }>(owner, 'apiKeys.create', { name: 'bench', fullAccess: true });
+  return { organizationId: organization.id, token: key.token, recordId: record.id };
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createOrm, ensureDatabase, migrateToLatest, startEmbeddedPostgres } from '@mrp/platform';
+import { ALL_MODULES } from '@mrp/runtime';
+
+export interface ThrowawayDatabase {
+  url: string;
+  /** Where it runs, for the report. */
+  server: string;
+  postgresVersion: string;
+  drop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * A fresh database with every module's migrations applied: on the server of DATABASE_URL when
+ * set, otherwise on an embedded PostgreSQL started for this run and removed afterwards.
+ */
+export async function createThrowawayDatabase(): Promise<ThrowawayDatabase> {
+  let adminUrl = process.env.DATABASE_URL;
+  let server = 'the DATABASE_URL server';
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  let dataDir: string | undefined;
+  if (!adminUrl) {
+    dataDir = mkdtempSync(join(tmpdir(), 'mrp-bench-api-pg-'));
+    const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'postgres', persistent: false });
+    adminUrl = embedded.adminUrl;
+    stopEmbedded = embedded.stop;
+    server = 'embedded PostgreSQL';
+  }
+  const name = `bench_api_${randomBytes(4).toString('hex')}`;
+  await ensureDatabase(adminUrl, name);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+
+  const orm = await createOrm({ databaseUrl: url.toString(), modules: ALL_MODULES, poolSize: 2 });
+  let postgresVersion: string;
+  try {
+    await migrateToLatest(orm);
+    const [row] = await orm.em.fork().execute<Array<{ server_version: string }>>('SHOW server_version');
+    postgresVersion = row.server_version;
+  } finally {
+    await orm.close(true);
+  }
+
+  return {
+    url: url.toString(),
+    server,
+    postgresVersion,
+    async drop() {
+      const admin = new Client({ connectionString: adminUrl });
+      await admin.connect();
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await admin.end();
+      }
+      await stopEmbedded?.();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
