@@ -25,6 +25,8 @@ export interface FieldShape {
 export interface RecordModel {
   model: { id: string; key: string };
   fields: FieldShape[];
+  /** `data_models.fields_version` when the fields were read (a bigint, as text). */
+  fieldsVersion: string;
 }
 
 // Model and fields in one round trip: every record read and write starts here.
@@ -33,15 +35,15 @@ const FIELDS_JSON = sql`COALESCE(json_agg(json_build_object('key', f.key, 'type'
 
 /** A live model by key with all its fields (archived included), for record operations. */
 export async function loadRecordModel(em: EntityManager, organizationId: string, key: string): Promise<RecordModel> {
-  const [row] = await runSql<{ id: string; key: string; fields: FieldShape[] }>(
+  const [row] = await runSql<{ id: string; key: string; fields_version: string; fields: FieldShape[] }>(
     em,
-    sql`SELECT m.id, m.key, ${FIELDS_JSON} AS fields
+    sql`SELECT m.id, m.key, m.fields_version, ${FIELDS_JSON} AS fields
       FROM data_models m LEFT JOIN data_fields f ON f.model_id = m.id
       WHERE m.organization_id = ${organizationId} AND m.key = ${key} AND m.archived_at IS NULL
       GROUP BY m.id`,
   );
   if (!row) throw notFound('Data model');
-  return { model: { id: row.id, key: row.key }, fields: row.fields };
+  return { model: { id: row.id, key: row.key }, fields: row.fields, fieldsVersion: row.fields_version };
 }
 
 /** All fields of a model, archived included, for record operations. */

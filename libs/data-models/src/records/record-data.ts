@@ -1,6 +1,6 @@
 import { validationFailed } from '@mrp/platform';
 import { computeFormulas, validateRecordData, TITLE_FIELD_KEY, type FieldError } from '@mrp/field-validation';
-import { liveDefinitions, toDefinition, type FieldShape } from '../models/model-store';
+import { isLive, liveDefinitions, toDefinition, type FieldShape } from '../models/model-store';
 
 /** Validates a create body or a PATCH against the model's fields (archived ones included, so writes to them are refused). */
 export function validateWrite(fields: readonly FieldShape[], data: unknown, mode: 'create' | 'update'): Record<string, unknown> {
@@ -25,6 +25,8 @@ export function mergePatch(current: Readonly<Record<string, unknown>>, patch: Re
 
 /** Recomputes every formula on the full record; a formula without a result is stored as absent. */
 export function withFormulas(fields: readonly FieldShape[], data: Record<string, unknown>): Record<string, unknown> {
+  // Without formulas computeFormulas returns a copy of `data`: skip it (a hot path of every write).
+  if (!fields.some((field) => field.type === 'FORMULA' && isLive(field))) return mergePatch({}, data);
   return mergePatch({}, computeFormulas(liveDefinitions(fields), data));
 }
 

@@ -3,6 +3,7 @@ import {
   badRequest,
   conflict,
   defineProcedure,
+  isDomainError,
   notFound,
   validationFailed,
   type AnyProcedure,
@@ -10,7 +11,8 @@ import {
 } from '@mrp/platform';
 import { createEvent, recordEventAliases } from '@mrp/events';
 import { validateFilterTree, type FilterNode } from '@mrp/field-validation';
-import { definitionMap, loadFieldShapes, loadRecordModel, toDefinition, type FieldShape } from '../models/model-store';
+import { definitionMap, loadFieldShapes, loadRecordModel, toDefinition, type FieldShape, type RecordModel } from '../models/model-store';
+import { RecordModelCache } from '../models/record-model-cache';
 import { decodeCursor, encodeCursor, DEFAULT_CURSOR_SECRET, type CursorScope } from '../query/cursor';
 import { parseSort } from '../query/sort';
 import { runSql, sql } from '../query/sql';
@@ -19,7 +21,7 @@ import { changedFieldKeys, errorDetail, mergePatch, titleOf, validateWrite, with
 import { recordOutput, type RecordRow } from './record-rows';
 import {
   findVisibleRecord,
-  insertRecord,
+  insertRecordIfCurrent,
   purgeRecord,
   replaceRecordAccess,
   restoreRecord,
@@ -42,6 +44,9 @@ import {
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
+
+/** A fresh load that is stale by the time of the INSERT means a concurrent field change; this many tries, then 409. */
+const CREATE_ATTEMPTS = 3;
 
 export interface RecordProcedureDeps {
   /** Keys cursor signatures; set it per deployment so cursors cannot be forged. */
@@ -71,6 +76,10 @@ async function assertRelationTargets(ctx: OrgContext, fields: readonly FieldShap
   if (errors.length > 0) throw validationFailed(errors);
 }
 
+function hasRelationFields(fields: readonly FieldShape[]): boolean {
+  return fields.some((field) => field.type === 'RELATION');
+}
+
 function parseFilter(raw: unknown, fields: readonly FieldShape[]): FilterNode {
   let tree = raw;
   if (typeof raw === 'string') {
@@ -85,8 +94,38 @@ function parseFilter(raw: unknown, fields: readonly FieldShape[]): FilterNode {
   return result.value;
 }
 
+/**
+ * Validates, checks relations, computes formulas and inserts, against one version of the model's
+ * fields; null when that version is no longer current (nothing was written).
+ */
+async function createRecord(ctx: OrgContext, { model, fields, fieldsVersion }: RecordModel, rawData: Record<string, unknown>): Promise<RecordOutput | null> {
+  const values = validateWrite(fields, rawData, 'create');
+  if (hasRelationFields(fields)) await assertRelationTargets(ctx, fields, values);
+  const data = withFormulas(fields, mergePatch({}, values));
+  const row = await insertRecordIfCurrent(ctx.em, {
+    organizationId: ctx.organizationId,
+    modelId: model.id,
+    fieldsVersion,
+    title: titleOf(data),
+    data,
+    userId: ctx.principal.userId,
+  });
+  if (!row) return null;
+  const record = recordOutput(row, model.key, fields);
+  ctx.emit(
+    createEvent(
+      'data-models.record-created',
+      { modelKey: model.key, recordId: record.id, record },
+      { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(model.key, 'created') },
+    ),
+  );
+  return record;
+}
+
 export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProcedure[] {
   const cursorSecret = deps.cursorSecret ?? DEFAULT_CURSOR_SECRET;
+  // Per factory, so each set of procedures (one per process in the apps) keeps its own.
+  const models = new RecordModelCache();
 
   const list = defineProcedure({
     name: 'records.list',
@@ -162,26 +201,24 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
     input: Type.Object({ model: ModelKeyInput, data: DataInput }, { additionalProperties: false }),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
-      const { model, fields } = await loadRecordModel(ctx.em, ctx.organizationId, input.model);
-      const values = validateWrite(fields, input.data, 'create');
-      await assertRelationTargets(ctx, fields, values);
-      const data = withFormulas(fields, mergePatch({}, values));
-      const row = await insertRecord(ctx.em, {
-        organizationId: ctx.organizationId,
-        modelId: model.id,
-        title: titleOf(data),
-        data,
-        userId: ctx.principal.userId,
-      });
-      const record = recordOutput(row, model.key, fields);
-      ctx.emit(
-        createEvent(
-          'data-models.record-created',
-          { modelKey: model.key, recordId: record.id, record },
-          { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(model.key, 'created') },
-        ),
-      );
-      return record;
+      const cached = models.get(ctx.organizationId, input.model);
+      if (cached) {
+        try {
+          const record = await createRecord(ctx, cached, input.data);
+          if (record) return record;
+        } catch (error) {
+          // Refused against definitions that may be stale: only the current ones may refuse.
+          if (!isDomainError(error)) throw error;
+        }
+        models.delete(ctx.organizationId, input.model);
+      }
+      for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+        const current = await loadRecordModel(ctx.em, ctx.organizationId, input.model);
+        models.set(ctx.organizationId, current);
+        const record = await createRecord(ctx, current, input.data);
+        if (record) return record;
+      }
+      throw conflict(`The fields of model "${input.model}" kept changing while the record was written; try again`);
     },
   });
 

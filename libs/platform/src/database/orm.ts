@@ -1,5 +1,6 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import { DirectPgDriver } from './direct-pg-driver';
 import { collectMigrations, type PlatformModule } from './platform-module';
 
 export type Orm = MikroORM;
@@ -13,6 +14,8 @@ export interface CreateOrmOptions {
 
 export function ormOptions({ databaseUrl, modules, poolSize = 10, debug = false }: CreateOrmOptions): Options {
   return {
+    // Raw SQL and transactions straight on `pg` (see DirectPgConnection); everything else is MikroORM's own.
+    driver: DirectPgDriver,
     clientUrl: databaseUrl,
     entities: modules.flatMap((module) => module.entities),
     extensions: [Migrator],

@@ -3,7 +3,7 @@ import { RecordingEventDispatcher as RecordingDispatcher, createTestOrm, silentL
 import { platformModule } from '../platform-module';
 import { DomainError } from '../errors/domain-error';
 import { defineProcedure } from './procedure';
-import { invokeProcedure } from './invoke';
+import { invokeProcedure, validateProcedureInput } from './invoke';
 
 
 const setFlag = defineProcedure({
@@ -48,6 +48,14 @@ describe('invokeProcedure', () => {
     await expect(invoke({ key: 'a.fail', fail: true }, dispatcher)).rejects.toMatchObject({ code: 'conflict' });
     expect(await count('a.fail')).toBe(0);
     expect(dispatcher.published).toEqual([]);
+  });
+
+  it('fills defaults in a copy: the input the caller handed over is never changed', async () => {
+    const input = { key: 'a.defaults' };
+    await expect(invoke(input)).resolves.toEqual({ key: 'a.defaults', organizationId: 'org-1' });
+    expect(input).toEqual({ key: 'a.defaults' });
+    expect(validateProcedureInput(setFlag, input)).toEqual({ key: 'a.defaults', fail: false });
+    expect(input).toEqual({ key: 'a.defaults' });
   });
 
   it('rejects invalid input with every problem listed', async () => {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, badRequest, forbidden, validationFailed } from '../errors/domain-error';
+import { needsFlush, runInTransaction } from '../database/transaction';
 import type { EventDispatcher, EventEnvelope, PendingEvent } from '../events/event-envelope';
 import { newId } from '../ids/ids';
 import type { Logger } from '../logging/logger';
@@ -31,9 +32,29 @@ function checkAccess(procedure: AnyProcedure, principal: Principal): void {
   }
 }
 
+/** Whether validating can change the input: only `default` keywords do (Ajv's useDefaults); a `$ref` may hide one. */
+function schemaFillsDefaults(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(schemaFillsDefaults);
+  if (schema === null || typeof schema !== 'object') return false;
+  return Object.hasOwn(schema, 'default') || Object.hasOwn(schema, '$ref') || Object.values(schema).some(schemaFillsDefaults);
+}
+
+const fillsDefaults = new WeakMap<object, boolean>();
+
+function mayFillDefaults(procedure: AnyProcedure): boolean {
+  const schema: object = procedure.input;
+  let fills = fillsDefaults.get(schema);
+  if (fills === undefined) {
+    fills = schemaFillsDefaults(schema);
+    fillsDefaults.set(schema, fills);
+  }
+  return fills;
+}
+
 export function validateProcedureInput<T>(procedure: AnyProcedure, rawInput: unknown): T {
-  // Defaults are filled in place; never mutate what the caller handed us.
-  const input = rawInput === undefined ? {} : structuredClone(rawInput);
+  // Defaults are filled in place; never mutate what the caller handed us. Without defaults nothing
+  // is written, and the copy (structuredClone, the dearest step of validation) is skipped.
+  const input = rawInput === undefined ? {} : mayFillDefaults(procedure) ? structuredClone(rawInput) : rawInput;
   if (!procedure.validateInput(input)) {
     throw validationFailed(schemaErrorDetails(procedure.validateInput.errors));
   }
@@ -55,14 +76,18 @@ export async function invokeProcedure<TOutput>(
   const input = validateProcedureInput(procedure, rawInput);
   const events: EventEnvelope[] = [];
   const afterCommitTasks: Array<() => Promise<void>> = [];
-  const log = deps.logger.child({ procedure: procedure.name, correlationId: invocation.correlationId });
+  // Made on first use: most calls never log.
+  let log: Logger | undefined;
+  const logger = () => (log ??= deps.logger.child({ procedure: procedure.name, correlationId: invocation.correlationId }));
 
   const contextFor = (em: EntityManager): ProcedureContext => ({
     em,
     principal: invocation.principal,
     organizationId: invocation.principal.organizationId,
     correlationId: invocation.correlationId,
-    log,
+    get log() {
+      return logger();
+    },
     emit: (event: PendingEvent) => {
       events.push({
         id: newId(),
@@ -84,9 +109,9 @@ export async function invokeProcedure<TOutput>(
   if (procedure.readOnly) {
     result = (await procedure.handler(contextFor(invocation.em), input)) as TOutput;
   } else {
-    result = await invocation.em.transactional(async (em) => {
+    result = await runInTransaction(invocation.em, async (em) => {
       const value = (await procedure.handler(contextFor(em), input)) as TOutput;
-      await em.flush();
+      if (needsFlush(em)) await em.flush();
       if (events.length > 0) await deps.dispatcher.persist(em, events);
       return value;
     });
@@ -96,7 +121,7 @@ export async function invokeProcedure<TOutput>(
     try {
       await task();
     } catch (error) {
-      log.error({ err: error }, 'after-commit task failed');
+      logger().error({ err: error }, 'after-commit task failed');
     }
   }
   return result;

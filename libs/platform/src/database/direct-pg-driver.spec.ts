@@ -1,0 +1,226 @@
+import { Client } from 'pg';
+import { DriverException, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { createTestOrm, type TestOrm } from '../../testing';
+import { FeatureFlag } from '../feature-flags/feature-flag.entity';
+import { platformModule } from '../platform-module';
+import { executePrepared } from './execute-prepared';
+import { TransactionCompleteError } from './pinned-transaction';
+import { preparedStatement } from './prepared-statement';
+import { runInTransaction } from './transaction';
+
+describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
+  let db: TestOrm;
+  const fork = () => db.orm.em.fork();
+  const ids = async () => (await fork().execute<Array<{ id: number }>>('SELECT id FROM probe ORDER BY id')).map((row) => row.id);
+
+  beforeAll(async () => {
+    db = await createTestOrm([platformModule]);
+    await fork().execute('CREATE TABLE probe (id int PRIMARY KEY, note text)');
+  });
+  afterAll(() => db.close());
+
+  /** The statements that reach the server while `work` runs, in order. */
+  async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+    const spy = jest.spyOn(Client.prototype, 'query');
+    try {
+      await work();
+      return spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : (query as { text: string }).text));
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('sends BEGIN with the first statement and COMMIT as the only extra round trip', async () => {
+    const sent = await statementsOf(() =>
+      fork().transactional(async (em) => {
+        await em.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [1, 'one']);
+        await em.execute('SELECT 1');
+      }),
+    );
+    expect(sent).toEqual(["begin;INSERT INTO probe (id, note) VALUES (1, 'one')", 'SELECT 1', 'COMMIT']);
+    expect(await ids()).toContain(1);
+  });
+
+  it('costs no round trip at all for a transaction that runs no statement', async () => {
+    expect(await statementsOf(() => fork().transactional(async () => 'nothing to do'))).toEqual([]);
+  });
+
+  it('rolls back everything when the work fails', async () => {
+    const sent = await statementsOf(() =>
+      fork()
+        .transactional(async (em) => {
+          await em.execute('INSERT INTO probe (id) VALUES (2)');
+          throw new Error('changed my mind');
+        })
+        .catch((error: Error) => expect(error.message).toBe('changed my mind')),
+    );
+    expect(sent).toEqual(['begin;INSERT INTO probe (id) VALUES (2)', 'ROLLBACK']);
+    expect(await ids()).not.toContain(2);
+  });
+
+  it('treats a failed first statement like one after a separate BEGIN: the rest is refused and nothing commits', async () => {
+    // A syntax error rejects the whole message, BEGIN included; the transaction must still behave as aborted.
+    await fork().transactional(async (em) => {
+      const failure = await em.execute('SELEC 1').catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(DriverException);
+      expect(failure).toMatchObject({ message: expect.stringMatching(/^SELEC 1 - syntax error/), position: '1' });
+      await expect(em.execute('INSERT INTO probe (id) VALUES (3)')).rejects.toMatchObject({
+        code: '25P02',
+        message: expect.stringContaining('current transaction is aborted'),
+      });
+    });
+    expect(await ids()).not.toContain(3);
+  });
+
+  it('leaves a transaction aborted by a later failure to PostgreSQL: nothing of it commits', async () => {
+    await fork().transactional(async (em) => {
+      await em.execute('INSERT INTO probe (id) VALUES (4)');
+      await expect(em.execute('SELECT 1/0')).rejects.toThrow('division by zero');
+      await expect(em.execute('INSERT INTO probe (id) VALUES (5)')).rejects.toMatchObject({ code: '25P02' });
+    });
+    const present = await ids();
+    expect(present).not.toContain(4);
+    expect(present).not.toContain(5);
+  });
+
+  it('runs a nested em.transactional as a savepoint that rolls back alone', async () => {
+    const sent = await statementsOf(() =>
+      fork().transactional(async (em) => {
+        await em.execute('INSERT INTO probe (id) VALUES (6)');
+        await em
+          .transactional(async (inner) => {
+            await inner.execute('INSERT INTO probe (id) VALUES (7)');
+            throw new Error('inner fails');
+          })
+          .catch(() => undefined);
+      }),
+    );
+    expect(sent[0]).toBe('begin;INSERT INTO probe (id) VALUES (6)');
+    expect(sent).toEqual(expect.arrayContaining([expect.stringMatching(/^SAVEPOINT /), expect.stringMatching(/^ROLLBACK TO SAVEPOINT /)]));
+    expect(sent[sent.length - 1]).toBe('COMMIT');
+    const present = await ids();
+    expect(present).toContain(6);
+    expect(present).not.toContain(7);
+  });
+
+  it('opens the transaction for a savepoint that comes first', async () => {
+    await fork().transactional((em) => em.transactional((inner) => inner.execute('INSERT INTO probe (id) VALUES (8)')));
+    expect(await ids()).toContain(8);
+  });
+
+  it('flushes entities in the transaction through the query builder and rolls them back with it', async () => {
+    await fork()
+      .transactional(async (em: EntityManager) => {
+        em.create(FeatureFlag, { key: 'probe.rolled-back', enabled: true, updatedBy: 'test' });
+        await em.flush();
+        expect(await em.findOne(FeatureFlag, { key: 'probe.rolled-back' })).not.toBeNull();
+        throw new Error('undo');
+      })
+      .catch(() => undefined);
+    await fork().transactional(async (em: EntityManager) => {
+      em.create(FeatureFlag, { key: 'probe.kept', enabled: false, updatedBy: 'test' });
+    });
+    const flags = await fork().find(FeatureFlag, { key: { $like: 'probe.%' } });
+    expect(flags.map((flag) => [flag.key, flag.enabled])).toEqual([['probe.kept', false]]);
+  });
+
+  it('inlines values exactly as MikroORM formats them, in and out of a transaction', async () => {
+    const values = ['a?b', "it's \\ \"quoted\"", JSON.stringify({ k: 'v?' }), null, true, 42.5];
+    const query = 'SELECT ? AS text, ? AS tricky, ?::jsonb AS json, ? AS nothing, ? AS yes, ? AS number';
+    const expected = [{ text: 'a?b', tricky: "it's \\ \"quoted\"", json: { k: 'v?' }, nothing: null, yes: true, number: '42.5' }];
+    await expect(fork().execute(query, values)).resolves.toEqual(expected);
+    await expect(fork().transactional((em) => em.execute(query, values))).resolves.toEqual(expected);
+    // MikroORM spreads an array into a comma list: two columns here.
+    await expect(fork().execute('SELECT ? AS list', [['x', 'y']])).resolves.toEqual([{ '?column?': 'x', list: 'y' }]);
+  });
+
+  it("keeps MikroORM's exception types and knex's messages", async () => {
+    await fork().execute('INSERT INTO probe (id) VALUES (9)');
+    const outside = await fork()
+      .execute('INSERT INTO probe (id) VALUES (9)')
+      .catch((error: unknown) => error);
+    expect(outside).toBeInstanceOf(UniqueConstraintViolationException);
+    expect(outside).toMatchObject({ message: expect.stringMatching(/^INSERT INTO probe \(id\) VALUES \(9\) - duplicate key/) });
+    await expect(fork().transactional((em) => em.execute('INSERT INTO probe (id) VALUES (9)'))).rejects.toBeInstanceOf(
+      UniqueConstraintViolationException,
+    );
+  });
+
+  it('refuses statements on a transaction that has ended', async () => {
+    let finished: EntityManager | undefined;
+    await fork().transactional(async (em) => {
+      finished = em;
+      await em.execute('SELECT 1');
+    });
+    const late = await finished?.execute('SELECT 1').catch((error: unknown) => error);
+    expect(late).toMatchObject({ name: 'DriverException', message: new TransactionCompleteError('SELECT 1').message });
+  });
+
+  describe('prepared statements', () => {
+    const insertProbe = preparedStatement('INSERT INTO probe (id, note) VALUES ($1::int, $2::text) RETURNING id, note');
+    const isPrepared = preparedStatement('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1::text');
+
+    it('run in one round trip together with the BEGIN still due, inside the transaction', async () => {
+      const sent = await statementsOf(() =>
+        runInTransaction(fork(), async (em) => {
+          await expect(executePrepared(em, insertProbe, [20, 'twenty'])).resolves.toEqual([{ id: 20, note: 'twenty' }]);
+          // Same connection, same transaction: the statement is prepared there, under its own name.
+          expect(await executePrepared(em, isPrepared, [insertProbe.name])).toEqual([{ n: 1 }]);
+        }),
+      );
+      expect(sent).toEqual([insertProbe.text, isPrepared.text, 'COMMIT']);
+      expect(await ids()).toContain(20);
+    });
+
+    it('are rolled back with the transaction they opened', async () => {
+      await runInTransaction(fork(), async (em) => {
+        await executePrepared(em, insertProbe, [21, null]);
+        throw new Error('undo');
+      }).catch((error: Error) => expect(error.message).toBe('undo'));
+      expect(await ids()).not.toContain(21);
+    });
+
+    it('abort the transaction when they fail, with MikroORM exceptions', async () => {
+      await runInTransaction(fork(), async (em) => {
+        const failure = await executePrepared(em, insertProbe, [1, 'duplicate']).catch((error: unknown) => error);
+        expect(failure).toBeInstanceOf(UniqueConstraintViolationException);
+        expect(failure).toMatchObject({ message: expect.stringMatching(/^INSERT INTO probe .* - duplicate key/) });
+        await expect(em.execute('INSERT INTO probe (id) VALUES (22)')).rejects.toMatchObject({ code: '25P02' });
+      });
+      expect(await ids()).not.toContain(22);
+    });
+
+    it('report a statement that does not parse, every time, and leave the connection usable', async () => {
+      const broken = preparedStatement('INSERT INTO no_such_table (id) VALUES ($1::int)');
+      for (let attempt = 0; attempt < 2; attempt++) {
+        await expect(runInTransaction(fork(), (em) => executePrepared(em, broken, [1]))).rejects.toThrow(/relation "no_such_table" does not exist/);
+      }
+      await runInTransaction(fork(), (em) => executePrepared(em, insertProbe, [23, 'after']));
+      expect(await ids()).toContain(23);
+    });
+
+    it('run as autocommit statements outside a transaction, and in a savepoint of one', async () => {
+      await expect(executePrepared(fork(), insertProbe, [24, 'alone'])).resolves.toEqual([{ id: 24, note: 'alone' }]);
+      await fork().transactional(async (em) => {
+        await em.execute('INSERT INTO probe (id) VALUES (25)');
+        await em.transactional((inner) => executePrepared(inner, insertProbe, [26, 'nested']));
+      });
+      expect(await ids()).toEqual(expect.arrayContaining([24, 25, 26]));
+    });
+  });
+
+  it('hands every connection back to the pool outside any transaction', async () => {
+    for (let round = 0; round < 12; round++) {
+      await fork()
+        .transactional(async (em) => {
+          await em.execute(round % 3 === 0 ? 'SELEC 1' : 'SELECT 1');
+          if (round % 2 === 0) throw new Error('fail this round');
+        })
+        .catch(() => undefined);
+    }
+    const [{ stuck }] = await fork().execute<Array<{ stuck: number }>>(
+      `SELECT count(*)::int AS stuck FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+    );
+    expect(stuck).toBe(0);
+  });
+});

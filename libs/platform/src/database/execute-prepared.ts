@@ -1,0 +1,24 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DirectPgConnection } from './direct-pg-driver';
+import type { PreparedStatement, PreparedValue } from './prepared-statement';
+
+/**
+ * `em.execute` for a prepared statement: on the context's transaction when it has one (BEGIN, if
+ * still due, travels in the same round trip), else as one autocommit statement on a pooled
+ * connection. Errors come as MikroORM's exceptions, like those of `em.execute`.
+ */
+export async function executePrepared<T = Record<string, unknown>>(
+  em: EntityManager,
+  statement: PreparedStatement,
+  values: readonly PreparedValue[],
+): Promise<T[]> {
+  const connection = em.getConnection();
+  if (!(connection instanceof DirectPgConnection)) {
+    throw new Error('executePrepared needs the ORM of createOrm (its DirectPgDriver)');
+  }
+  try {
+    return await connection.executePrepared<T>(statement, values, em.getTransactionContext());
+  } catch (error) {
+    throw em.getDriver().convertException(error instanceof Error ? error : new Error(String(error)));
+  }
+}

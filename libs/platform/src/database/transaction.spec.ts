@@ -1,0 +1,106 @@
+import { Client } from 'pg';
+import { createTestOrm, type TestOrm } from '../../testing';
+import { FeatureFlag } from '../feature-flags/feature-flag.entity';
+import { platformModule } from '../platform-module';
+import { flushIfNeeded, runInTransaction } from './transaction';
+
+describe('runInTransaction', () => {
+  let db: TestOrm;
+  const fork = () => db.orm.em.fork();
+  const flagKeys = async () =>
+    (await fork().execute<Array<{ key: string }>>(`SELECT key FROM feature_flags WHERE key LIKE 'tx.%' ORDER BY key`)).map((row) => row.key);
+
+  beforeAll(async () => {
+    db = await createTestOrm([platformModule]);
+  });
+  afterAll(() => db.close());
+
+  it('commits the work and leaves what it wrote managed by the context', async () => {
+    const em = fork();
+    const flag = await runInTransaction(em, async (tx) => tx.create(FeatureFlag, { key: 'tx.kept', enabled: true, updatedBy: 'test' }));
+    expect(await flagKeys()).toContain('tx.kept');
+    expect(em.getUnitOfWork(false).getById('FeatureFlag', 'tx.kept')).toBe(flag);
+    expect(em.isInTransaction()).toBe(false);
+  });
+
+  it('rolls back and empties the context when the work fails', async () => {
+    const em = fork();
+    await expect(
+      runInTransaction(em, async (tx) => {
+        tx.create(FeatureFlag, { key: 'tx.undone', enabled: true, updatedBy: 'test' });
+        await tx.flush();
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await flagKeys()).not.toContain('tx.undone');
+    expect([...em.getUnitOfWork(false).getIdentityMap()]).toEqual([]);
+    await em.flush();
+    expect(await flagKeys()).not.toContain('tx.undone');
+  });
+
+  it('nests as a savepoint inside a transaction the context already has', async () => {
+    await fork().transactional(async (outer) => {
+      outer.create(FeatureFlag, { key: 'tx.outer', enabled: true, updatedBy: 'test' });
+      await outer.flush();
+      await expect(
+        runInTransaction(outer, async (inner) => {
+          await inner.execute(`INSERT INTO feature_flags (key, enabled) VALUES ('tx.inner', true)`);
+          throw new Error('inner only');
+        }),
+      ).rejects.toThrow('inner only');
+    });
+    const keys = await flagKeys();
+    expect(keys).toContain('tx.outer');
+    expect(keys).not.toContain('tx.inner');
+  });
+
+  it('works on entities the context already holds (through em.transactional)', async () => {
+    await fork().execute(`INSERT INTO feature_flags (key, enabled) VALUES ('tx.loaded', false)`);
+    const em = fork();
+    const loaded = await em.findOneOrFail(FeatureFlag, { key: 'tx.loaded' });
+    await runInTransaction(em, async (tx) => {
+      const same = await tx.findOneOrFail(FeatureFlag, { key: 'tx.loaded' });
+      same.enabled = true;
+    });
+    expect(loaded.enabled).toBe(true);
+    const [{ enabled }] = await fork().execute<Array<{ enabled: boolean }>>(`SELECT enabled FROM feature_flags WHERE key = 'tx.loaded'`);
+    expect(enabled).toBe(true);
+  });
+});
+
+describe('flushIfNeeded', () => {
+  let db: TestOrm;
+  beforeAll(async () => {
+    db = await createTestOrm([platformModule]);
+  });
+  afterAll(() => db.close());
+
+  async function queriesDuring(work: () => Promise<unknown>): Promise<number> {
+    const spy = jest.spyOn(Client.prototype, 'query');
+    try {
+      await work();
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('sends nothing when nothing is managed or queued', async () => {
+    expect(await queriesDuring(() => flushIfNeeded(db.orm.em.fork()))).toBe(0);
+  });
+
+  it('flushes what is queued', async () => {
+    const em = db.orm.em.fork();
+    em.create(FeatureFlag, { key: 'flush.queued', enabled: true, updatedBy: 'test' });
+    expect(await queriesDuring(() => flushIfNeeded(em))).toBeGreaterThan(0);
+    expect(await db.orm.em.fork().findOne(FeatureFlag, { key: 'flush.queued' })).not.toBeNull();
+  });
+
+  it('flushes changes to entities already loaded', async () => {
+    const em = db.orm.em.fork();
+    const flag = await em.findOneOrFail(FeatureFlag, { key: 'flush.queued' });
+    flag.enabled = false;
+    await flushIfNeeded(em);
+    expect((await db.orm.em.fork().findOneOrFail(FeatureFlag, { key: 'flush.queued' })).enabled).toBe(false);
+  });
+});
