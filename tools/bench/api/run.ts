@@ -17,7 +17,7 @@ import { measure, type LoadFigures, type LoadSettings } from './load';
 import { startMinimalServer } from './minimal-server';
 import { writeSection } from './report';
 import { MODEL_KEY, sampleData, seed } from './seed';
-import { createThrowawayDatabase } from './throwaway-database';
+import { createThrowawayDatabase } from '../shared/throwaway-database';
 
 const SETTINGS: LoadSettings = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),

@@ -10,24 +10,19 @@
  *     the two loops in alternating blocks
  * and writes the figures to the "Records" section of docs/benchmarks.md.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createThrowawayDatabase } from '../shared/throwaway-database';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import {
   createLogger,
   createOrm,
-  ensureDatabase,
   invokeProcedure,
-  migrateToLatest,
   newId,
   noopEventDispatcher,
   platformModule,
   ProcedureRegistry,
-  startEmbeddedPostgres,
   type Orm,
   type Principal,
 } from '@mrp/platform';
@@ -64,45 +59,20 @@ async function sample(runs: number, work: () => Promise<unknown>, warmup = 3): P
   return stats(samples);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const ratio = (value: number) => `${value.toFixed(2)}x`;
 
 async function main(): Promise<void> {
   const started = Date.now();
-  let stopServer: (() => Promise<void>) | undefined;
-  let dataDir: string | undefined;
-  let adminUrl = process.env.DATABASE_URL;
-  let serverLabel = 'DATABASE_URL server';
-  if (!adminUrl) {
-    dataDir = mkdtempSync(join(tmpdir(), 'mrp-bench-pg-'));
-    const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'postgres', persistent: false });
-    adminUrl = embedded.adminUrl;
-    stopServer = embedded.stop;
-    serverLabel = 'embedded PostgreSQL';
-  }
-  const database = `bench_records_${randomBytes(4).toString('hex')}`;
-  await ensureDatabase(adminUrl, database);
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  const databaseUrl = url.toString();
+  const throwaway = await createThrowawayDatabase();
+  const databaseUrl = throwaway.url;
+  const serverLabel = throwaway.server;
   let orm: Orm | undefined;
   const client = new Client({ connectionString: databaseUrl });
 
   try {
     const benchOrm = await createOrm({ databaseUrl, modules: [platformModule, authzModule, dataModelsModule], poolSize: 4 });
     orm = benchOrm;
-    await migrateToLatest(benchOrm);
     await client.connect();
     const [{ server_version: version }] = (await client.query<{ server_version: string }>('SHOW server_version')).rows;
 
@@ -276,12 +246,7 @@ async function main(): Promise<void> {
   } finally {
     await client.end().catch(() => undefined);
     await orm?.close(true);
-    const admin = new Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-    await stopServer?.();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await throwaway.drop();
   }
 }
 

@@ -36,13 +36,13 @@ export async function createThrowawayDatabase(): Promise<ThrowawayDatabase> {
   let stopEmbedded: (() => Promise<void>) | undefined;
   let dataDir: string | undefined;
   if (!adminUrl) {
-    dataDir = mkdtempSync(join(tmpdir(), 'mrp-bench-api-pg-'));
+    dataDir = mkdtempSync(join(tmpdir(), 'mrp-bench-pg-'));
     const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'postgres', persistent: false });
     adminUrl = embedded.adminUrl;
     stopEmbedded = embedded.stop;
     server = 'embedded PostgreSQL';
   }
-  const name = `bench_api_${randomBytes(4).toString('hex')}`;
+  const name = `bench_${randomBytes(4).toString('hex')}`;
   await ensureDatabase(adminUrl, name);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
