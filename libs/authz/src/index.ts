@@ -9,7 +9,13 @@ export {
   type GeneratedApiKeyToken,
 } from './api-keys/api-key-token';
 export { apiKeyProcedures } from './api-keys/api-key-procedures';
-export { resolveApiKeyPrincipal, type ResolveApiKeyOptions } from './api-keys/resolve-api-key-principal';
+export {
+  authenticateApiKey,
+  resolveApiKeyPrincipal,
+  type ApiKeyAuthentication,
+  type AuthenticateApiKeyOptions,
+  type ResolveApiKeyOptions,
+} from './api-keys/resolve-api-key-principal';
 export { type ApiKeyView, type ApiKeyStatus, type CreatedApiKey } from './api-keys/api-key-view';
 export { createServiceAccountProcedures } from './service-accounts/create-service-account-procedures';
 export { type ServiceAccountProcedureDeps } from './service-accounts/service-account-gate';

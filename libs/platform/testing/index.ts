@@ -10,3 +10,4 @@ export {
 export { silentLogger, testPrincipal } from './fixtures';
 export { startAppProcess, type AppProcess } from './app-process';
 export { RecordingEventDispatcher } from './recording-dispatcher';
+export { statementsOf } from './statements';

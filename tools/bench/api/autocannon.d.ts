@@ -22,6 +22,8 @@ declare module 'autocannon' {
     duration?: number;
     workers?: number;
     timeout?: number;
+    /** With workers: the path of a module exporting (client) => void, run for each connection. */
+    setupClient?: string;
   }
 
   interface Result {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 
 export interface LoadSettings {
@@ -10,6 +11,8 @@ export interface LoadRequest {
   url: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
+  /** API tokens to spread over the connections, one per connection in turn (else `headers` authenticate). */
+  tokens?: readonly string[];
   body?: string;
   /** The status every answer must have; anything else fails the benchmark rather than flattering it. */
   expectedStatus: number;
@@ -27,11 +30,19 @@ export interface LoadFigures {
  * does not share the event loop of the servers under test: a warm-up run first, then the measured run.
  */
 export async function measure(request: LoadRequest, settings: LoadSettings): Promise<LoadFigures> {
+  if (request.tokens) {
+    if (Object.keys(request.headers).some((name) => name.toLowerCase() === 'authorization')) {
+      throw new Error('Give either tokens or an Authorization header, not both');
+    }
+    process.env.BENCH_API_TOKENS = JSON.stringify(request.tokens);
+  }
   const options = {
     url: request.url,
     method: request.method,
     headers: request.headers,
     body: request.body,
+    // The worker reads BENCH_API_TOKENS from the environment it starts with.
+    ...(request.tokens ? { setupClient: resolve(__dirname, 'key-per-connection.cjs') } : {}),
     connections: settings.connections,
     pipelining: 1,
     workers: 1,

@@ -3,10 +3,13 @@
  *
  * Starts, in this process and on one throwaway database (embedded PostgreSQL, or the server of
  * DATABASE_URL), the real api (buildApp + runtime, rate limit raised, logging silent) and a
- * minimal node:http + pg server doing the same work by hand, seeds an organization, a model, a
- * key and a record through the procedures, and drives both with autocannon on
+ * minimal node:http + pg server doing the same work by hand, seeds an organization, a model,
+ * keys and a record through the procedures, and drives both with autocannon on
  *   GET  /api/v1/records/{id}
  *   POST /api/v1/models/{key}/records
+ * twice: with a key per connection (the measured load: at the contract's 5 requests/s per key,
+ * hundreds of requests a second only ever come from many keys), and with one key on every
+ * connection (every request then queues on one rate-limit bucket row; reported, not targeted).
  * Targets: the API reaches >= 0.6x the minimal server's requests/s on GET and >= 0.5x on POST.
  * Prints the figures and writes them to the "API" section of docs/benchmarks.md.
  */
@@ -30,30 +33,42 @@ const TARGETS = { get: 0.6, post: 0.5 } as const;
 
 interface Comparison {
   route: string;
+  keys: string;
   api: LoadFigures;
   minimal: LoadFigures;
   ratio: number;
-  target: number;
+  /** Absent for the informational one-key runs. */
+  target?: number;
 }
 
 const rate = (figures: LoadFigures) => `${Math.round(figures.requestsPerSecond).toLocaleString('en-US')} req/s`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
-async function compare(route: string, target: number, run: (server: RunningServer) => Promise<LoadFigures>, api: RunningServer, minimal: RunningServer): Promise<Comparison> {
+async function compare(
+  { route, keys, target }: Pick<Comparison, 'route' | 'keys' | 'target'>,
+  run: (server: RunningServer) => Promise<LoadFigures>,
+  api: RunningServer,
+  minimal: RunningServer,
+): Promise<Comparison> {
   // The minimal server first: any warming of PostgreSQL's caches then favours the baseline, not the API.
   const minimalFigures = await run(minimal);
-  console.log(`  ${route} minimal: ${rate(minimalFigures)}, p50 ${ms(minimalFigures.p50)}, p99 ${ms(minimalFigures.p99)}`);
+  console.log(`  ${route} (${keys}) minimal: ${rate(minimalFigures)}, p50 ${ms(minimalFigures.p50)}, p99 ${ms(minimalFigures.p99)}`);
   const apiFigures = await run(api);
-  console.log(`  ${route} api:     ${rate(apiFigures)}, p50 ${ms(apiFigures.p50)}, p99 ${ms(apiFigures.p99)}`);
-  return { route, api: apiFigures, minimal: minimalFigures, ratio: apiFigures.requestsPerSecond / minimalFigures.requestsPerSecond, target };
+  console.log(`  ${route} (${keys}) api:     ${rate(apiFigures)}, p50 ${ms(apiFigures.p50)}, p99 ${ms(apiFigures.p99)}`);
+  return { route, keys, api: apiFigures, minimal: minimalFigures, ratio: apiFigures.requestsPerSecond / minimalFigures.requestsPerSecond, target };
 }
+
+const verdict = ({ ratio, target }: Comparison) => (target === undefined ? 'not targeted' : `>= ${target}x: ${ratio >= target ? 'met' : 'MISSED'}`);
 
 function section(comparisons: Comparison[], context: { server: string; postgresVersion: string; loadBefore: number; loadAfter: number }): string {
   const date = new Date().toISOString().slice(0, 10);
-  const rows = comparisons.flatMap(({ route, api, minimal, ratio, target }) => [
-    `| ${route} | API (Koa + procedures) | ${rate(api)} | ${ms(api.p50)} | ${ms(api.p99)} | ${ratio.toFixed(2)}x | >= ${target}x: ${ratio >= target ? 'met' : 'MISSED'} |`,
-    `| ${route} | minimal node:http + pg | ${rate(minimal)} | ${ms(minimal.p50)} | ${ms(minimal.p99)} | baseline |  |`,
-  ]);
+  const rows = comparisons.flatMap((comparison) => {
+    const { route, keys, api, minimal, ratio } = comparison;
+    return [
+      `| ${route} | ${keys} | API (Koa + procedures) | ${rate(api)} | ${ms(api.p50)} | ${ms(api.p99)} | ${ratio.toFixed(2)}x | ${verdict(comparison)} |`,
+      `| ${route} | ${keys} | minimal node:http + pg | ${rate(minimal)} | ${ms(minimal.p50)} | ${ms(minimal.p99)} | baseline |  |`,
+    ];
+  });
   return [
     '## API',
     '',
@@ -61,8 +76,8 @@ function section(comparisons: Comparison[], context: { server: string; postgresV
       `${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, PostgreSQL ${context.postgresVersion} (${context.server}); ` +
       `1-minute load average ${context.loadBefore.toFixed(1)} before and ${context.loadAfter.toFixed(1)} after (the machine is shared).`,
     '',
-    '| Route | Server | Throughput | p50 | p99 | Ratio | Target |',
-    '|---|---|---|---|---|---|---|',
+    '| Route | Keys | Server | Throughput | p50 | p99 | Ratio | Target |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     `- autocannon, ${SETTINGS.connections} connections, no pipelining, ${SETTINGS.durationSeconds} s per measurement after a ${SETTINGS.warmupSeconds} s warm-up, ` +
@@ -87,32 +102,37 @@ async function main(): Promise<void> {
   let minimal: RunningServer | undefined;
   try {
     api = await startApi(database.url, POOL_SIZE);
-    const seeded = await seed(api.runtime);
+    const seeded = await seed(api.runtime, SETTINGS.connections);
     minimal = await startMinimalServer(database.url, POOL_SIZE);
-    const auth = { Authorization: `Bearer ${seeded.token}` };
     console.log(`Seeded; measuring with ${SETTINGS.connections} connections, ${SETTINGS.durationSeconds} s each (after ${SETTINGS.warmupSeconds} s warm-up):`);
 
-    const getRecord = (server: RunningServer) =>
-      measure({ url: `${server.url}/api/v1/records/${seeded.recordId}`, method: 'GET', headers: auth, expectedStatus: 200 }, SETTINGS);
-    const postRecord = (server: RunningServer) =>
+    const spread = { tokens: seeded.tokens };
+    const shared = { headers: { Authorization: `Bearer ${seeded.tokens[0]}` } };
+    const getRecord = (keys: { tokens?: string[]; headers?: Record<string, string> }) => (server: RunningServer) =>
+      measure({ url: `${server.url}/api/v1/records/${seeded.recordId}`, method: 'GET', headers: {}, ...keys, expectedStatus: 200 }, SETTINGS);
+    const postRecord = (keys: { tokens?: string[]; headers?: Record<string, string> }) => (server: RunningServer) =>
       measure(
         {
           url: `${server.url}/api/v1/models/${MODEL_KEY}/records`,
           method: 'POST',
-          headers: { ...auth, 'Content-Type': 'application/json' },
+          ...keys,
+          headers: { ...keys.headers, 'Content-Type': 'application/json' },
           body: JSON.stringify({ data: sampleData('Benchmark order') }),
           expectedStatus: 201,
         },
         SETTINGS,
       );
+    const perConnection = `${SETTINGS.connections} (one per connection)`;
     const comparisons = [
-      await compare('GET /api/v1/records/{id}', TARGETS.get, getRecord, api, minimal),
-      await compare('POST /api/v1/models/{key}/records', TARGETS.post, postRecord, api, minimal),
+      await compare({ route: 'GET /api/v1/records/{id}', keys: perConnection, target: TARGETS.get }, getRecord(spread), api, minimal),
+      await compare({ route: 'POST /api/v1/models/{key}/records', keys: perConnection, target: TARGETS.post }, postRecord(spread), api, minimal),
+      await compare({ route: 'GET /api/v1/records/{id}', keys: '1 (shared)' }, getRecord(shared), api, minimal),
+      await compare({ route: 'POST /api/v1/models/{key}/records', keys: '1 (shared)' }, postRecord(shared), api, minimal),
     ];
 
     console.log('');
-    for (const { route, ratio, target } of comparisons) {
-      console.log(`${route}: API at ${ratio.toFixed(2)}x of the minimal server (target >= ${target}x: ${ratio >= target ? 'met' : 'MISSED'})`);
+    for (const comparison of comparisons) {
+      console.log(`${comparison.route}, ${comparison.keys} keys: API at ${comparison.ratio.toFixed(2)}x of the minimal server (${verdict(comparison)})`);
     }
     const docs = resolve(__dirname, '../../../docs/benchmarks.md');
     writeSection(docs, section(comparisons, { ...database, loadBefore, loadAfter: loadavg()[0] }));

@@ -12,15 +12,16 @@ export function sampleData(title: string): Record<string, unknown> {
 
 export interface Seeded {
   organizationId: string;
-  token: string;
+  /** Full-access keys of the organization's owner, one per benchmark connection. */
+  tokens: string[];
   recordId: string;
 }
 
 /**
  * Seeds through the procedures, as the web application would: a platform admin switches the
- * public API on, creates an organization, a model with fields, one record and a full-access key.
+ * public API on, creates an organization, a model with fields, one record and full-access keys.
  */
-export async function seed(runtime: Runtime): Promise<Seeded> {
+export async function seed(runtime: Runtime, keyCount: number): Promise<Seeded> {
   const principal = (organizationId: string | null): Promise<Principal> =>
     resolveSessionPrincipal(runtime.orm.em.fork(), BENCH_ADMIN, { organizationId, platformAdminEmails: runtime.config.platformAdminEmails });
   const call = <T>(as: Principal, name: string, input: unknown) =>
@@ -39,6 +40,9 @@ export async function seed(runtime: Runtime): Promise<Seeded> {
   ];
   for (const field of fields) await call(owner, 'dataModels.fields.create', { model: MODEL_KEY, ...field });
   const record = await call<{ id: string }>(owner, 'records.create', { model: MODEL_KEY, data: sampleData('Order 1') });
-  const key = await call<{ token: string }>(owner, 'apiKeys.create', { name: 'bench', fullAccess: true });
-  return { organizationId: organization.id, token: key.token, recordId: record.id };
+  const tokens: string[] = [];
+  for (let index = 0; index < keyCount; index++) {
+    tokens.push((await call<{ token: string }>(owner, 'apiKeys.create', { name: `bench ${index + 1}`, fullAccess: true })).token);
+  }
+  return { organizationId: organization.id, tokens, recordId: record.id };
 }

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { resolveApiKeyPrincipal, type RateLimiter } from '@mrp/authz';
+import { authenticateApiKey, type RateLimiter } from '@mrp/authz';
 import { DomainError, type Principal } from '@mrp/platform';
 import type { Runtime } from '@mrp/runtime';
 import { bearerToken } from '../http/bearer-token';
@@ -13,22 +13,20 @@ export interface PublicApiState {
  * Key authentication, then the key's rate limit, in that order: a 401 consumes no tokens, and
  * every authenticated response carries the bucket's headers, errors included.
  */
-export function authenticateApiKey(runtime: Runtime, limiter: RateLimiter) {
+export function apiKeyAuthentication(runtime: Runtime, limiter: RateLimiter) {
   return async (ctx: Context, next: Next) => {
     const { em, log } = requestState(ctx);
-    const principal = await resolveApiKeyPrincipal(em, bearerToken(ctx), {
+    const { principal, rateLimit } = await authenticateApiKey(em, bearerToken(ctx), {
       serviceAccountsEnabled: await runtime.flags.isEnabled('public-api.service-accounts'),
+      rateLimiter: limiter,
       // Without it, a failed lastUsedAt write goes to a fallback logger that ignores LOG_LEVEL and the request id.
       logger: log,
     });
-    const credential = principal.credential;
-    const bucket = credential.type === 'api-key' ? credential.apiKeyId : principal.userId;
-    const verdict = await limiter.take(bucket);
-    ctx.set('X-RateLimit-Limit', String(verdict.limit));
-    ctx.set('X-RateLimit-Remaining', String(verdict.remaining));
-    if (!verdict.allowed) {
-      throw new DomainError('rate_limited', `Rate limit exceeded; retry in ${verdict.retryAfterSeconds} s`, undefined, {
-        'Retry-After': String(verdict.retryAfterSeconds),
+    ctx.set('X-RateLimit-Limit', String(rateLimit.limit));
+    ctx.set('X-RateLimit-Remaining', String(rateLimit.remaining));
+    if (!rateLimit.allowed) {
+      throw new DomainError('rate_limited', `Rate limit exceeded; retry in ${rateLimit.retryAfterSeconds} s`, undefined, {
+        'Retry-After': String(rateLimit.retryAfterSeconds),
       });
     }
     (ctx.state as PublicApiState).principal = principal;

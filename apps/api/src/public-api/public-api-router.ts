@@ -13,7 +13,7 @@ import type { RateLimiter } from '@mrp/authz';
 import type { Runtime } from '@mrp/runtime';
 import { readJsonBody } from '../http/json-body';
 import { requestState } from '../http/request-context';
-import { authenticateApiKey, type PublicApiState } from './api-key-authentication';
+import { apiKeyAuthentication, type PublicApiState } from './api-key-authentication';
 import { buildOpenApiDocument } from './openapi-document';
 import { PUBLIC_ROUTES, type PublicRoute } from './route-table';
 
@@ -77,7 +77,7 @@ export function publicApiRouter(runtime: Runtime, limiter: RateLimiter): Router 
   router.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  const authenticate = authenticateApiKey(runtime, limiter);
+  const authenticate = apiKeyAuthentication(runtime, limiter);
   for (const route of PUBLIC_ROUTES) {
     const procedure = runtime.procedures.require(route.procedure);
     router[route.method](route.path, authenticate, routeHandler(runtime, route, procedure));

@@ -1,10 +1,13 @@
 import { platformModule, ProcedureRegistry, type Principal } from '@mrp/platform';
-import { createTestOrm, silentLogger, type TestOrm } from '@mrp/platform/testing';
+import { createTestOrm, silentLogger, statementsOf, type TestOrm } from '@mrp/platform/testing';
 import { authzModule } from '../authz-module';
 import { ALL_PERMISSIONS } from '../rbac/permission-catalog';
 import { apiKeyProcedures } from './api-key-procedures';
 import type { CreatedApiKey } from './api-key-view';
-import { resolveApiKeyPrincipal } from './resolve-api-key-principal';
+import { InMemoryRateLimiter } from '../rate-limit/in-memory-rate-limiter';
+import { PostgresRateLimiter } from '../rate-limit/postgres-rate-limiter';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
+import { authenticateApiKey, resolveApiKeyPrincipal } from './resolve-api-key-principal';
 import {
   invokeAs,
   seedMember,
@@ -66,10 +69,11 @@ describe('resolveApiKeyPrincipal', () => {
 
   it('resolves key, owner and permissions in one round trip', async () => {
     const key = await keyFor(await seedMember(db.orm, org, ['member', 'read-only']));
-    const em = db.orm.em.fork();
-    const execute = jest.spyOn(em, 'execute');
-    await resolveApiKeyPrincipal(em, key.token, { serviceAccountsEnabled: false, logger: silentLogger });
-    expect(execute).toHaveBeenCalledTimes(1);
+    await resolve(key.token); // the first use also records lastUsedAt
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const sent = await statementsOf(() => resolve(key.token));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/FROM api_keys k/);
   });
 
   it('limits even an owner to the allowlist of a limited key (live permissions ∩ allowlist)', async () => {
@@ -110,14 +114,12 @@ describe('resolveApiKeyPrincipal', () => {
     await sql('DELETE FROM api_keys WHERE id = ?', [key.id]);
     await expect(resolve(key.token)).rejects.toMatchObject(INVALID);
 
-    const em = db.orm.em.fork();
-    const execute = jest.spyOn(em, 'execute');
     const last = key.token.at(-1) === 'a' ? 'b' : 'a';
-    await expect(
-      resolveApiKeyPrincipal(em, key.token.slice(0, -1) + last, { serviceAccountsEnabled: false, logger: silentLogger }),
-    ).rejects.toMatchObject(INVALID);
-    await expect(resolveApiKeyPrincipal(em, 'not-a-key', { serviceAccountsEnabled: false })).rejects.toMatchObject(INVALID);
-    expect(execute).not.toHaveBeenCalled();
+    const sent = await statementsOf(async () => {
+      await expect(resolve(key.token.slice(0, -1) + last)).rejects.toMatchObject(INVALID);
+      await expect(resolveApiKeyPrincipal(db.orm.em.fork(), 'not-a-key', { serviceAccountsEnabled: false })).rejects.toMatchObject(INVALID);
+    });
+    expect(sent).toEqual([]);
   });
 
   it('rejects a revoked key from the next request on', async () => {
@@ -198,5 +200,94 @@ describe('resolveApiKeyPrincipal', () => {
       refreshed = new Date((await lastUsed())!).getTime();
     }
     expect(refreshed).toBeGreaterThan(stale + 60_000);
+  });
+
+  describe('authenticateApiKey: the lookup, then one token from the key\'s bucket', () => {
+    const bucketTokens = async (apiKeyId: string) =>
+      (await sql('SELECT tokens FROM rate_limit_buckets WHERE bucket_key = ?', [apiKeyId]))[0] as { tokens: number } | undefined;
+    const authenticate = (token: string, rateLimiter: RateLimiter, serviceAccountsEnabled = false) =>
+      authenticateApiKey(db.orm.em.fork(), token, { serviceAccountsEnabled, logger: silentLogger, rateLimiter });
+
+    it('with buckets in PostgreSQL, takes the token inside the lookup statement: one round trip', async () => {
+      const limiter = new PostgresRateLimiter(db.orm, { ratePerSecond: 0.01, burst: 3 });
+      const userId = await seedMember(db.orm, org, ['member']);
+      const key = await keyFor(userId);
+      const first = await authenticate(key.token, limiter);
+      expect(first.principal).toMatchObject({ userId, organizationId: org.id });
+      expect(first.rateLimit).toEqual({ allowed: true, limit: 3, remaining: 2, retryAfterSeconds: 0 });
+      await new Promise((resolve) => setTimeout(resolve, 100)); // lets the first use's lastUsedAt write land
+
+      let second: Awaited<ReturnType<typeof authenticate>> | undefined;
+      const sent = await statementsOf(async () => {
+        second = await authenticate(key.token, limiter);
+      });
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatch(/INSERT INTO rate_limit_buckets/);
+      expect(second?.rateLimit).toMatchObject({ allowed: true, remaining: 1 });
+      expect((await authenticate(key.token, limiter)).rateLimit).toMatchObject({ allowed: true, remaining: 0 });
+      const denied = await authenticate(key.token, limiter);
+      expect(denied.rateLimit).toMatchObject({ allowed: false, limit: 3, remaining: 0 });
+      expect(denied.rateLimit.retryAfterSeconds).toBeGreaterThanOrEqual(90); // one token at 0.01/s
+    });
+
+    it('draws on the same bucket as PostgresRateLimiter.take, keyed by the API key id', async () => {
+      const limiter = new PostgresRateLimiter(db.orm, { ratePerSecond: 0.01, burst: 2 });
+      const key = await keyFor(await seedMember(db.orm, org, ['member']));
+      expect((await limiter.take(key.id)).remaining).toBe(1);
+      expect((await authenticate(key.token, limiter)).rateLimit).toMatchObject({ allowed: true, remaining: 0 });
+      expect((await limiter.take(key.id)).allowed).toBe(false);
+    });
+
+    it('takes nothing for a key that does not authenticate', async () => {
+      const limiter = new PostgresRateLimiter(db.orm, { ratePerSecond: 0.01, burst: 5 });
+      const revoked = await keyFor(await seedMember(db.orm, org, ['member']));
+      await sql('UPDATE api_keys SET revoked_at = now() WHERE id = ?', [revoked.id]);
+      const disabledOwner = await seedMember(db.orm, org, ['member']);
+      const ofDisabled = await keyFor(disabledOwner);
+      await sql('UPDATE users SET disabled_at = now() WHERE id = ?', [disabledOwner]);
+      const removedOwner = await seedMember(db.orm, org, ['member']);
+      const ofRemoved = await keyFor(removedOwner);
+      await sql('DELETE FROM memberships WHERE user_id = ?', [removedOwner]);
+
+      await expect(authenticate(revoked.token, limiter)).rejects.toMatchObject(INVALID);
+      await expect(authenticate(ofDisabled.token, limiter)).rejects.toMatchObject(OWNER_CANNOT_ACT);
+      await expect(authenticate(ofRemoved.token, limiter)).rejects.toMatchObject(OWNER_CANNOT_ACT);
+      for (const key of [revoked, ofDisabled, ofRemoved]) expect(await bucketTokens(key.id)).toBeUndefined();
+    });
+
+    it("takes nothing for a service account's key while service accounts are off, and one token once they are on", async () => {
+      const limiter = new PostgresRateLimiter(db.orm, { ratePerSecond: 0.01, burst: 5 });
+      const key = await keyFor(await seedMember(db.orm, org, ['member']));
+      const serviceAccountId = `svc_${key.id.replace(/-/g, '')}`;
+      await sql(`INSERT INTO users (id, email, kind, display_name, created_at, updated_at) VALUES (?, ?, 'SERVICE', 'Robot', now(), now())`, [
+        serviceAccountId,
+        `${serviceAccountId}@service-accounts.invalid`,
+      ]);
+      await seedMembership(db.orm, org.id, serviceAccountId, [org.roleIds['read-only']]);
+      await sql('UPDATE api_keys SET owner_user_id = ? WHERE id = ?', [serviceAccountId, key.id]);
+
+      await expect(authenticate(key.token, limiter, false)).rejects.toMatchObject(OWNER_CANNOT_ACT);
+      expect(await bucketTokens(key.id)).toBeUndefined();
+      const admitted = await authenticate(key.token, limiter, true);
+      expect(admitted.principal).toMatchObject({ userId: serviceAccountId, kind: 'SERVICE' });
+      expect(admitted.rateLimit).toMatchObject({ allowed: true, remaining: 4 });
+    });
+
+    it('asks any other limiter after the lookup, for the key id, and only for a key that authenticates', async () => {
+      const asked: string[] = [];
+      const inMemory = new InMemoryRateLimiter({ ratePerSecond: 0.01, burst: 1 });
+      const recording: RateLimiter = {
+        take: (bucketKey) => {
+          asked.push(bucketKey);
+          return inMemory.take(bucketKey);
+        },
+      };
+      const key = await keyFor(await seedMember(db.orm, org, ['member']));
+      expect((await authenticate(key.token, recording)).rateLimit).toMatchObject({ allowed: true, limit: 1, remaining: 0 });
+      expect((await authenticate(key.token, recording)).rateLimit).toMatchObject({ allowed: false, remaining: 0 });
+      await sql('UPDATE api_keys SET revoked_at = now() WHERE id = ?', [key.id]);
+      await expect(authenticate(key.token, recording)).rejects.toMatchObject(INVALID);
+      expect(asked).toEqual([key.id, key.id]);
+    });
   });
 });

@@ -1,5 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createLogger, unauthorized, type Logger, type Principal, type PrincipalKind } from '@mrp/platform';
+import {
+  createLogger,
+  executePrepared,
+  preparedStatement,
+  unauthorized,
+  type Logger,
+  type Principal,
+  type PrincipalKind,
+} from '@mrp/platform';
+import { decide, type RateLimitDecision, type RateLimiter } from '../rate-limit/rate-limiter';
+import { PostgresRateLimiter, takeTokenSql } from '../rate-limit/postgres-rate-limiter';
 import { parseApiKeyToken } from './api-key-token';
 
 export interface ResolveApiKeyOptions {
@@ -7,6 +17,17 @@ export interface ResolveApiKeyOptions {
   serviceAccountsEnabled: boolean;
   /** Where a failed `last_used_at` write is reported; it never fails the request. */
   logger?: Logger;
+}
+
+export interface AuthenticateApiKeyOptions extends ResolveApiKeyOptions {
+  /** The key's token bucket; a token is taken only once the key has authenticated. */
+  rateLimiter: RateLimiter;
+}
+
+export interface ApiKeyAuthentication {
+  principal: Principal;
+  /** Whether this request may go on, and what the X-RateLimit-* headers say. */
+  rateLimit: RateLimitDecision;
 }
 
 // Deliberately coarse: a caller learns that the key does not work, not which check failed.
@@ -33,13 +54,19 @@ interface KeyRow {
   permissions: string[];
 }
 
+interface KeyRowWithTake extends KeyRow {
+  /** Null when no token was taken: the key did not authenticate. */
+  bucket_tokens: number | null;
+  bucket_admitted: boolean | null;
+}
+
 /*
- * One round trip on the hot path of every /api/v1 request: the key by its unique hash, its owner,
- * the owner's membership in the key's organization (unique (organization_id, user_id)), its grants
- * (unique (membership_id, role_id)) and the roles' permissions, aggregated. statement_timestamp()
- * is database time, and stays right even if the caller's em happens to be inside a transaction.
+ * The key by its unique hash ($1), its owner, the owner's membership in the key's organization
+ * (unique (organization_id, user_id)), its grants (unique (membership_id, role_id)) and the
+ * roles' permissions, aggregated. statement_timestamp() is database time, and stays right even
+ * if the caller's em happens to be inside a transaction.
  */
-const RESOLVE_SQL = `
+const KEY_LOOKUP_SQL = `
   SELECT k.id AS api_key_id, k.organization_id, k.name, k.prefix, k.full_access,
          k.permissions AS allowlist, k.expires_at,
          (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > statement_timestamp())) AS key_usable,
@@ -55,13 +82,34 @@ const RESOLVE_SQL = `
     LEFT JOIN role_grants g ON g.membership_id = m.id
     LEFT JOIN roles r ON r.id = g.role_id
     LEFT JOIN LATERAL unnest(r.permissions) AS perm(permission) ON true
-   WHERE k.token_hash = ?
+   WHERE k.token_hash = $1
    GROUP BY k.id, u.id, m.id`;
 
+// Prepared: the lookup runs on every /api/v1 request, and planning its joins costs about as much as running them.
+const KEY_LOOKUP = preparedStatement(KEY_LOOKUP_SQL);
+
+/*
+ * The lookup and the key's rate-limit take in one round trip, for buckets kept in PostgreSQL.
+ * The take reads the lookup's row and runs only when the key authenticates (the conditions of
+ * `principalFrom`), so a 401 consumes nothing. $2: service accounts enabled; $3: burst; $4: rate.
+ */
+const KEY_LOOKUP_AND_TAKE = preparedStatement(`
+  WITH api_key AS (${KEY_LOOKUP_SQL}),
+  taken AS (${takeTokenSql({
+    bucketKey: 'api_key.api_key_id::text',
+    from: `FROM api_key
+           WHERE api_key.key_usable AND api_key.owner_usable AND api_key.is_member
+             AND (api_key.kind <> 'SERVICE' OR $2::boolean)`,
+    burst: '$3',
+    ratePerSecond: '$4',
+  })})
+  SELECT api_key.*, taken.tokens AS bucket_tokens, taken.admitted AS bucket_admitted
+    FROM api_key LEFT JOIN taken ON true`);
+
 // At most one write per key per minute, whatever the request rate.
-const TOUCH_SQL = `
+const TOUCH = preparedStatement(`
   UPDATE api_keys SET last_used_at = now()
-   WHERE id = ? AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+   WHERE id = $1::uuid AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`);
 
 let fallbackLogger: Logger | undefined;
 function defaultLogger(): Logger {
@@ -74,26 +122,19 @@ function defaultLogger(): Logger {
  * transaction of the request), failures logged and swallowed, as a stale `lastUsedAt` is harmless.
  */
 function touchLastUsed(em: EntityManager, apiKeyId: string, logger: Logger): void {
-  em.getConnection()
-    .execute(TOUCH_SQL, [apiKeyId], 'run')
-    .catch((error: unknown) => logger.warn({ err: error, apiKeyId }, 'could not record API key use'));
+  executePrepared(em.fork(), TOUCH, [apiKeyId]).catch((error: unknown) =>
+    logger.warn({ err: error, apiKeyId }, 'could not record API key use'),
+  );
 }
 
-/**
- * The principal an API key acts as, from live rows: the owner's current role permissions in the
- * key's organization, narrowed to the allowlist for a limited key (admins and owners included).
- * Throws `unauthorized` for a malformed, unknown, revoked or expired key, and for an owner who
- * is disabled, deleted, no longer a member, or a service account while those are switched off.
- */
-export async function resolveApiKeyPrincipal(
-  em: EntityManager,
-  rawToken: string,
-  options: ResolveApiKeyOptions,
-): Promise<Principal> {
+function tokenHash(rawToken: string): string {
   const parsed = parseApiKeyToken(rawToken);
   if (!parsed) throw unauthorized(INVALID_KEY);
+  return parsed.hash;
+}
 
-  const [row] = await em.execute<KeyRow[]>(RESOLVE_SQL, [parsed.hash]);
+/** The principal of a looked-up key, or `unauthorized` when the key or its owner cannot act. */
+function principalFrom(row: KeyRow | undefined, em: EntityManager, options: ResolveApiKeyOptions): Principal {
   if (!row || !row.key_usable) throw unauthorized(INVALID_KEY);
   if (!row.owner_usable || !row.is_member) throw unauthorized(OWNER_CANNOT_ACT);
   if (row.kind === 'SERVICE' && !options.serviceAccountsEnabled) throw unauthorized(OWNER_CANNOT_ACT);
@@ -124,4 +165,39 @@ export async function resolveApiKeyPrincipal(
       expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
     },
   };
+}
+
+/**
+ * The principal an API key acts as, from live rows: the owner's current role permissions in the
+ * key's organization, narrowed to the allowlist for a limited key (admins and owners included).
+ * Throws `unauthorized` for a malformed, unknown, revoked or expired key, and for an owner who
+ * is disabled, deleted, no longer a member, or a service account while those are switched off.
+ */
+export async function resolveApiKeyPrincipal(em: EntityManager, rawToken: string, options: ResolveApiKeyOptions): Promise<Principal> {
+  const hash = tokenHash(rawToken);
+  const [row] = await executePrepared<KeyRow>(em, KEY_LOOKUP, [hash]);
+  return principalFrom(row, em, options);
+}
+
+/**
+ * `resolveApiKeyPrincipal`, then one token from the key's bucket. With the PostgreSQL limiter
+ * both happen in a single statement (the bucket table lives beside the keys); any other limiter
+ * is asked after the lookup. Either way an unauthenticated request takes no token.
+ */
+export async function authenticateApiKey(em: EntityManager, rawToken: string, options: AuthenticateApiKeyOptions): Promise<ApiKeyAuthentication> {
+  const { rateLimiter } = options;
+  if (!(rateLimiter instanceof PostgresRateLimiter)) {
+    const principal = await resolveApiKeyPrincipal(em, rawToken, options);
+    const credential = principal.credential;
+    const bucketKey = credential.type === 'api-key' ? credential.apiKeyId : principal.userId;
+    return { principal, rateLimit: await rateLimiter.take(bucketKey) };
+  }
+  const hash = tokenHash(rawToken);
+  const { burst, ratePerSecond } = rateLimiter.settings;
+  const [row] = await executePrepared<KeyRowWithTake>(em, KEY_LOOKUP_AND_TAKE, [hash, options.serviceAccountsEnabled, burst, ratePerSecond]);
+  const principal = principalFrom(row, em, options);
+  if (row.bucket_tokens === null || row.bucket_admitted === null) {
+    throw new Error('The rate-limit take did not run for an authenticated key');
+  }
+  return { principal, rateLimit: decide(rateLimiter.settings, row.bucket_admitted, Number(row.bucket_tokens)) };
 }

@@ -9,29 +9,44 @@ import {
 } from './rate-limiter';
 import { sqlRunnerFor, type RateLimitDatabase, type SqlRunner } from './sql-runner';
 
+export interface TokenTakeSql {
+  /** SQL of the bucket key (text). */
+  bucketKey: string;
+  /** An optional FROM ... WHERE ... clause the bucket key is selected from: no row, no take. */
+  from?: string;
+  /** Placeholders of the settings. */
+  burst: string;
+  ratePerSecond: string;
+}
+
 /*
- * One atomic statement per request. A new key starts full and takes one token. For a known key
+ * One atomic statement per take. A new key starts full and takes one token. For a known key
  * the row lock of ON CONFLICT serialises concurrent takes (across processes too), and the SET is
  * computed from the locked, latest row: refill by the elapsed database time (clock_timestamp(),
  * read once, after the lock), cap at the burst, then take one token only if a whole one is there,
  * so a denied request consumes nothing and tokens never go negative. `admitted` carries the
  * outcome out, since RETURNING sees only the new row.
  */
-const TAKE_SQL = `
+export function takeTokenSql({ bucketKey, from = '', burst, ratePerSecond }: TokenTakeSql): string {
+  return `
   INSERT INTO rate_limit_buckets AS bucket (bucket_key, tokens, updated_at, admitted)
-  VALUES (?, ?::double precision - 1, clock_timestamp(), true)
+  SELECT ${bucketKey}, ${burst}::double precision - 1, clock_timestamp(), true ${from}
   ON CONFLICT (bucket_key) DO UPDATE SET (tokens, updated_at, admitted) = (
     SELECT CASE WHEN refill.tokens >= 1 THEN refill.tokens - 1 ELSE refill.tokens END,
            refill.at,
            refill.tokens >= 1
-      FROM (SELECT least(?::double precision,
+      FROM (SELECT least(${burst}::double precision,
                          bucket.tokens
                            + greatest(0, extract(epoch FROM clock.at - bucket.updated_at))::double precision
-                             * ?::double precision) AS tokens,
+                             * ${ratePerSecond}::double precision) AS tokens,
                    greatest(clock.at, bucket.updated_at) AS at
               FROM (SELECT clock_timestamp() AS at) AS clock) AS refill
   )
   RETURNING tokens, admitted`;
+}
+
+// Parameters, in order: bucket key, burst, burst, rate.
+const TAKE_SQL = takeTokenSql({ bucketKey: '?::text', burst: '?', ratePerSecond: '?' });
 
 // A bucket untouched this long has refilled to capacity: deleting it changes no decision.
 const PRUNE_SQL = `
@@ -44,11 +59,14 @@ const PRUNE_SQL = `
 
 /**
  * The token bucket shared by every api process, kept in PostgreSQL (`rate_limit_buckets`).
- * Give it its own pool, or the ORM's: each take is one short autocommit statement.
+ * Give it its own pool, or the ORM's: each take is one short autocommit statement. API-key
+ * authentication does not call `take`: it runs the same upsert inside its key lookup, on the
+ * application database, where the migrations keep the bucket table beside the keys.
  */
 export class PostgresRateLimiter implements RateLimiter {
   private readonly run: SqlRunner;
-  private readonly settings: TokenBucketSettings;
+  /** Read by API-key authentication, which takes the token inside its own lookup statement. */
+  readonly settings: TokenBucketSettings;
 
   constructor(database: RateLimitDatabase, settings: TokenBucketSettings) {
     assertTokenBucketSettings(settings);
@@ -67,6 +85,7 @@ export class PostgresRateLimiter implements RateLimiter {
     return decide(this.settings, row.admitted, Number(row.tokens));
   }
 }
+
 
 /**
  * Deletes buckets idle long enough to be full again (burst / rate seconds); run it from a

@@ -46,15 +46,6 @@ export async function loadRecordModel(em: EntityManager, organizationId: string,
   return { model: { id: row.id, key: row.key }, fields: row.fields, fieldsVersion: row.fields_version };
 }
 
-/** All fields of a model, archived included, for record operations. */
-export async function loadFieldShapes(em: EntityManager, modelId: string): Promise<FieldShape[]> {
-  const [row] = await runSql<{ fields: FieldShape[] }>(
-    em,
-    sql`SELECT ${FIELDS_JSON} AS fields FROM data_fields f WHERE f.model_id = ${modelId}`,
-  );
-  return row.fields;
-}
-
 export async function findLiveModel(em: EntityManager, organizationId: string, key: string): Promise<DataModel> {
   const model = await em.findOne(DataModel, { organizationId, key, archivedAt: null });
   if (!model) throw notFound('Data model');

@@ -1,5 +1,16 @@
 import { isUuidString } from '@mrp/platform';
-import { sql, type SqlFragment } from '../query/sql';
+import { SqlFragment } from '../query/sql';
+
+/** The condition of `visibleTo`, over a SQL expression of the caller's role ids (a uuid[]). */
+export function visibleToRolesIn(roleIdsArray: string): string {
+  return `(NOT EXISTS (SELECT 1 FROM record_access ra WHERE ra.record_id = r.id)
+    OR EXISTS (SELECT 1 FROM record_access ra WHERE ra.record_id = r.id AND ra.role_id = ANY(${roleIdsArray})))`;
+}
+
+/** The caller's role ids as they may be bound: only well-formed uuids. */
+export function boundRoleIds(roleIds: readonly string[]): string[] {
+  return roleIds.filter(isUuidString);
+}
 
 /**
  * Row-level access as a SQL condition on `records r`: a record without access rows is visible to
@@ -8,7 +19,5 @@ import { sql, type SqlFragment } from '../query/sql';
  * not found, never forbidden.
  */
 export function visibleTo(roleIds: readonly string[]): SqlFragment {
-  const roles = roleIds.filter(isUuidString);
-  return sql`(NOT EXISTS (SELECT 1 FROM record_access ra WHERE ra.record_id = r.id)
-    OR EXISTS (SELECT 1 FROM record_access ra WHERE ra.record_id = r.id AND ra.role_id = ANY(ARRAY[${roles}]::uuid[])))`;
+  return new SqlFragment(visibleToRolesIn('ARRAY[?]::uuid[]'), [boundRoleIds(roleIds)]);
 }

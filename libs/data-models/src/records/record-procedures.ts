@@ -11,7 +11,7 @@ import {
 } from '@mrp/platform';
 import { createEvent, recordEventAliases } from '@mrp/events';
 import { validateFilterTree, type FilterNode } from '@mrp/field-validation';
-import { definitionMap, loadFieldShapes, loadRecordModel, toDefinition, type FieldShape, type RecordModel } from '../models/model-store';
+import { definitionMap, loadRecordModel, toDefinition, type FieldShape, type RecordModel } from '../models/model-store';
 import { RecordModelCache } from '../models/record-model-cache';
 import { decodeCursor, encodeCursor, DEFAULT_CURSOR_SECRET, type CursorScope } from '../query/cursor';
 import { parseSort } from '../query/sort';
@@ -127,6 +127,18 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
   // Per factory, so each set of procedures (one per process in the apps) keeps its own.
   const models = new RecordModelCache();
 
+  /**
+   * The fields of a record's model: the cached ones when their version is the one the record was
+   * read with (no round trip), else a fresh load, which the cache then keeps.
+   */
+  async function fieldsOf(ctx: OrgContext, record: FoundRecord): Promise<readonly FieldShape[]> {
+    const cached = models.get(ctx.organizationId, record.model_key);
+    if (cached && cached.fieldsVersion === String(record.fields_version)) return cached.fields;
+    const current = await loadRecordModel(ctx.em, ctx.organizationId, record.model_key);
+    models.set(ctx.organizationId, current);
+    return current.fields;
+  }
+
   const list = defineProcedure({
     name: 'records.list',
     summary: "Lists a model's records: keyset pages, sort and filter tree",
@@ -189,7 +201,7 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const row = await requireRecord(ctx, input.id, 'live');
-      return recordOutput(row, row.model_key, await loadFieldShapes(ctx.em, row.model_id));
+      return recordOutput(row, row.model_key, await fieldsOf(ctx, row));
     },
   });
 
@@ -231,7 +243,7 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const current = await requireRecord(ctx, input.id, 'live', true);
-      const fields = await loadFieldShapes(ctx.em, current.model_id);
+      const fields = await fieldsOf(ctx, current);
       const patch = validateWrite(fields, input.data, 'update');
       await assertRelationTargets(ctx, fields, patch);
       const data = withFormulas(fields, mergePatch(current.data, patch));
@@ -284,7 +296,7 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
     async handler(ctx, input): Promise<RecordOutput> {
       const current = await requireRecord(ctx, input.id, 'any', true);
       if (!current.deleted) throw conflict('The record is not deleted');
-      const fields = await loadFieldShapes(ctx.em, current.model_id);
+      const fields = await fieldsOf(ctx, current);
       const record = recordOutput(await restoreRecord(ctx.em, current.id, ctx.principal.userId), current.model_key, fields);
       // No "restored" event type exists: subscribers see the record come back as an update.
       ctx.emit(

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared, isUuidString, newId, preparedStatement } from '@mrp/platform';
+import { executePrepared, isUuidString, newId, preparedStatement, sqlTextArray, type PreparedStatement } from '@mrp/platform';
 import { isoTimestamp } from '../query/field-expressions';
-import { runSql, sql, trustedSql } from '../query/sql';
-import { visibleTo } from './record-access';
+import { runSql, sql } from '../query/sql';
+import { boundRoleIds, visibleToRolesIn } from './record-access';
 import { RECORD_COLUMNS, type RecordRow } from './record-rows';
 
 export type RecordState = 'live' | 'deleted' | 'any';
@@ -16,7 +16,11 @@ export interface RecordLookup {
   forUpdate?: boolean;
 }
 
-export type FoundRecord = RecordRow & { model_key: string };
+export type FoundRecord = RecordRow & {
+  model_key: string;
+  /** The model's `fields_version` as of the same statement, to check cached field definitions against. */
+  fields_version: string;
+};
 
 const STATE_CONDITIONS: Readonly<Record<RecordState, string>> = {
   live: 'r.deleted_at IS NULL',
@@ -24,20 +28,33 @@ const STATE_CONDITIONS: Readonly<Record<RecordState, string>> = {
   any: 'TRUE',
 };
 
+// Prepared, one per state and lock: the read of every GET, PATCH and DELETE by id. Parameters:
+// organization, record id, the caller's role ids.
+function findRecordStatement(state: RecordState, forUpdate: boolean): PreparedStatement {
+  return preparedStatement(`SELECT ${RECORD_COLUMNS.text}, m.key AS model_key, m.fields_version
+    FROM records r JOIN data_models m ON m.id = r.model_id AND m.archived_at IS NULL
+    WHERE r.organization_id = $1::uuid AND r.id = $2::uuid
+      AND ${STATE_CONDITIONS[state]} AND ${visibleToRolesIn('$3::uuid[]')}
+    ${forUpdate ? 'FOR UPDATE OF r' : ''}`);
+}
+
+const FIND_RECORD = {
+  read: { live: findRecordStatement('live', false), deleted: findRecordStatement('deleted', false), any: findRecordStatement('any', false) },
+  lock: { live: findRecordStatement('live', true), deleted: findRecordStatement('deleted', true), any: findRecordStatement('any', true) },
+} as const;
+
 /**
  * One record by id, if it is in the organization, in a live model, in the wanted state and
  * visible to the caller; otherwise null (the caller answers not_found, whichever the reason).
  */
 export async function findVisibleRecord(em: EntityManager, lookup: RecordLookup): Promise<FoundRecord | null> {
   if (!isUuidString(lookup.id)) return null;
-  const [row] = await runSql<FoundRecord>(
-    em,
-    sql`SELECT ${RECORD_COLUMNS}, m.key AS model_key
-      FROM records r JOIN data_models m ON m.id = r.model_id AND m.archived_at IS NULL
-      WHERE r.organization_id = ${lookup.organizationId} AND r.id = ${lookup.id}
-        AND ${trustedSql(STATE_CONDITIONS[lookup.state])} AND ${visibleTo(lookup.roleIds)}
-      ${trustedSql(lookup.forUpdate ? 'FOR UPDATE OF r' : '')}`,
-  );
+  const statement = FIND_RECORD[lookup.forUpdate ? 'lock' : 'read'][lookup.state];
+  const [row] = await executePrepared<FoundRecord>(em, statement, [
+    lookup.organizationId,
+    lookup.id,
+    sqlTextArray(boundRoleIds(lookup.roleIds)),
+  ]);
   return row ?? null;
 }
 

@@ -1,6 +1,5 @@
-import { Client } from 'pg';
 import { DriverException, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
-import { createTestOrm, type TestOrm } from '../../testing';
+import { createTestOrm, statementsOf, type TestOrm } from '../../testing';
 import { FeatureFlag } from '../feature-flags/feature-flag.entity';
 import { platformModule } from '../platform-module';
 import { executePrepared } from './execute-prepared';
@@ -18,17 +17,6 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
     await fork().execute('CREATE TABLE probe (id int PRIMARY KEY, note text)');
   });
   afterAll(() => db.close());
-
-  /** The statements that reach the server while `work` runs, in order. */
-  async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-    const spy = jest.spyOn(Client.prototype, 'query');
-    try {
-      await work();
-      return spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : (query as { text: string }).text));
-    } finally {
-      spy.mockRestore();
-    }
-  }
 
   it('sends BEGIN with the first statement and COMMIT as the only extra round trip', async () => {
     const sent = await statementsOf(() =>

@@ -34,8 +34,9 @@ export class FeatureFlagStore {
   ) {}
 
   async isEnabled(key: FeatureFlagKey): Promise<boolean> {
-    const rows = await this.rows();
-    return this.resolve(key, rows).enabled;
+    // Read on every request: only the value, none of the state `list` describes.
+    const stored = (await this.rows()).get(key);
+    return stored ? stored.enabled : this.defaultValue(key);
   }
 
   async list(): Promise<FeatureFlagState[]> {
@@ -65,10 +66,12 @@ export class FeatureFlagStore {
     if (stored) {
       return { key, enabled: stored.enabled, description, source: 'stored', updatedAt: new Date(stored.updated_at).toISOString() };
     }
-    if (key in this.bootDefaults) {
-      return { key, enabled: this.bootDefaults[key], description, source: 'boot-default', updatedAt: null };
-    }
-    return { key, enabled: KNOWN_FEATURE_FLAGS[key].defaultEnabled, description, source: 'built-in', updatedAt: null };
+    return { key, enabled: this.defaultValue(key), description, source: key in this.bootDefaults ? 'boot-default' : 'built-in', updatedAt: null };
+  }
+
+  /** The value while nothing is stored: the FEATURE_FLAGS boot default, else the built-in one. */
+  private defaultValue(key: FeatureFlagKey): boolean {
+    return key in this.bootDefaults ? this.bootDefaults[key] : KNOWN_FEATURE_FLAGS[key].defaultEnabled;
   }
 
   private async rows(): Promise<Map<string, StoredFlag>> {

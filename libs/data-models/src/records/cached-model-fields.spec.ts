@@ -1,40 +1,30 @@
-import { Client } from 'pg';
 import { invokeProcedure, newId, ProcedureRegistry, type Principal } from '@mrp/platform';
-import { silentLogger } from '@mrp/platform/testing';
+import { silentLogger, statementsOf } from '@mrp/platform/testing';
 import { createDataModelsProcedures } from '../procedures';
 import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
 import type { RecordOutput } from './schemas';
 
 /**
- * records.create keeps each model's field definitions per process and re-checks their version in
- * the INSERT. Two procedure sets over one database stand for two processes: what one changes, the
+ * Record procedures keep each model's field definitions per process: records.create re-checks
+ * their version in the INSERT, and get/update/restore compare it with the version read beside the
+ * record. Two procedure sets over one database stand for two processes: what one changes, the
  * other must honour on its very next call.
  */
-describe('records.create with field definitions cached per process', () => {
+describe('record procedures with field definitions cached per process', () => {
   let env: DataModelsTestEnv;
   let org: TestOrganization;
   let owner: Principal;
   // "Process A" creates records; "process B" (the env's own procedures) changes the model.
   const processA = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret: 'test-secret' }));
-  const createInA = (model: string, data: Record<string, unknown>) =>
-    invokeProcedure<RecordOutput>(processA.require('records.create'), { model, data }, { em: env.db.orm.em.fork(), principal: owner, correlationId: `test-${newId()}` }, {
+  const createInA = (model: string, data: Record<string, unknown>) => inA<RecordOutput>('records.create', { model, data });
+  const inA = <T>(name: string, input: unknown) =>
+    invokeProcedure<T>(processA.require(name), input, { em: env.db.orm.em.fork(), principal: owner, correlationId: `test-${newId()}` }, {
       dispatcher: env.dispatcher,
       logger: silentLogger,
     });
   const inB = <T>(name: string, input: unknown) => env.call<T>(name, input, owner);
   const version = async (model: string) =>
     (await env.sql<{ v: string }>('SELECT fields_version::text AS v FROM data_models WHERE organization_id = ? AND key = ?', [org.id, model]))[0].v;
-
-  /** The statements that reach the server while `work` runs. */
-  async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-    const spy = jest.spyOn(Client.prototype, 'query');
-    try {
-      await work();
-      return spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : (query as { text: string }).text));
-    } finally {
-      spy.mockRestore();
-    }
-  }
 
   beforeAll(async () => {
     env = await createDataModelsTestEnv();
@@ -134,5 +124,40 @@ describe('records.create with field definitions cached per process', () => {
     await env.sql(`DELETE FROM data_models WHERE organization_id = ? AND key = 'deleted'`, [org.id]);
     expect(await env.sql(`SELECT 1 FROM data_fields f WHERE NOT EXISTS (SELECT 1 FROM data_models m WHERE m.id = f.model_id)`)).toEqual([]);
     await expect(createInA('deleted', { title: 'after' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  describe('reads and updates', () => {
+    it('get costs one statement once the model is known', async () => {
+      await newModel('read');
+      const record = await createInA('read', { title: 'cached', note: 'n' });
+      const sent = await statementsOf(() => expect(inA('records.get', { id: record.id })).resolves.toEqual(record));
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatch(/FROM records r JOIN data_models m/);
+    });
+
+    it("shows a field another process just added, and hides one it just archived, on the next get", async () => {
+      await newModel('reshaped');
+      const record = await createInA('reshaped', { title: 'one', note: 'kept' });
+      await expect(inA('records.get', { id: record.id })).resolves.toMatchObject({ data: { title: 'one', note: 'kept' } });
+      await inB('dataModels.fields.create', { model: 'reshaped', key: 'extra', name: 'Extra', type: 'TEXT' });
+      await inB('records.update', { id: record.id, data: { extra: 'new' } });
+      await expect(inA('records.get', { id: record.id })).resolves.toMatchObject({ data: { title: 'one', note: 'kept', extra: 'new' } });
+      await inB('dataModels.fields.archive', { model: 'reshaped', key: 'note' });
+      const after = await inA<RecordOutput>('records.get', { id: record.id });
+      expect(after.data).toEqual({ title: 'one', extra: 'new' });
+    });
+
+    it('validates an update against a field configuration another process just changed', async () => {
+      await newModel('tightened');
+      await inB('dataModels.fields.create', { model: 'tightened', key: 'size', name: 'Size', type: 'NUMBER' });
+      const record = await createInA('tightened', { title: 'r', size: 5 });
+      await expect(inA('records.update', { id: record.id, data: { size: 50 } })).resolves.toMatchObject({ data: { size: 50 } });
+      await inB('dataModels.fields.update', { model: 'tightened', key: 'size', config: { max: 60 } });
+      await expect(inA('records.update', { id: record.id, data: { size: 70 } })).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: [expect.objectContaining({ field: 'size', code: 'out_of_range' })],
+      });
+      await expect(inA('records.get', { id: record.id })).resolves.toMatchObject({ data: { size: 50 } });
+    });
   });
 });

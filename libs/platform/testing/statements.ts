@@ -1,0 +1,15 @@
+import { Client } from 'pg';
+
+/**
+ * The statements that reach PostgreSQL while `work` runs, in order: one entry per round trip
+ * through `pg` (a pipelined BEGIN travels inside the entry of its statement).
+ */
+export async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+  const spy = jest.spyOn(Client.prototype, 'query');
+  try {
+    await work();
+    return spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : (query as { text: string }).text));
+  } finally {
+    spy.mockRestore();
+  }
+}
