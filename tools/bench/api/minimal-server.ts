@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
+import { Pool, type QueryResultRow } from 'pg';
 import { newId } from '@mrp/platform';
 import type { RunningServer } from './api-server';
 
 /*
  * The baseline: the least a hand-written server must do for the same two routes. One query
  * authenticates (key by SHA-256 hash, owner, membership, grants and role permissions), one more
- * reads or inserts the record. No framework, no validation of field values, no events. Every
- * statement is named, so PostgreSQL plans it once per connection, as a careful hand-written
- * server would (and as the API does on these paths).
+ * reads or inserts the record. No framework, no validation of field values, no events.
+ * `prepared: false` sends each statement as `pool.query(text, values)`, the way a minimal server is
+ * written; `prepared: true` names them, so PostgreSQL plans each once per connection (as the API
+ * does on these paths): the tuned baseline.
  */
 const AUTH_SQL = `
   SELECT k.organization_id, k.full_access, k.permissions AS allowlist, u.id AS user_id,
@@ -82,14 +83,21 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startMinimalServer(databaseUrl: string, poolSize: number): Promise<RunningServer> {
+export interface MinimalServerOptions {
+  poolSize: number;
+  prepared: boolean;
+}
+
+export async function startMinimalServer(databaseUrl: string, { poolSize, prepared }: MinimalServerOptions): Promise<RunningServer> {
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
+  const query = <Row extends QueryResultRow>(name: string, text: string, values: unknown[]) =>
+    pool.query<Row>(prepared ? { name, text, values } : { text, values });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const match = /^Bearer (mrk_\S+)$/.exec(request.headers.authorization ?? '');
     if (!match) return fail(response, 401, 'unauthorized');
     const hash = createHash('sha256').update(match[1], 'utf8').digest('hex');
-    const { rows: callers } = await pool.query<Caller>({ name: 'auth', text: AUTH_SQL, values: [hash] });
+    const { rows: callers } = await query<Caller>('auth', AUTH_SQL, [hash]);
     const caller = callers[0];
     if (!caller) return fail(response, 401, 'unauthorized');
 
@@ -98,7 +106,7 @@ export async function startMinimalServer(databaseUrl: string, poolSize: number):
     if (request.method === 'GET' && recordPath) {
       if (!may(caller, 'records.read')) return fail(response, 403, 'forbidden');
       if (!UUID.test(recordPath[1])) return fail(response, 404, 'not_found');
-      const { rows } = await pool.query({ name: 'get', text: GET_SQL, values: [recordPath[1], caller.organization_id, caller.role_ids] });
+      const { rows } = await query('get', GET_SQL, [recordPath[1], caller.organization_id, caller.role_ids]);
       return rows[0] ? send(response, 200, rows[0]) : fail(response, 404, 'not_found');
     }
     const createPath = /^\/api\/v1\/models\/([a-z][a-z0-9_]{0,62})\/records$/.exec(path);
@@ -112,11 +120,7 @@ export async function startMinimalServer(databaseUrl: string, poolSize: number):
       }
       const data = body.data;
       if (!data || typeof data !== 'object' || typeof data.title !== 'string') return fail(response, 400, 'validation_failed');
-      const { rows } = await pool.query({
-        name: 'insert',
-        text: INSERT_SQL,
-        values: [newId(), caller.organization_id, createPath[1], data.title, JSON.stringify(data), caller.user_id],
-      });
+      const { rows } = await query('insert', INSERT_SQL, [newId(), caller.organization_id, createPath[1], data.title, JSON.stringify(data), caller.user_id]);
       return rows[0] ? send(response, 201, rows[0]) : fail(response, 404, 'not_found');
     }
     return fail(response, 404, 'not_found');
