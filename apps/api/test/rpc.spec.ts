@@ -183,4 +183,48 @@ describe('/rpc', () => {
     await api.rpc('featureFlags.set', { key: 'public-api.enabled', enabled: false }, { token: adminToken });
     expect((await api.request('/api/v1/openapi.json')).status).toBe(404);
   });
+
+  describe('a procedure behind a flag that is off', () => {
+    const unknownAnswer = async (name: string, init: { json?: unknown; token?: string; organizationId?: string; body?: string }) => {
+      const response = await api.request(`/rpc/${name}`, { method: 'POST', ...init });
+      return { status: response.status, error: await errorOf(response) };
+    };
+
+    it('answers exactly as an unknown procedure does, before the session, the organization or the input are looked at', async () => {
+      const owner = await signUp('hidden-surface');
+      const organizationId = await organizationOf(owner.token);
+      const attempts: Array<{ json?: unknown; token?: string; organizationId?: string; body?: string }> = [
+        {}, // no session at all
+        { token: 'not-a-jwt' },
+        { token: owner.token, json: {} }, // no organization header
+        { token: owner.token, organizationId, json: { id: 'x', unexpected: true } }, // invalid input
+        { token: owner.token, organizationId, json: { id: 'svc_0123456789abcdef0123456789abcdef' } },
+      ];
+      for (const attempt of attempts) {
+        expect(await unknownAnswer('serviceAccounts.disable', attempt)).toEqual({
+          status: 404,
+          error: { code: 'not_found', message: 'Procedure serviceAccounts.disable not found' },
+        });
+        expect(await unknownAnswer('serviceAccounts.nothingLikeThis', attempt)).toEqual({
+          status: 404,
+          error: { code: 'not_found', message: 'Procedure serviceAccounts.nothingLikeThis not found' },
+        });
+      }
+    });
+
+    it('is served, with its usual checks, once the flag is on', async () => {
+      const adminToken = await sessionToken(PLATFORM_ADMIN);
+      const flag = { key: 'public-api.service-accounts' };
+      expect((await api.rpc('featureFlags.set', { ...flag, enabled: true }, { token: adminToken })).status).toBe(200);
+      try {
+        expect((await unknownAnswer('serviceAccounts.list', {})).status).toBe(401);
+        const owner = await signUp('visible-surface');
+        const organizationId = await organizationOf(owner.token);
+        const listed = await api.rpc<{ items: unknown[] }>('serviceAccounts.list', {}, { token: owner.token, organizationId });
+        expect(listed).toMatchObject({ status: 200, body: { items: [] } });
+      } finally {
+        await api.rpc('featureFlags.set', { ...flag, enabled: false }, { token: adminToken });
+      }
+    });
+  });
 });

@@ -17,8 +17,7 @@ export {
   type ResolveApiKeyOptions,
 } from './api-keys/resolve-api-key-principal';
 export { type ApiKeyView, type ApiKeyStatus, type CreatedApiKey } from './api-keys/api-key-view';
-export { createServiceAccountProcedures } from './service-accounts/create-service-account-procedures';
-export { type ServiceAccountProcedureDeps } from './service-accounts/service-account-gate';
+export { serviceAccountProcedures } from './service-accounts/create-service-account-procedures';
 export { type ServiceAccountView } from './service-accounts/service-account-view';
 export { type RateLimiter, type RateLimitDecision, type TokenBucketSettings } from './rate-limit/rate-limiter';
 export { InMemoryRateLimiter, type InMemoryRateLimiterOptions } from './rate-limit/in-memory-rate-limiter';

@@ -23,3 +23,4 @@ export {
   type RecordAccessOutput,
 } from './records/schemas';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './records/record-procedures';
+export { MAX_CURSOR_LENGTH } from './query/cursor';

@@ -1,6 +1,6 @@
 import type { Principal } from '@mrp/platform';
 import { invokeProcedure, newId, ProcedureRegistry } from '@mrp/platform';
-import { createTestOrm, silentLogger, testPrincipal, type TestOrm } from '@mrp/platform/testing';
+import { createTestOrm, flagsAllOff, silentLogger, testPrincipal, type TestOrm } from '@mrp/platform/testing';
 import { platformModule } from '@mrp/platform';
 import { ALL_PERMISSIONS, authzModule } from '@mrp/authz';
 import { createDataModelsProcedures, dataModelsModule } from '../src';
@@ -40,6 +40,7 @@ export async function createDataModelsTestEnv(): Promise<DataModelsTestEnv> {
       invokeProcedure<T>(registry.require(name), input, { em: db.orm.em.fork(), principal, correlationId: `test-${newId()}` }, {
         dispatcher,
         logger: silentLogger,
+        flags: flagsAllOff,
       }),
     async createOrganization(extraRoles = []) {
       const id = newId();

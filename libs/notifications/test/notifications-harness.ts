@@ -46,7 +46,7 @@ export async function createNotificationsHarness(dispatcher: EventDispatcher = n
         registry.require(name),
         input,
         { em: db.orm.em.fork(), principal: await principal(who, organizationId), correlationId: `test-${name}` },
-        { dispatcher, logger: silentLogger },
+        { dispatcher, logger: silentLogger, flags },
       );
     },
     async inTransaction(work) {

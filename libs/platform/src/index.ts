@@ -21,12 +21,20 @@ export {
   defineProcedure,
   ProcedureRegistry,
   type AnyProcedure,
+  type InputPermission,
   type Procedure,
   type ProcedureContext,
   type ProcedureDefinition,
   type ProcedureScope,
 } from './procedures/procedure';
-export { invokeProcedure, validateProcedureInput, type Invocation, type InvocationDeps } from './procedures/invoke';
+export {
+  assertProcedureAvailable,
+  checkProcedureAccess,
+  invokeProcedure,
+  validateProcedureInput,
+  type Invocation,
+  type InvocationDeps,
+} from './procedures/invoke';
 export { compileSchema, schemaErrorDetails } from './procedures/schema';
 export type { Principal, PrincipalKind, Credential } from './procedures/principal';
 export {

@@ -1,5 +1,6 @@
 import { createLogger } from '../src/logging/logger';
 import type { Principal } from '../src/procedures/principal';
+import type { InvocationDeps } from '../src/procedures/invoke';
 
 export const silentLogger = createLogger({ name: 'test', level: process.env.LOG_LEVEL ?? 'silent' });
 
@@ -17,3 +18,6 @@ export function testPrincipal(overrides: Partial<Principal> = {}): Principal {
     ...overrides,
   };
 }
+
+/** For suites whose procedures sit behind no flag: every flag reads as off. */
+export const flagsAllOff: InvocationDeps['flags'] = { isEnabled: async () => false };

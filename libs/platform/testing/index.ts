@@ -7,7 +7,7 @@ export {
   type TestDatabase,
   type TestOrm,
 } from './test-database';
-export { silentLogger, testPrincipal } from './fixtures';
+export { flagsAllOff, silentLogger, testPrincipal } from './fixtures';
 export { startAppProcess, type AppProcess } from './app-process';
 export { RecordingEventDispatcher } from './recording-dispatcher';
 export { statementsOf } from './statements';

@@ -1,5 +1,5 @@
 import type { AnyProcedure } from '@mrp/platform';
-import { apiKeyProcedures, createAuthzProcedures, createServiceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
+import { apiKeyProcedures, createAuthzProcedures, serviceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
 import { createNotificationProcedures, createNotifier } from '@mrp/notifications';
 import { createDataModelsProcedures } from '@mrp/data-models';
 import type { RuntimeServices } from './runtime';
@@ -11,7 +11,7 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...createAuthzProcedures({ flags: services.flags, notifier }),
     whoAmIProcedure,
     ...apiKeyProcedures,
-    ...createServiceAccountProcedures({ featureFlags: services.flags }),
+    ...serviceAccountProcedures,
     ...createNotificationProcedures(),
     ...createDataModelsProcedures(),
   ];

@@ -53,7 +53,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   return {
     ...services,
     procedures: new ProcedureRegistry(allProcedures(services)),
-    invocationDeps: { dispatcher, logger },
+    invocationDeps: { dispatcher, logger, flags },
     tasks: scheduledTasks(),
     async close() {
       await bus.idle();

@@ -16,6 +16,7 @@ import { createThrowawayDatabase } from '../shared/throwaway-database';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import {
+  FeatureFlagStore,
   createLogger,
   createOrm,
   invokeProcedure,
@@ -90,10 +91,12 @@ async function main(): Promise<void> {
       permissions: new Set(ALL_PERMISSIONS),
       credential: { type: 'session' },
     };
+    const flags = new FeatureFlagStore(benchOrm);
     const call = <T>(name: string, input: unknown) =>
       invokeProcedure<T>(registry.require(name), input, { em: benchOrm.em.fork(), principal, correlationId: 'bench' }, {
         dispatcher: noopEventDispatcher,
         logger,
+        flags,
       });
 
     await call('dataModels.create', { key: 'orders', name: 'Orders' });

@@ -37,7 +37,12 @@ function toSchema(schema: TSchema, components: Record<string, SchemaObject>): Sc
   return hoist(plain) as SchemaObject;
 }
 
+const requestIdHeader: Record<string, OpenAPIV3_1.HeaderObject> = {
+  'X-Request-Id': { description: "The request's id (the one sent, else a new one); quote it when reporting a problem", schema: { type: 'string' } },
+};
+
 const rateLimitHeaders: Record<string, OpenAPIV3_1.HeaderObject> = {
+  ...requestIdHeader,
   'X-RateLimit-Limit': { description: 'Bucket capacity (the burst)', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Whole requests left in the bucket', schema: { type: 'integer' } },
 };
@@ -50,9 +55,15 @@ const errorResponse = (description: string, headers?: Record<string, OpenAPIV3_1
 
 const ERROR_RESPONSES: Record<string, OpenAPIV3_1.ResponseObject> = {
   BadRequest: errorResponse('Invalid parameters or body (bad_request, validation_failed)', rateLimitHeaders),
-  Unauthorized: errorResponse('Key missing, invalid, revoked or expired; owner disabled or deleted (unauthorized)'),
+  Unauthorized: errorResponse('Key missing, invalid, revoked or expired; owner disabled, deleted or no longer a member (unauthorized)', {
+    ...requestIdHeader,
+    'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', enum: ['Bearer'] } },
+  }),
   Forbidden: errorResponse('The key or its owner lacks the required permission (forbidden)', rateLimitHeaders),
-  NotFound: errorResponse('No such resource, or a record hidden from the caller (not_found)', rateLimitHeaders),
+  NotFound: errorResponse(
+    'No such resource, or a record hidden from the caller (not_found); the public API is switched off on this deployment (public_api_disabled)',
+    rateLimitHeaders,
+  ),
   PayloadTooLarge: errorResponse('Body over 1 MiB (payload_too_large)', rateLimitHeaders),
   UnsupportedMediaType: errorResponse('Body is not application/json (unsupported_media_type)', rateLimitHeaders),
   RateLimited: errorResponse('Rate limit exceeded (rate_limited)', {
@@ -77,12 +88,12 @@ function operationFor(route: PublicRoute, registry: ProcedureRegistry, schemas: 
       description: schema.description,
       schema: toSchema(schema, schemas),
     })),
-    ...Object.entries(route.query?.properties ?? {}).map(([name, schema]) => ({
+    ...Object.entries(route.query ?? {}).map(([name, parameter]) => ({
       name,
       in: 'query' as const,
-      required: (route.query?.required ?? []).includes(name),
-      description: (schema as TSchema).description,
-      schema: toSchema(schema as TSchema, schemas),
+      required: false,
+      description: parameter.schema.description,
+      schema: toSchema(parameter.schema, schemas),
     })),
   ];
   const success: OpenAPIV3_1.ResponseObject = {
@@ -99,7 +110,13 @@ function operationFor(route: PublicRoute, registry: ProcedureRegistry, schemas: 
     ...(route.body ? { '413': ref('PayloadTooLarge'), '415': ref('UnsupportedMediaType') } : {}),
     '429': ref('RateLimited'),
   };
-  const description = [route.description, route.permissionNote && `Permission: ${route.permissionNote}.`].filter(Boolean).join('\n\n');
+  const conditionalPermissions = (procedure.inputPermissions ?? []).map(({ permission, when }) => ({ permission, when }));
+  const description = [
+    route.description,
+    ...conditionalPermissions.map(({ permission, when }) => `With ${when} this also requires ${permission}.`),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -112,6 +129,7 @@ function operationFor(route: PublicRoute, registry: ProcedureRegistry, schemas: 
     responses,
     security: [{ apiKey: [] }],
     'x-required-permission': procedure.permission,
+    ...(conditionalPermissions.length > 0 ? { 'x-conditional-permissions': conditionalPermissions } : {}),
   } as unknown as OpenAPIV3_1.OperationObject;
 }
 

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { Type } from '@sinclair/typebox';
 import {
   DomainError,
+  checkProcedureAccess,
   compileSchema,
   invokeProcedure,
   schemaErrorDetails,
@@ -11,19 +11,24 @@ import {
 } from '@mrp/platform';
 import type { RateLimiter } from '@mrp/authz';
 import type { Runtime } from '@mrp/runtime';
-import { readJsonBody } from '../http/json-body';
+import { hasJsonContentType, readJsonBody, unsupportedMediaType } from '../http/json-body';
 import { requestState } from '../http/request-context';
 import { apiKeyAuthentication, type PublicApiState } from './api-key-authentication';
 import { buildOpenApiDocument } from './openapi-document';
+import { parseQuery } from './query-parameters';
 import { PUBLIC_ROUTES, type PublicRoute } from './route-table';
+
+export const PUBLIC_API_PREFIX = '/api/v1';
 
 /**
  * Everything under /api/v1 (openapi.json, unknown paths and wrong methods included) is inert while
- * the flag is off: the answer reveals nothing about which routes exist.
+ * the flag is off: the answer reveals nothing about which routes exist. The comparison ignores
+ * case so that no spelling of the prefix slips past the gate.
  */
 export function publicApiGate(runtime: Runtime) {
   return async (ctx: Context, next: Next) => {
-    const underPublicApi = ctx.path === '/api/v1' || ctx.path.startsWith('/api/v1/');
+    const path = ctx.path.toLowerCase();
+    const underPublicApi = path === PUBLIC_API_PREFIX || path.startsWith(`${PUBLIC_API_PREFIX}/`);
     if (underPublicApi && !(await runtime.flags.isEnabled('public-api.enabled'))) {
       throw new DomainError('public_api_disabled', 'The public API is not enabled on this deployment');
     }
@@ -31,37 +36,27 @@ export function publicApiGate(runtime: Runtime) {
   };
 }
 
-const emptyQuery = Type.Object({}, { additionalProperties: false });
-
-function singleValued(query: Context['query']): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query)) {
-    if (Array.isArray(value)) {
-      throw validationFailed([{ field: name, code: 'invalid_format', message: `${name} may be given only once` }]);
-    }
-    if (value !== undefined) values[name] = value;
-  }
-  return values;
-}
-
+/**
+ * One route's pipeline after authentication: permission (before anything is read, so a caller
+ * without it is told 403 without uploading a body), query, body, then the procedure. Path
+ * parameters are identifiers: one that names nothing is a 404 from the procedure, whatever its shape.
+ */
 function routeHandler(runtime: Runtime, route: PublicRoute, procedure: AnyProcedure) {
-  const validateQuery = compileSchema<Record<string, string>>(route.query ?? emptyQuery);
   const validateBody = route.body ? compileSchema(route.body) : undefined;
   return async (ctx: Context) => {
-    const query = singleValued(ctx.query);
-    if (!validateQuery(query)) throw validationFailed(schemaErrorDetails(validateQuery.errors), 'Invalid query parameters');
+    const { principal } = ctx.state as PublicApiState;
+    checkProcedureAccess(procedure, principal);
+    const params = ctx.params as Record<string, string>;
+    const query = parseQuery(route.query ?? {}, ctx.query);
     let body: unknown;
     if (validateBody) {
-      if (!ctx.is('application/json')) {
-        throw new DomainError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
-      }
+      if (!hasJsonContentType(ctx)) throw unsupportedMediaType();
       body = await readJsonBody(ctx);
       if (body === undefined) throw validationFailed([{ field: 'data', code: 'required', message: 'A JSON body with "data" is required' }]);
       if (!validateBody(body)) throw validationFailed(schemaErrorDetails(validateBody.errors));
     }
-    const input = route.toInput({ params: ctx.params as Record<string, string>, query, body });
+    const input = route.toInput({ params, query, body });
     const { em, requestId } = requestState(ctx);
-    const { principal } = ctx.state as PublicApiState;
     ctx.body = await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
     ctx.status = route.successStatus;
   };
@@ -72,9 +67,11 @@ function routeHandler(runtime: Runtime, route: PublicRoute, procedure: AnyProced
  * `invokeProcedure` as /rpc, after API-key authentication and the key's rate limit.
  */
 export function publicApiRouter(runtime: Runtime, limiter: RateLimiter): Router {
-  const router = new Router({ prefix: '/api/v1' });
+  // Paths are matched exactly as written: /API/V1/Me is not a route.
+  const router = new Router({ prefix: PUBLIC_API_PREFIX, sensitive: true });
   const document = buildOpenApiDocument(PUBLIC_ROUTES, runtime.procedures);
   router.get('/openapi.json', (ctx) => {
+    parseQuery({}, ctx.query);
     ctx.body = document;
   });
   const authenticate = apiKeyAuthentication(runtime, limiter);

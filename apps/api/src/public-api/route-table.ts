@@ -1,12 +1,13 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import { validationFailed } from '@mrp/platform';
+import { MAX_CURSOR_LENGTH } from '@mrp/data-models';
+import { booleanParameter, integerParameter, jsonParameter, stringParameter, type QueryParameters } from './query-parameters';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
 export interface RouteRequest {
   params: Record<string, string>;
-  /** Query values after validation against `query` (strings, as sent). */
-  query: Record<string, string>;
+  /** Query values parsed by the route's declared parameters. */
+  query: Record<string, unknown>;
   body: unknown;
 }
 
@@ -23,47 +24,37 @@ export interface PublicRoute {
   description?: string;
   /** The procedure this route runs, by name; null only for the unauthenticated OpenAPI route. */
   procedure: string;
-  /** Path parameters; every `:name` in `path` must be listed. */
+  /** Path parameters, for the document; every `:name` in `path` must be listed. */
   pathParams?: Record<string, TSchema>;
-  /** Accepted query parameters (strings as sent); anything else is a 400. */
-  query?: TObject;
+  /** Accepted query parameters; anything else is a 400. */
+  query?: QueryParameters;
   /** JSON body schema; its presence makes the route require `Content-Type: application/json`. */
   body?: TObject;
   successStatus: 200 | 201;
-  /** Extra permission needs that depend on the input, for the document. */
-  permissionNote?: string;
   toInput(request: RouteRequest): unknown;
 }
 
-const modelKey = Type.String({ pattern: '^[a-z][a-z0-9_]{0,62}$', description: 'The model key' });
-const recordId = Type.String({ description: 'The record id (UUID)' });
+const modelKey = Type.String({ description: 'The model key (lowercase letters, digits and underscores)' });
+const recordId = Type.String({ description: 'The record id (a UUID)' });
 const dataBody = (description: string) =>
   Type.Object(
     { data: Type.Record(Type.String(), Type.Unknown(), { description }) },
     { additionalProperties: false },
   );
 
-const recordsQuery = Type.Object(
-  {
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'Page size, 1-100 (default 25)' })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Opaque cursor from a previous page (nextCursor)' })),
-    sort: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 300,
-        description: 'Up to 3 comma-separated keys: createdAt, updatedAt, title or a field key; prefix - for descending. Default -createdAt',
-      }),
-    ),
-    filter: Type.Optional(
-      Type.String({
-        minLength: 2,
-        maxLength: 65536,
-        description: 'URL-encoded JSON filter tree, e.g. {"field":"status","op":"eq","value":"open"}',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+const recordsQuery: QueryParameters = {
+  limit: integerParameter({ minimum: 1, maximum: 100, default: 25, description: 'Page size' }),
+  cursor: stringParameter({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'Opaque cursor from a previous page (nextCursor)' }),
+  sort: stringParameter({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Up to 3 comma-separated keys: createdAt, updatedAt, title or a field key; prefix - for descending. Default -createdAt',
+  }),
+  filter: jsonParameter({
+    maxLength: 65536,
+    description: 'URL-encoded JSON filter tree, e.g. {"field":"status","op":"eq","value":"open"}; at most 100 nodes, depth 8',
+  }),
+};
 
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   {
@@ -114,13 +105,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     pathParams: { key: modelKey },
     query: recordsQuery,
     successStatus: 200,
-    toInput: ({ params, query }) => ({
-      model: params.key,
-      ...(query.limit !== undefined ? { limit: Number(query.limit) } : {}),
-      ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
-      ...(query.sort !== undefined ? { sort: query.sort } : {}),
-      ...(query.filter !== undefined ? { filter: parseJsonParameter('filter', query.filter) } : {}),
-    }),
+    toInput: ({ params, query }) => ({ model: params.key, ...query }),
   },
   {
     method: 'post',
@@ -161,20 +146,8 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     summary: 'Delete a record (soft by default; hard=true purges)',
     procedure: 'records.delete',
     pathParams: { id: recordId },
-    query: Type.Object(
-      { hard: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true purges the record' })) },
-      { additionalProperties: false },
-    ),
+    query: { hard: booleanParameter('true purges the record, even one already soft-deleted (also needs records.purge)') },
     successStatus: 200,
-    permissionNote: 'hard=true also requires records.purge',
-    toInput: ({ params, query }) => ({ id: params.id, hard: query.hard === 'true' }),
+    toInput: ({ params, query }) => ({ id: params.id, ...query }),
   },
 ];
-
-function parseJsonParameter(name: string, raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw validationFailed([{ field: name, code: 'invalid_format', message: `${name} must be URL-encoded JSON` }]);
-  }
-}

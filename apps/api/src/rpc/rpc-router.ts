@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest, invokeProcedure, isUuidString, notFound, type Principal } from '@mrp/platform';
+import { assertProcedureAvailable, badRequest, invokeProcedure, isUuidString, notFound, type Principal } from '@mrp/platform';
 import type { Runtime } from '@mrp/runtime';
 import { bearerToken } from '../http/bearer-token';
 import { readJsonBody } from '../http/json-body';
@@ -17,6 +17,8 @@ export function rpcRouter(runtime: Runtime, authenticate: SessionAuthenticator):
   router.post('/:name', async (ctx) => {
     const procedure = runtime.procedures.get(ctx.params.name);
     if (!procedure) throw notFound(`Procedure ${ctx.params.name}`);
+    // A procedure behind a flag that is off answers as an unknown name does, even to anonymous callers.
+    await assertProcedureAvailable(procedure, runtime.flags);
     const { em, requestId } = requestState(ctx);
     const organizationHeader = ctx.get('X-Organization-Id');
     if (organizationHeader && !isUuidString(organizationHeader)) {

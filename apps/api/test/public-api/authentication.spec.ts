@@ -114,6 +114,39 @@ describe('/api/v1 authentication and authority', () => {
       await expectRejected(await publicApi(api, key.token).get('/me'));
       await expectRejected(await publicApi(api, key.token).get(`/models/${org.modelKey}/records`));
     });
+
+    it("the key's owner has no membership row in the key's organization any more, although the key itself is untouched", async () => {
+      const orphaned = await createOrganizationWithKey(api);
+      const client = publicApi(api, orphaned.key.token);
+      expect((await client.get('/me')).status).toBe(200);
+
+      // Straight in SQL, not organizations.removeMember (which also revokes keys): only the membership check can refuse.
+      const deleted = await queryDatabase(api, 'DELETE FROM memberships WHERE organization_id = $1 AND user_id = $2 RETURNING id', [
+        orphaned.organizationId,
+        orphaned.owner.user.sub,
+      ]);
+      expect(deleted).toHaveLength(1);
+      const [key] = await queryDatabase<{ revoked_at: Date | null; expires_at: Date | null }>(
+        api,
+        'SELECT revoked_at, expires_at FROM api_keys WHERE id = $1',
+        [orphaned.key.id],
+      );
+      expect(key).toEqual({ revoked_at: null, expires_at: null });
+
+      await expectRejected(await client.get('/me'));
+      await expectRejected(await client.get(`/models/${orphaned.modelKey}/records`));
+      await expectRejected(await client.post(`/models/${orphaned.modelKey}/records`, { data: { title: 'as a stranger' } }));
+
+      // A membership again (with no roles): the key authenticates, with no permissions at all.
+      await queryDatabase(api, 'INSERT INTO memberships (id, organization_id, user_id) VALUES (gen_random_uuid(), $1, $2)', [
+        orphaned.organizationId,
+        orphaned.owner.user.sub,
+      ]);
+      const me = await client.get('/me');
+      expect(me.status).toBe(200);
+      expect(((await me.json()) as { permissions: string[] }).permissions).toEqual([]);
+      await expectError(await client.get(`/models/${orphaned.modelKey}/records`), 403, 'forbidden');
+    });
   });
 
   describe("authority is the owner's live role permissions, re-evaluated on every request", () => {

@@ -67,6 +67,7 @@ describe('/api/v1 errors', () => {
       ['limit=abc', 'limit'],
       ['limit=101', 'limit'],
       ['limit=-1', 'limit'],
+      ['limit=1.5', 'limit'],
       ['foo=1', 'foo'],
       ['limit=1&limit=2', 'limit'],
     ])('query %s is validation_failed naming %s', async (query, name) => {
@@ -103,6 +104,112 @@ describe('/api/v1 errors', () => {
     it('query parameters are refused on routes that take none', async () => {
       await expectError(await client.get('/me?verbose=1'), 400, 'validation_failed');
       await expectError(await client.get(`/records/${recordId}?fields=title`), 400, 'validation_failed');
+    });
+  });
+
+  describe('400: a filter tree over the limits (at most 100 nodes, depth at most 8)', () => {
+    /** `{ field: 'title', op: 'eq', value }`: one node at depth 1. */
+    const titleIs = (value: string) => ({ field: 'title', op: 'eq', value });
+    /** `node` wrapped in `levels` groups: not twice (which keeps the meaning), and, or, repeated. */
+    const nested = (levels: number, node: object): object => {
+      for (let level = 0; level < levels; level++) {
+        const kind = ['not', 'not', 'and', 'or'][level % 4];
+        node = kind === 'not' ? { not: node } : { [kind]: [node] };
+      }
+      return node;
+    };
+    /** An `or` group of `conditions` conditions, the first matching the existing record: conditions + 1 nodes. */
+    const wide = (conditions: number) => ({
+      or: [titleIs('Existing'), ...Array.from({ length: conditions - 1 }, (_, i) => titleIs(`absent ${i}`))],
+    });
+    const countNodes = (node: unknown): number => {
+      const group = node as { and?: unknown[]; or?: unknown[]; not?: unknown };
+      if (group.and) return 1 + group.and.reduce<number>((sum, child) => sum + countNodes(child), 0);
+      if (group.or) return 1 + group.or.reduce<number>((sum, child) => sum + countNodes(child), 0);
+      if (group.not) return 1 + countNodes(group.not);
+      return 1;
+    };
+    const depthOf = (node: unknown): number => {
+      const group = node as { and?: unknown[]; or?: unknown[]; not?: unknown };
+      const children = group.and ?? group.or ?? (group.not ? [group.not] : []);
+      return 1 + Math.max(0, ...children.map(depthOf));
+    };
+    const list = (filter: object) => client.get(`${records}?filter=${encodeURIComponent(JSON.stringify(filter))}`);
+
+    it('exactly 100 nodes is accepted and filters', async () => {
+      const filter = wide(99);
+      expect(countNodes(filter)).toBe(100);
+      const response = await list(filter);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { items: Array<{ id: string }> }).items.map((item) => item.id)).toEqual([recordId]);
+    });
+
+    it('101 nodes is 400 validation_failed', async () => {
+      const filter = wide(100);
+      expect(countNodes(filter)).toBe(101);
+      const error = await expectError(await list(filter), 400, 'validation_failed');
+      expect(error.details).toEqual([{ field: 'filter', code: 'out_of_range', message: 'A filter may have at most 100 nodes.' }]);
+    });
+
+    it('depth 8 is accepted and filters', async () => {
+      const filter = nested(7, titleIs('Existing'));
+      expect(depthOf(filter)).toBe(8);
+      const response = await list(filter);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { items: Array<{ id: string }> }).items.map((item) => item.id)).toEqual([recordId]);
+    });
+
+    it('depth 9 is 400 validation_failed', async () => {
+      const filter = nested(8, titleIs('Existing'));
+      expect(depthOf(filter)).toBe(9);
+      const error = await expectError(await list(filter), 400, 'validation_failed');
+      expect(error.details).toEqual([
+        { field: expect.stringMatching(/^filter\./), code: 'out_of_range', message: 'A filter may be nested at most 8 levels deep.' },
+      ]);
+    });
+
+    it('100 nodes at depth 8 together are accepted', async () => {
+      const filter = nested(6, wide(93));
+      expect({ nodes: countNodes(filter), depth: depthOf(filter) }).toEqual({ nodes: 100, depth: 8 });
+      const response = await list(filter);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { items: Array<{ id: string }> }).items.map((item) => item.id)).toEqual([recordId]);
+    });
+  });
+
+  describe('400: writes the model does not allow', () => {
+    beforeAll(async () => {
+      await org.rpc('dataModels.create', { key: 'invoices', name: 'Invoices' });
+      await org.rpc('dataModels.fields.create', { model: 'invoices', key: 'amount', name: 'Amount', type: 'NUMBER', config: { precision: 2 } });
+      await org.rpc('dataModels.fields.create', {
+        model: 'invoices',
+        key: 'doubled',
+        name: 'Doubled',
+        type: 'FORMULA',
+        config: { expression: '{amount} * 2', resultType: 'NUMBER' },
+      });
+    });
+
+    it('a value for a FORMULA field is validation_failed with read_only, on POST and PATCH, and nothing is written', async () => {
+      const created = await client.post('/models/invoices/records', { data: { title: 'Computed', amount: 2 } });
+      expect(created.status).toBe(201);
+      const invoice = (await created.json()) as { id: string; data: Record<string, unknown> };
+      expect(invoice.data).toEqual({ title: 'Computed', amount: 2, doubled: 4 });
+
+      const post = await expectError(await client.post('/models/invoices/records', { data: { title: 'Forged', amount: 2, doubled: 5 } }), 400, 'validation_failed');
+      expect(post.details).toEqual([{ field: 'doubled', code: 'read_only', message: '"doubled" is a formula field and is computed.' }]);
+      const patch = await expectError(await client.patch(`/records/${invoice.id}`, { data: { doubled: 5 } }), 400, 'validation_failed');
+      expect(patch.details).toEqual([{ field: 'doubled', code: 'read_only', message: '"doubled" is a formula field and is computed.' }]);
+
+      const page = (await (await client.get('/models/invoices/records')).json()) as { items: Array<{ title: string; data: Record<string, unknown> }> };
+      expect(page.items.map((item) => [item.title, item.data.doubled])).toEqual([['Computed', 4]]);
+    });
+
+    it('a data key the model lacks is validation_failed with unknown_field on POST', async () => {
+      const error = await expectError(await client.post('/models/invoices/records', { data: { title: 'Odd', colour: 'red' } }), 400, 'validation_failed');
+      expect(error.details).toEqual([{ field: 'colour', code: 'unknown_field', message: 'Unknown field "colour".' }]);
+      const page = (await (await client.get('/models/invoices/records')).json()) as { items: Array<{ title: string }> };
+      expect(page.items.map((item) => item.title)).toEqual(['Computed']);
     });
   });
 

@@ -3,6 +3,7 @@ import {
   createOrganizationWithKey,
   expectError,
   publicApi,
+  queryDatabase,
   setPublicApiEnabled,
   sleep,
   type OrganizationWithKey,
@@ -96,5 +97,67 @@ describe('/api/v1 behind the public-api.enabled flag', () => {
     } finally {
       await other.close();
     }
+  });
+
+  describe('while off, paths that match no route are refused the same way, with a valid key, and its bucket is untouched', () => {
+    type BucketRow = { tokens: number; updated_at: Date; admitted: boolean };
+    const bucketOf = (keyId: string) =>
+      queryDatabase<BucketRow>(api, 'SELECT tokens, updated_at, admitted FROM rate_limit_buckets WHERE bucket_key = $1', [keyId]);
+
+    it('unknown paths, wrong methods on known paths and bare /api/v1 are all 404 public_api_disabled', async () => {
+      // Used once while on: the key has a bucket row with one token taken.
+      await setPublicApiEnabled(api, true);
+      const key = await org.createKey({ name: 'bucket watched' });
+      const used = await publicApi(api, key.token).get('/me');
+      expect(used.status).toBe(200);
+      expect(used.headers.get('x-ratelimit-remaining')).toBe('999');
+      const before = await bucketOf(key.id);
+      expect(before).toHaveLength(1);
+      expect(before[0]).toMatchObject({ tokens: 999, admitted: true });
+
+      await setPublicApiEnabled(api, false);
+      const requests: Array<[string, string]> = [
+        ['GET', '/api/v1'],
+        ['GET', '/api/v1/'],
+        ['POST', '/api/v1'],
+        ['GET', '/api/v1?limit=5'],
+        ['GET', '/api/v1/nothing-here'],
+        ['GET', '/api/v1/models/tasks/records/extra'],
+        ['POST', '/api/v1/me'],
+        ['PUT', `/api/v1/records/${recordId}`],
+        ['DELETE', `/api/v1/models/${org.modelKey}`],
+        ['PATCH', `/api/v1/models/${org.modelKey}/records`],
+        ['POST', '/api/v1/openapi.json'],
+        ['GET', '/api/v1/me'],
+      ];
+      for (const [method, path] of requests) {
+        const response = await api.request(path, { method, token: key.token });
+        expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 });
+        await expectDisabled(response);
+      }
+
+      // Refused before the rate limit: not even a refill was written.
+      expect(await bucketOf(key.id)).toEqual(before);
+      await setPublicApiEnabled(api, true);
+      expect((await publicApi(api, key.token).get('/me')).status).toBe(200);
+      const [after] = await bucketOf(key.id);
+      expect(after.updated_at.getTime()).toBeGreaterThan(before[0].updated_at.getTime());
+      await setPublicApiEnabled(api, false);
+    });
+
+    it('a differently cased /API/V1 path is refused the same way and touches no bucket either', async () => {
+      await setPublicApiEnabled(api, true);
+      const key = await org.createKey({ name: 'case watched' });
+      expect((await publicApi(api, key.token).get('/me')).status).toBe(200);
+      const before = await bucketOf(key.id);
+      await setPublicApiEnabled(api, false);
+
+      for (const path of ['/API/V1/me', '/Api/v1/models', `/api/V1/models/${org.modelKey}/records`, '/API/v1/openapi.json']) {
+        const response = await api.request(path, { token: key.token });
+        expect({ path, status: response.status }).toEqual({ path, status: 404 });
+        await expectDisabled(response);
+      }
+      expect(await bucketOf(key.id)).toEqual(before);
+    });
   });
 });

@@ -5,7 +5,10 @@ import { publicApiRouter } from '../../src/public-api/public-api-router';
 import { startTestApi, type TestApi } from '../support/test-api';
 import { setPublicApiEnabled } from '../support/public-api-fixtures';
 
-type Operation = OpenAPIV3_1.OperationObject & { 'x-required-permission'?: string | null };
+type Operation = OpenAPIV3_1.OperationObject & {
+  'x-required-permission'?: string | null;
+  'x-conditional-permissions'?: Array<{ permission: string; when: string }>;
+};
 
 const METHODS = ['get', 'post', 'patch', 'delete', 'put', 'head', 'options', 'trace'] as const;
 
@@ -71,8 +74,26 @@ describe('GET /api/v1/openapi.json', () => {
   it('names the required permission of every operation (x-required-permission, DESIGN 4)', () => {
     const stated = Object.fromEntries([...operations(document)].map(([route, operation]) => [route, operation['x-required-permission']]));
     expect(stated).toEqual(REQUIRED_PERMISSIONS);
-    const remove = operations(document).get('DELETE /records/{id}')!;
-    expect(remove.description).toContain('records.purge');
+  });
+
+  it('states the permission a hard delete also needs (x-conditional-permissions), and no other', () => {
+    const conditional = [...operations(document)]
+      .filter(([, operation]) => operation['x-conditional-permissions'] !== undefined)
+      .map(([route, operation]) => [route, operation['x-conditional-permissions']]);
+    expect(conditional).toEqual([['DELETE /records/{id}', [{ permission: 'records.purge', when: 'hard=true' }]]]);
+    expect(operations(document).get('DELETE /records/{id}')!.description).toContain('records.purge');
+  });
+
+  it('types the query parameters as they are parsed: limit an integer 1-100 (default 25), hard a boolean', () => {
+    const queryOf = (route: string) =>
+      Object.fromEntries(
+        ((operations(document).get(route)!.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
+          .filter((parameter) => parameter.in === 'query')
+          .map((parameter) => [parameter.name, parameter.schema as OpenAPIV3_1.SchemaObject]),
+      );
+    expect(queryOf('GET /models/{key}/records').limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
+    expect(queryOf('GET /models/{key}/records').filter).toMatchObject({ type: 'string', contentMediaType: 'application/json' });
+    expect(queryOf('DELETE /records/{id}').hard).toMatchObject({ type: 'boolean', default: false });
   });
 
   it('describes parameters, request bodies and response schemas', () => {
@@ -120,6 +141,10 @@ describe('GET /api/v1/openapi.json', () => {
       }
       const tooMany = operation.responses?.['429'] as OpenAPIV3_1.ResponseObject;
       expect(Object.keys(tooMany.headers ?? {})).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']));
+      const unauthorized = operation.responses?.['401'] as OpenAPIV3_1.ResponseObject;
+      expect(Object.keys(unauthorized.headers ?? {})).toEqual(expect.arrayContaining(['WWW-Authenticate', 'X-Request-Id']));
+      const success = operation.responses?.[route.startsWith('POST') ? '201' : '200'] as OpenAPIV3_1.ResponseObject;
+      expect(Object.keys(success.headers ?? {}).sort()).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Request-Id']);
     }
   });
 

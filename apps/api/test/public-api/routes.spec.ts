@@ -130,6 +130,29 @@ describe('/api/v1 routes', () => {
       expect(page.items[1]).toMatchObject({ key: 'status', type: 'SELECT', config: { options: [expect.objectContaining({ value: 'open' }), expect.objectContaining({ value: 'done' })] } });
     });
 
+    it('gives each field exactly key, name, type, config, required, position, indexed, indexStatus, indexError and archivedAt', async () => {
+      const page = await json<Page<Record<string, unknown>>>(await client.get(`/models/${org.modelKey}/fields`));
+      expect(page.items).toHaveLength(4);
+      for (const field of page.items) {
+        expect({ field: field.key, keys: Object.keys(field).sort() }).toEqual({
+          field: field.key,
+          keys: ['archivedAt', 'config', 'indexError', 'indexStatus', 'indexed', 'key', 'name', 'position', 'required', 'type'],
+        });
+      }
+      expect(page.items.find((field) => field.key === 'amount')).toEqual({
+        key: 'amount',
+        name: 'Amount',
+        type: 'NUMBER',
+        config: { precision: 2 },
+        required: false,
+        position: 2,
+        indexed: false,
+        indexStatus: null,
+        indexError: null,
+        archivedAt: null,
+      });
+    });
+
     it('leaves archived fields out of the field list and out of records', async () => {
       const withArchived = await createOrganizationWithKey(api, { modelKey: 'notes_model' });
       const archivedClient = publicApi(api, withArchived.key.token);
@@ -160,6 +183,20 @@ describe('/api/v1 routes', () => {
       });
       expect(record.updatedAt).toBe(record.createdAt);
       expect(Math.abs(Date.parse(record.createdAt) - Date.now())).toBeLessThan(60_000);
+    });
+
+    it('POST and PATCH accept Content-Type: application/json; charset=utf-8', async () => {
+      const send = (method: string, path: string, json: unknown) =>
+        api.request(`/api/v1${path}`, {
+          method,
+          token: org.key.token,
+          headers: { 'Content-Type': 'application/json; charset=utf-8' },
+          body: JSON.stringify(json),
+        });
+      const created = await json<RecordBody>(await send('POST', records, { data: { title: 'Crème brûlée', notes: 'naïve — ünïcode' } }), 201);
+      expect(created.data).toEqual({ title: 'Crème brûlée', notes: 'naïve — ünïcode' });
+      const patched = await json<RecordBody>(await send('PATCH', `/records/${created.id}`, { data: { notes: 'déjà vu' } }));
+      expect(patched.data).toEqual({ title: 'Crème brûlée', notes: 'déjà vu' });
     });
 
     it('GET /records/{id} returns the same record', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Client } from 'pg';
 import pino from 'pino';
 import { hashApiKeyToken, type CreatedApiKey } from '@mrp/authz';
@@ -104,6 +105,43 @@ describe('/api/v1 key secrecy', () => {
     for (const key of keys) {
       const leaking = logLines.filter((line) => line.includes(secretPart(key)));
       expect({ key: key.name, leaking }).toEqual({ key: key.name, leaking: [] });
+    }
+  });
+
+  it('apiKeys.list and serviceAccounts.keys.list over /rpc answer neither a token nor its SHA-256 hash, anywhere in the body', async () => {
+    // A fresh organization: the owner of the one above is disabled by now.
+    const lister = await createOrganizationWithKey(api);
+    const limited = await lister.createKey({ name: 'listed limited', fullAccess: false, permissions: ['records.read'] });
+    const revoked = await lister.createKey({ name: 'listed revoked' });
+    await lister.rpc('apiKeys.revoke', { id: revoked.id });
+    const account = await lister.rpc<{ id: string }>('serviceAccounts.create', { displayName: 'Listed robot', roleKeys: ['member'] });
+    const robot = await lister.rpc<CreatedApiKey>('serviceAccounts.keys.create', { serviceAccountId: account.id, name: 'listed robot', fullAccess: true });
+    const personal = [lister.key, limited, revoked];
+    for (const key of [...personal, robot]) await (await publicApi(api, key.token).get('/me')).arrayBuffer();
+
+    const listings = [
+      { name: 'apiKeys.list', input: {}, keys: personal },
+      { name: 'serviceAccounts.keys.list', input: { serviceAccountId: account.id }, keys: [robot] },
+    ];
+    for (const { name, input, keys: listed } of listings) {
+      const { status, body } = await api.rpc<{ items: Array<{ id: string; prefix: string }> }>(name, input, {
+        token: lister.owner.session,
+        organizationId: lister.organizationId,
+      });
+      expect({ name, status }).toEqual({ name, status: 200 });
+      // The listing does show the keys (so the search below looks at the right thing) ...
+      expect(body.items.map((item) => item.id).sort()).toEqual(listed.map((key) => key.id).sort());
+      const text = JSON.stringify(body);
+      for (const key of listed) {
+        const sha256 = createHash('sha256').update(key.token).digest('hex');
+        const [stored] = await queryDatabase<{ token_hash: string }>(api, 'SELECT token_hash FROM api_keys WHERE id = $1', [key.id]);
+        expect(stored.token_hash).toBe(sha256);
+        expect(body.items.find((item) => item.id === key.id)?.prefix).toBe(key.token.slice(0, 12));
+        // ... but not the token, its secret part, nor its hash, in any letter case or property.
+        const found = [key.token, secretPart(key), sha256, sha256.toUpperCase()].filter((needle) => text.includes(needle));
+        expect({ listing: name, key: key.name, found }).toEqual({ listing: name, key: key.name, found: [] });
+        for (const item of body.items) expect(Object.keys(item).filter((property) => /token|hash|secret/i.test(property))).toEqual([]);
+      }
     }
   });
 

@@ -67,7 +67,10 @@ export function checkApiKeyAccess(
   let expiresAt: Date | null = null;
   if (request.expiresAt) {
     expiresAt = new Date(request.expiresAt);
-    if (expiresAt.getTime() <= now.getTime()) {
+    // The date-time format admits what Date cannot represent (a leap second, 23:59:60).
+    if (Number.isNaN(expiresAt.getTime())) {
+      details.push({ field: 'expiresAt', code: 'invalid_format', message: 'must be a valid date-time' });
+    } else if (expiresAt.getTime() <= now.getTime()) {
       details.push({ field: 'expiresAt', code: 'out_of_range', message: 'must be in the future' });
     }
   }

@@ -1,6 +1,8 @@
 import { platformModule, ProcedureRegistry, type Principal } from '@mrp/platform';
 import { createTestOrm, testPrincipal, type TestOrm } from '@mrp/platform/testing';
 import { authzModule } from '../authz-module';
+import { createMemberProcedures } from '../organizations/member-procedures';
+import { holdTransaction, settle, waitForLockWaiters } from '../test-support/concurrency';
 import { apiKeyProcedures } from './api-key-procedures';
 import type { ApiKeyView, CreatedApiKey } from './api-key-view';
 import { hashApiKeyToken } from './api-key-token';
@@ -12,7 +14,7 @@ describe('apiKeys.* procedures', () => {
   let otherOrg: SeededOrganization;
   let member: Principal;
   let colleague: Principal;
-  const procedures = new ProcedureRegistry(apiKeyProcedures);
+  const procedures = new ProcedureRegistry([...apiKeyProcedures, ...createMemberProcedures()]);
   const call = <T>(name: string, principal: Principal, input: unknown) => invokeAs<T>(db.orm, procedures.require(name), principal, input);
 
   beforeAll(async () => {
@@ -152,5 +154,81 @@ describe('apiKeys.* procedures', () => {
     expect((await storedRow(theirs.id)).revoked_at).toBeNull();
     await expect(call('apiKeys.revoke', member, { id: '0190a0a0-0000-7000-8000-000000000000' })).rejects.toMatchObject({ code: 'not_found' });
     await expect(call('apiKeys.revoke', member, { id: 'not-a-uuid' })).rejects.toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('refuses an expiresAt the date-time format admits but no Date can hold (a leap second) with 400, not 500', async () => {
+    await expect(call('apiKeys.create', member, { name: 'leap', fullAccess: true, expiresAt: '2030-06-30T23:59:60Z' })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'expiresAt', code: 'invalid_format', message: 'must be a valid date-time' }],
+    });
+  });
+
+  it('of two concurrent revokes, the second keeps the time the first one set', async () => {
+    const created = await call<CreatedApiKey>('apiKeys.create', member, { name: 'revoked twice', fullAccess: true });
+    const firstRevokedAt = '2024-01-02T03:04:05.000Z';
+    const first = await holdTransaction(db.database.url);
+    try {
+      await first.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2', [firstRevokedAt, created.id]);
+      const second = settle(call<ApiKeyView>('apiKeys.revoke', member, { id: created.id }));
+      await waitForLockWaiters(db.orm, 1);
+      await first.commit();
+      expect(await second).toEqual({ value: expect.objectContaining({ status: 'revoked', revokedAt: firstRevokedAt }) });
+    } finally {
+      await first.rollback();
+    }
+    expect(new Date((await storedRow(created.id)).revoked_at as string).toISOString()).toBe(firstRevokedAt);
+  });
+
+  describe('racing organizations.removeMember', () => {
+    let owner: Principal;
+    beforeAll(async () => {
+      owner = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['owner']), org.id);
+    });
+
+    it('a key created while the member is being removed is revoked by the removal', async () => {
+      const leaving = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['member']), org.id);
+      // Holds the key's INSERT at its foreign-key check on the owner, after apiKeys.create locked the membership.
+      const blocker = await holdTransaction(db.database.url);
+      let creation: Promise<{ value?: CreatedApiKey; error?: unknown }> | undefined;
+      let removal: Promise<{ value?: unknown; error?: unknown }> | undefined;
+      try {
+        await blocker.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [leaving.userId]);
+        creation = settle(call<CreatedApiKey>('apiKeys.create', leaving, { name: 'racing', fullAccess: true }));
+        await waitForLockWaiters(db.orm, 1);
+        removal = settle(call('organizations.removeMember', owner, { userId: leaving.userId }));
+        // The removal must wait for the creation: it deletes the membership the creation holds.
+        await waitForLockWaiters(db.orm, 2);
+      } finally {
+        await blocker.rollback();
+      }
+      const created = await creation;
+      expect(created?.error).toBeUndefined();
+      expect((await removal)?.error).toBeUndefined();
+      expect((await storedRow(created!.value!.id)).revoked_at).not.toBeNull();
+    });
+
+    it('a key asked for once the removal has deleted the membership is refused as for a non-member', async () => {
+      const leaving = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['member']), org.id);
+      const existing = await call<CreatedApiKey>('apiKeys.create', leaving, { name: 'old', fullAccess: true });
+      // Holds the removal at its revoke, after it deleted the membership.
+      const blocker = await holdTransaction(db.database.url);
+      let removal: Promise<{ value?: unknown; error?: unknown }> | undefined;
+      let creation: Promise<{ value?: CreatedApiKey; error?: unknown }> | undefined;
+      try {
+        await blocker.query('SELECT id FROM api_keys WHERE id = $1 FOR UPDATE', [existing.id]);
+        removal = settle(call('organizations.removeMember', owner, { userId: leaving.userId }));
+        await waitForLockWaiters(db.orm, 1);
+        creation = settle(call<CreatedApiKey>('apiKeys.create', leaving, { name: 'too late', fullAccess: true }));
+        await waitForLockWaiters(db.orm, 2);
+      } finally {
+        await blocker.rollback();
+      }
+      expect((await removal)?.error).toBeUndefined();
+      expect((await creation)?.error).toMatchObject({ code: 'not_found', message: 'Organization not found' });
+      const live = await db.orm.em
+        .fork()
+        .execute('SELECT id FROM api_keys WHERE owner_user_id = ? AND revoked_at IS NULL', [leaving.userId]);
+      expect(live).toEqual([]);
+    });
   });
 });

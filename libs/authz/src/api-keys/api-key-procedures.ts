@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, forbidden, notFound, type AnyProcedure, type Principal } from '@mrp/platform';
+import { lockMembershipForShare } from '../organizations/memberships';
 import { apiKeyCreateProperties, checkApiKeyAccess } from './api-key-access';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-key-store';
 import { ApiKeyListSchema, ApiKeyViewSchema, CreatedApiKeySchema } from './api-key-view';
@@ -40,6 +41,9 @@ const createOwnKey = defineProcedure({
   async handler(ctx, input) {
     assertNotActingWithApiKey(ctx.principal);
     const access = checkApiKeyAccess(input, ctx.principal.permissions);
+    // Held until commit, so a concurrent organizations.removeMember revokes this key too (or we
+    // find the membership gone and answer as the door does for a non-member).
+    if (!(await lockMembershipForShare(ctx.em, ctx.organizationId, ctx.principal.userId))) throw notFound('Organization');
     return createApiKey(ctx.em, {
       ownerUserId: ctx.principal.userId,
       organizationId: ctx.organizationId,

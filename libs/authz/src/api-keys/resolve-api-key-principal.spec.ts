@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import { platformModule, ProcedureRegistry, type Principal } from '@mrp/platform';
 import { createTestOrm, silentLogger, statementsOf, type TestOrm } from '@mrp/platform/testing';
 import { authzModule } from '../authz-module';
@@ -271,6 +272,29 @@ describe('resolveApiKeyPrincipal', () => {
       const admitted = await authenticate(key.token, limiter, true);
       expect(admitted.principal).toMatchObject({ userId: serviceAccountId, kind: 'SERVICE' });
       expect(admitted.rateLimit).toMatchObject({ allowed: true, remaining: 4 });
+    });
+
+    it('asks a PostgreSQL limiter on another database after the lookup, on its own connection', async () => {
+      const elsewhere = new Pool({ connectionString: db.database.url, max: 1 });
+      try {
+        const limiter = new PostgresRateLimiter(elsewhere, { ratePerSecond: 0.01, burst: 2 });
+        expect(limiter.keepsBucketsBeside(db.orm.em.fork())).toBe(false);
+        const key = await keyFor(await seedMember(db.orm, org, ['member']));
+        await authenticate(key.token, limiter); // the first use also writes lastUsedAt
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        let second: Awaited<ReturnType<typeof authenticate>> | undefined;
+        const sent = await statementsOf(async () => {
+          second = await authenticate(key.token, limiter);
+        });
+        // The lookup alone on the application's connection, then the take on the limiter's own.
+        expect(sent).toHaveLength(2);
+        expect(sent[0]).not.toMatch(/rate_limit_buckets/);
+        expect(sent[1]).toMatch(/INSERT INTO rate_limit_buckets/);
+        expect(second?.rateLimit).toEqual({ allowed: true, limit: 2, remaining: 0, retryAfterSeconds: 0 });
+        expect(await bucketTokens(key.id)).toBeDefined();
+      } finally {
+        await elsewhere.end();
+      }
     });
 
     it('asks any other limiter after the lookup, for the key id, and only for a key that authenticates', async () => {

@@ -180,13 +180,14 @@ export async function resolveApiKeyPrincipal(em: EntityManager, rawToken: string
 }
 
 /**
- * `resolveApiKeyPrincipal`, then one token from the key's bucket. With the PostgreSQL limiter
- * both happen in a single statement (the bucket table lives beside the keys); any other limiter
- * is asked after the lookup. Either way an unauthenticated request takes no token.
+ * `resolveApiKeyPrincipal`, then one token from the key's bucket. With the PostgreSQL limiter on
+ * the application's own database both happen in a single statement (the bucket table lives
+ * beside the keys); any other limiter, a PostgreSQL one elsewhere included, is asked after the
+ * lookup. Either way an unauthenticated request takes no token.
  */
 export async function authenticateApiKey(em: EntityManager, rawToken: string, options: AuthenticateApiKeyOptions): Promise<ApiKeyAuthentication> {
   const { rateLimiter } = options;
-  if (!(rateLimiter instanceof PostgresRateLimiter)) {
+  if (!(rateLimiter instanceof PostgresRateLimiter && rateLimiter.keepsBucketsBeside(em))) {
     const principal = await resolveApiKeyPrincipal(em, rawToken, options);
     const credential = principal.credential;
     const bucketKey = credential.type === 'api-key' ? credential.apiKeyId : principal.userId;

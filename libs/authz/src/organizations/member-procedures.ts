@@ -22,6 +22,8 @@ export function createMemberProcedures(deps: { notifier?: UserNotifier } = {}): 
       // Removing someone takes their authority away: an admin cannot remove an owner.
       assertWithinGrantCeiling(ctx.principal, await membershipPermissions(ctx.em, membership.id), 'remove a member holding');
       await assertNotLastOwner(ctx.em, ctx.organizationId, membership.id);
+      // Deleted before the keys are revoked: a key being created holds a share lock on this row
+      // (lockMembershipForShare), so the DELETE waits for it to commit and the revoke below sees it.
       await ctx.em.execute('DELETE FROM memberships WHERE id = ?', [membership.id]);
       // Their keys for this organization die with the membership: being invited back later must
       // not silently revive credentials minted under the old membership.
@@ -37,7 +39,8 @@ export function createMemberProcedures(deps: { notifier?: UserNotifier } = {}): 
           { organizationId: ctx.organizationId },
         ),
       );
-      if (input.userId !== ctx.principal.userId) {
+      // Notifications are never sent to service accounts.
+      if (input.userId !== ctx.principal.userId && membership.kind === 'HUMAN') {
         const organization = await requireOrganization(ctx.em, ctx.organizationId);
         await deps.notifier?.notify(ctx, [input.userId], {
           kind: 'organization.member-removed',

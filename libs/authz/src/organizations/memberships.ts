@@ -76,15 +76,38 @@ export async function lockOrganization(em: EntityManager, organizationId: string
   await em.execute('SELECT id FROM organizations WHERE id = ? FOR NO KEY UPDATE', [organizationId]);
 }
 
-/** Refuses a change that would take the organization's last `owner` grant away. Call after lockOrganization. */
-export async function assertNotLastOwner(em: EntityManager, organizationId: string, membershipId: string): Promise<void> {
-  const [row] = await em.execute<Array<{ owners: number; holds: boolean }>>(
-    `SELECT count(*)::int AS owners, coalesce(bool_or(g.membership_id = ?), false) AS holds
-       FROM role_grants g JOIN roles r ON r.id = g.role_id
-      WHERE r.organization_id = ? AND r.key = 'owner' AND r.built_in`,
-    [membershipId, organizationId],
+/**
+ * Takes a share lock on the user's membership in the organization; false when there is none.
+ * Writers whose result must die with the membership (a new API key) hold it until they commit:
+ * a removal deletes the row, so it waits for them and then revokes what they wrote, or they wait
+ * for it and find the membership gone.
+ */
+export async function lockMembershipForShare(em: EntityManager, organizationId: string, userId: string): Promise<boolean> {
+  const rows = await em.execute<Array<{ id: string }>>(
+    'SELECT id FROM memberships WHERE organization_id = ? AND user_id = ? FOR SHARE',
+    [organizationId, userId],
   );
-  if (row.holds && row.owners <= 1) {
-    throw conflict('An organization must keep at least one owner');
+  return rows.length > 0;
+}
+
+/**
+ * Refuses a change that would take the `owner` grant of `membershipId` away while no other live
+ * human (not disabled, not deleted) holds it: a service account or a locked-out person cannot
+ * look after an organization. Call after lockOrganization.
+ */
+export async function assertNotLastOwner(em: EntityManager, organizationId: string, membershipId: string): Promise<void> {
+  const [row] = await em.execute<Array<{ holds: boolean; others: number }>>(
+    `SELECT coalesce(bool_or(g.membership_id = ?), false) AS holds,
+            count(*) FILTER (WHERE g.membership_id <> ? AND u.kind = 'HUMAN' AND u.disabled_at IS NULL AND u.deleted_at IS NULL)::int
+              AS others
+       FROM role_grants g
+       JOIN roles r ON r.id = g.role_id
+       JOIN memberships m ON m.id = g.membership_id
+       JOIN users u ON u.id = m.user_id
+      WHERE r.organization_id = ? AND r.key = 'owner' AND r.built_in`,
+    [membershipId, membershipId, organizationId],
+  );
+  if (row.holds && row.others === 0) {
+    throw conflict('An organization must keep at least one owner who is an active person');
   }
 }

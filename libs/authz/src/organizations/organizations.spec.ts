@@ -1,3 +1,4 @@
+import { newServiceAccountId, serviceAccountEmail } from '../service-accounts/service-account-identity';
 import { createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
 import { slugFromName } from './slug';
 
@@ -327,8 +328,38 @@ describe('organizations.removeMember', () => {
     await h.call('organizations.removeMember', { userId: people.second.sub }, people.second, org.id);
     await expect(h.call('organizations.removeMember', { userId: people.owner.sub }, people.owner, org.id)).rejects.toMatchObject({
       code: 'conflict',
-      message: 'An organization must keep at least one owner',
+      message: 'An organization must keep at least one owner who is an active person',
     });
+  });
+
+  it('only live human owners count: the last one cannot leave a service account or a locked-out person in charge', async () => {
+    const { org, people } = await orgWith({ second: ['owner'], locked: ['owner'], gone: ['owner'] });
+    const robot = newServiceAccountId();
+    await h.sql("INSERT INTO users (id, email, kind, display_name) VALUES (?, ?, 'SERVICE', 'Robot')", [robot, serviceAccountEmail(robot)]);
+    await h.sql('INSERT INTO memberships (id, organization_id, user_id) VALUES (gen_random_uuid(), ?, ?)', [org.id, robot]);
+    await h.sql(
+      `INSERT INTO role_grants (id, membership_id, role_id, granted_by)
+       SELECT gen_random_uuid(), m.id, r.id, 'test' FROM memberships m JOIN roles r ON r.organization_id = m.organization_id
+        WHERE m.organization_id = ? AND m.user_id = ? AND r.key = 'owner'`,
+      [org.id, robot],
+    );
+    await h.sql('UPDATE users SET disabled_at = now() WHERE id = ?', [people.locked.sub]);
+    await h.sql('UPDATE users SET deleted_at = now() WHERE id = ?', [people.gone.sub]);
+
+    // Another live human owner is there: leaving is fine.
+    await h.call('organizations.removeMember', { userId: people.second.sub }, people.second, org.id);
+    const lastOwner = { code: 'conflict', message: 'An organization must keep at least one owner who is an active person' };
+    await expect(h.call('organizations.removeMember', { userId: people.owner.sub }, people.owner, org.id)).rejects.toMatchObject(lastOwner);
+    await expect(h.call('rbac.roles.revoke', { userId: people.owner.sub, roleKey: 'owner' }, people.owner, org.id)).rejects.toMatchObject(
+      lastOwner,
+    );
+    // Those who do not count can lose the role or go.
+    await expect(h.call('rbac.roles.revoke', { userId: people.locked.sub, roleKey: 'owner' }, people.owner, org.id)).resolves.toEqual({
+      userId: people.locked.sub,
+      roleKeys: [],
+    });
+    await expect(h.call('organizations.removeMember', { userId: people.gone.sub }, people.owner, org.id)).resolves.toMatchObject({ removed: true });
+    await expect(h.call('organizations.removeMember', { userId: robot }, people.owner, org.id)).resolves.toMatchObject({ removed: true });
   });
 
   it('an admin cannot remove an owner', async () => {

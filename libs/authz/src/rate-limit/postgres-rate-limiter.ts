@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   assertBucketKey,
   assertTokenBucketSettings,
@@ -68,10 +69,18 @@ export class PostgresRateLimiter implements RateLimiter {
   /** Read by API-key authentication, which takes the token inside its own lookup statement. */
   readonly settings: TokenBucketSettings;
 
-  constructor(database: RateLimitDatabase, settings: TokenBucketSettings) {
+  constructor(
+    private readonly database: RateLimitDatabase,
+    settings: TokenBucketSettings,
+  ) {
     assertTokenBucketSettings(settings);
     this.settings = { ratePerSecond: settings.ratePerSecond, burst: settings.burst };
     this.run = sqlRunnerFor(database);
+  }
+
+  /** Whether a statement sent through `em` reaches this limiter's buckets (the same ORM, hence database). */
+  keepsBucketsBeside(em: EntityManager): boolean {
+    return 'em' in this.database && this.database.em.getDriver() === em.getDriver();
   }
 
   async take(bucketKey: string): Promise<RateLimitDecision> {

@@ -58,7 +58,8 @@ export function createGrantProcedures(deps: { notifier?: UserNotifier } = {}): A
             { organizationId: ctx.organizationId },
           ),
         );
-        if (input.userId !== ctx.principal.userId) {
+        // Notifications are never sent to service accounts.
+        if (input.userId !== ctx.principal.userId && membership.kind === 'HUMAN') {
           const organization = await requireOrganization(ctx.em, ctx.organizationId);
           await deps.notifier?.notify(ctx, [input.userId], {
             kind: 'rbac.role-assigned',

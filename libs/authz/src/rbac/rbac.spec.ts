@@ -275,7 +275,7 @@ describe('rbac procedures', () => {
     it("the last owner grant cannot be revoked, and an admin cannot demote an owner", async () => {
       await expect(call('rbac.roles.revoke', { userId: owner.sub, roleKey: 'owner' }, owner)).rejects.toMatchObject({
         code: 'conflict',
-        message: 'An organization must keep at least one owner',
+        message: 'An organization must keep at least one owner who is an active person',
       });
       await expect(call('rbac.roles.revoke', { userId: owner.sub, roleKey: 'owner' }, admin)).rejects.toMatchObject({
         code: 'forbidden',

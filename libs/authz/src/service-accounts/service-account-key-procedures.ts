@@ -1,11 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { assertWithinGrantCeiling } from '../access/grant-ceiling';
 import { apiKeyCreateProperties, checkApiKeyAccess } from '../api-keys/api-key-access';
-import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-key-store';
+import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-key-store';
 import { ApiKeyListSchema, ApiKeyViewSchema, CreatedApiKeySchema } from '../api-keys/api-key-view';
-import { openServiceAccountSurface, type ServiceAccountProcedureDeps } from './service-account-gate';
+import { lockMembershipForShare } from '../organizations/memberships';
+import { assertNotActingWithApiKey } from '../api-keys/api-key-procedures';
+import { MANAGE_SERVICE_ACCOUNTS, SERVICE_ACCOUNTS_FLAG } from './service-account-gate';
 import { SERVICE_ACCOUNT_ID_PATTERN } from './service-account-identity';
-import { findServiceAccount, serviceAccountPermissions } from './service-account-store';
+import { findServiceAccount, lockServiceAccountMembership, serviceAccountPermissions } from './service-account-store';
 
 const serviceAccountId = Type.String({ pattern: SERVICE_ACCOUNT_ID_PATTERN, description: 'svc_… id' });
 
@@ -14,17 +17,18 @@ const serviceAccountId = Type.String({ pattern: SERVICE_ACCOUNT_ID_PATTERN, desc
  * is always looked up as a live SERVICE member of the organization first, so no id can reach a
  * human's personal keys through here.
  */
-export function createServiceAccountKeyProcedures(deps: ServiceAccountProcedureDeps): AnyProcedure[] {
+export function createServiceAccountKeyProcedures(): AnyProcedure[] {
   const list = defineProcedure({
     name: 'serviceAccounts.keys.list',
     summary: "A service account's API keys (never their tokens)",
     scope: 'organization',
-    permission: null, // api-keys.manage-service-accounts, checked after the flag (see openServiceAccountSurface)
+    permission: MANAGE_SERVICE_ACCOUNTS,
+    featureFlag: SERVICE_ACCOUNTS_FLAG,
     readOnly: true,
     input: Type.Object({ serviceAccountId }, { additionalProperties: false }),
     output: ApiKeyListSchema,
     async handler(ctx, input) {
-      await openServiceAccountSurface(ctx, 'serviceAccounts.keys.list', deps);
+      assertNotActingWithApiKey(ctx.principal);
       if (!(await findServiceAccount(ctx.em, ctx.organizationId, input.serviceAccountId))) throw notFound('Service account');
       return { items: await listApiKeys(ctx.em, { ownerUserId: input.serviceAccountId, organizationId: ctx.organizationId }) };
     },
@@ -34,12 +38,18 @@ export function createServiceAccountKeyProcedures(deps: ServiceAccountProcedureD
     name: 'serviceAccounts.keys.create',
     summary: 'Creates an API key that acts as a service account; the token is shown once',
     scope: 'organization',
-    permission: null,
+    permission: MANAGE_SERVICE_ACCOUNTS,
+    featureFlag: SERVICE_ACCOUNTS_FLAG,
     input: Type.Object({ serviceAccountId, ...apiKeyCreateProperties }, { additionalProperties: false }),
     output: CreatedApiKeySchema,
     async handler(ctx, input) {
-      await openServiceAccountSurface(ctx, 'serviceAccounts.keys.create', deps);
-      if (!(await findServiceAccount(ctx.em, ctx.organizationId, input.serviceAccountId))) throw notFound('Service account');
+      assertNotActingWithApiKey(ctx.principal);
+      // Both memberships stay share-locked until commit, so the key cannot outlive a concurrent
+      // removal of the account (serviceAccounts.delete, organizations.removeMember) or of the caller.
+      if (!(await lockMembershipForShare(ctx.em, ctx.organizationId, ctx.principal.userId))) throw notFound('Organization');
+      if (!(await lockServiceAccountMembership(ctx.em, ctx.organizationId, input.serviceAccountId))) {
+        throw notFound('Service account');
+      }
       const access = checkApiKeyAccess(input, ctx.principal.permissions);
       if (access.fullAccess) {
         // A full-access key carries everything the account holds; whoever mints it must hold that too.
@@ -70,17 +80,23 @@ export function createServiceAccountKeyProcedures(deps: ServiceAccountProcedureD
     name: 'serviceAccounts.keys.revoke',
     summary: "Revokes one of a service account's API keys",
     scope: 'organization',
-    permission: null,
+    permission: MANAGE_SERVICE_ACCOUNTS,
+    featureFlag: SERVICE_ACCOUNTS_FLAG,
     input: Type.Object({ serviceAccountId, id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
     output: ApiKeyViewSchema,
     async handler(ctx, input) {
-      await openServiceAccountSurface(ctx, 'serviceAccounts.keys.revoke', deps);
+      assertNotActingWithApiKey(ctx.principal);
       if (!(await findServiceAccount(ctx.em, ctx.organizationId, input.serviceAccountId))) throw notFound('Service account');
-      const revoked = await revokeApiKey(ctx.em, {
-        id: input.id,
-        ownerUserId: input.serviceAccountId,
-        organizationId: ctx.organizationId,
-      });
+      const scope = { id: input.id, ownerUserId: input.serviceAccountId, organizationId: ctx.organizationId };
+      const key = await findApiKey(ctx.em, scope);
+      if (!key) throw notFound('API key');
+      // Revoking takes away what the key can do (a full key: all the account holds; a limited one:
+      // its allowlist within that), so it meets the same ceiling as minting it: an admin may revoke
+      // the limited keys they could have made, not an owner-level account's full key.
+      const accountPermissions = new Set(await serviceAccountPermissions(ctx.em, ctx.organizationId, input.serviceAccountId));
+      const carried = key.fullAccess ? [...accountPermissions] : key.permissions.filter((permission) => accountPermissions.has(permission));
+      assertWithinGrantCeiling(ctx.principal, carried, 'revoke a key carrying');
+      const revoked = await revokeApiKey(ctx.em, scope);
       if (!revoked) throw notFound('API key');
       return revoked;
     },

@@ -13,7 +13,7 @@ import {
   sessionPrincipal,
   type SeededOrganization,
 } from '../api-keys/testing/identity-seed';
-import { createServiceAccountProcedures } from './create-service-account-procedures';
+import { serviceAccountProcedures } from './create-service-account-procedures';
 import type { ServiceAccountView } from './service-account-view';
 
 describe('service accounts', () => {
@@ -37,7 +37,7 @@ describe('service accounts', () => {
   beforeAll(async () => {
     db = await createTestOrm([platformModule, authzModule]);
     flags = new FeatureFlagStore(db.orm);
-    procedures = new ProcedureRegistry([...apiKeyProcedures, ...createServiceAccountProcedures({ featureFlags: flags })]);
+    procedures = new ProcedureRegistry([...apiKeyProcedures, ...serviceAccountProcedures]);
     org = await seedOrganization(db.orm);
     admin = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['admin']), org.id);
     member = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['member']), org.id);
@@ -115,14 +115,15 @@ describe('service accounts', () => {
       expect(items.map((item) => item.id)).toContain(account.id);
     });
 
-    it('refuses roles that are unknown or carry permissions the caller lacks, writing nothing', async () => {
+    it('refuses unknown roles (400) and roles carrying permissions the caller lacks (403), writing nothing', async () => {
       const before = await sql(`SELECT count(*)::int AS n FROM users WHERE kind = 'SERVICE'`);
       await expect(createAccount({ roleKeys: ['owner', 'ghost'] })).rejects.toMatchObject({
         code: 'validation_failed',
-        details: [
-          { field: 'roleKeys', code: 'invalid_option', message: 'role "owner" carries permissions you do not hold: organization.manage' },
-          { field: 'roleKeys', code: 'invalid_option', message: '"ghost" is not a role of this organization' },
-        ],
+        details: [{ field: 'roleKeys', code: 'invalid_option', message: '"ghost" is not a role of this organization' }],
+      });
+      await expect(createAccount({ roleKeys: ['member', 'owner'] })).rejects.toMatchObject({
+        code: 'forbidden',
+        message: 'You cannot grant permissions you do not hold: organization.manage',
       });
       expect(await sql(`SELECT count(*)::int AS n FROM users WHERE kind = 'SERVICE'`)).toEqual(before);
     });

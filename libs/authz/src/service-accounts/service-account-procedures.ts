@@ -1,22 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  defineProcedure,
-  newId,
-  notFound,
-  validationFailed,
-  type AnyProcedure,
-  type ErrorDetail,
-  type Principal,
-} from '@mrp/platform';
+import { defineProcedure, newId, notFound, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
+import { assertWithinGrantCeiling } from '../access/grant-ceiling';
 import { Membership, Role, RoleGrant, User } from '../identity/entities';
 import { revokeAllApiKeysOf } from '../api-keys/api-key-store';
-import { openServiceAccountSurface, type ServiceAccountProcedureDeps } from './service-account-gate';
+import { assertNotActingWithApiKey } from '../api-keys/api-key-procedures';
+import { MANAGE_SERVICE_ACCOUNTS, SERVICE_ACCOUNTS_FLAG } from './service-account-gate';
 import { newServiceAccountId, serviceAccountEmail, SERVICE_ACCOUNT_ID_PATTERN } from './service-account-identity';
 import {
+  deleteServiceAccount,
   findServiceAccount,
   listServiceAccounts,
+  serviceAccountPermissions,
   setServiceAccountDisabled,
   updateServiceAccount,
 } from './service-account-store';
@@ -28,38 +24,29 @@ const description = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]);
 const byId = Type.Object({ id: serviceAccountId }, { additionalProperties: false });
 
 /**
- * The roles named by `roleKeys` in the organization. Unknown keys and roles carrying a
- * permission the caller lacks are refused together: nobody hands out authority they do not hold.
+ * The roles named by `roleKeys` in the organization. Granting roles at creation is what
+ * rbac.roles.assign does, so it needs the same permission (rbac.manage) and meets the same
+ * ceiling (403 for a role carrying a permission the caller lacks); unknown keys are a 400.
  */
 async function rolesGrantableBy(
-  em: EntityManager,
-  principal: Principal,
-  organizationId: string,
+  ctx: ProcedureContext<'organization'>,
   roleKeys: readonly string[],
 ): Promise<Array<{ id: string; key: string }>> {
   if (roleKeys.length === 0) return [];
-  const roles = await em.find(Role, { organizationId, key: { $in: [...roleKeys] } });
+  ctx.requirePermission('rbac.manage');
+  const roles = await ctx.em.find(Role, { organizationId: ctx.organizationId, key: { $in: [...roleKeys] } });
   const byKey = new Map(roles.map((role) => [role.key, role]));
-  const details: ErrorDetail[] = [];
-  const granted: Array<{ id: string; key: string }> = [];
-  for (const key of roleKeys) {
-    const role = byKey.get(key);
-    if (!role) {
-      details.push({ field: 'roleKeys', code: 'invalid_option', message: `"${key}" is not a role of this organization` });
-      continue;
-    }
-    granted.push({ id: role.id, key });
-    const beyond = role.permissions.filter((permission) => !principal.permissions.has(permission)).sort();
-    if (beyond.length > 0) {
-      details.push({
-        field: 'roleKeys',
-        code: 'invalid_option',
-        message: `role "${key}" carries permissions you do not hold: ${beyond.join(', ')}`,
-      });
-    }
+  const unknown = roleKeys.filter((key) => !byKey.has(key));
+  if (unknown.length > 0) {
+    throw validationFailed(
+      unknown.map((key) => ({ field: 'roleKeys', code: 'invalid_option', message: `"${key}" is not a role of this organization` })),
+    );
   }
-  if (details.length > 0) throw validationFailed(details);
-  return granted;
+  assertWithinGrantCeiling(ctx.principal, roles.flatMap((role) => role.permissions), 'grant');
+  return roleKeys.flatMap((key) => {
+    const role = byKey.get(key);
+    return role ? [{ id: role.id, key }] : [];
+  });
 }
 
 async function requireServiceAccount(em: EntityManager, organizationId: string, id: string): Promise<ServiceAccountView> {
@@ -68,18 +55,34 @@ async function requireServiceAccount(em: EntityManager, organizationId: string, 
   return account;
 }
 
+/**
+ * The organization's service account, refused (403) when it holds a permission the caller lacks:
+ * as organizations.removeMember will not let an admin remove an owner, an admin cannot change,
+ * disable, re-enable or delete an owner-level service account.
+ */
+async function requireServiceAccountWithinCeiling(
+  ctx: ProcedureContext<'organization'>,
+  id: string,
+  action: string,
+): Promise<ServiceAccountView> {
+  const account = await requireServiceAccount(ctx.em, ctx.organizationId, id);
+  assertWithinGrantCeiling(ctx.principal, await serviceAccountPermissions(ctx.em, ctx.organizationId, id), action);
+  return account;
+}
+
 /** `serviceAccounts.*`: organization-owned machine users, behind `public-api.service-accounts`. */
-export function createServiceAccountAdminProcedures(deps: ServiceAccountProcedureDeps): AnyProcedure[] {
+export function createServiceAccountAdminProcedures(): AnyProcedure[] {
   const list = defineProcedure({
     name: 'serviceAccounts.list',
     summary: "The active organization's service accounts",
     scope: 'organization',
-    permission: null, // api-keys.manage-service-accounts, checked after the flag (see openServiceAccountSurface)
+    permission: MANAGE_SERVICE_ACCOUNTS,
+    featureFlag: SERVICE_ACCOUNTS_FLAG,
     readOnly: true,
     input: Type.Object({}, { additionalProperties: false }),
     output: ServiceAccountListSchema,
     async handler(ctx) {
-      await openServiceAccountSurface(ctx, 'serviceAccounts.list', deps);
+      assertNotActingWithApiKey(ctx.principal);
       return { items: await listServiceAccounts(ctx.em, ctx.organizationId) };
     },
   });
@@ -88,7 +91,8 @@ export function createServiceAccountAdminProcedures(deps: ServiceAccountProcedur
     name: 'serviceAccounts.create',
     summary: 'Creates a service account: a machine member of the active organization with its own roles',
     scope: 'organization',
-    permission: null,
+    permission: MANAGE_SERVICE_ACCOUNTS,
+    featureFlag: SERVICE_ACCOUNTS_FLAG,
     input: Type.Object(
       {
         displayName,
@@ -99,8 +103,8 @@ export function createServiceAccountAdminProcedures(deps: ServiceAccountProcedur
     ),
     output: ServiceAccountViewSchema,
     async handler(ctx, input) {
-      await openServiceAccountSurface(ctx, 'serviceAccounts.create', deps);
-      const roles = await rolesGrantableBy(ctx.em, ctx.principal, ctx.organizationId, input.roleKeys ?? []);
+      assertNotActingWithApiKey(ctx.principal);
+      const roles = await rolesGrantableBy(ctx, input.roleKeys ?? []);
       const id = newServiceAccountId();
       const now = new Date();
       // Written in dependency order: these tables have foreign keys but the entities no relations.
@@ -138,18 +142,20 @@ export function createServiceAccountAdminProcedures(deps: ServiceAccountProcedur
     name: 'serviceAccounts.update',
     summary: "Renames a service account or changes its description (roles: rbac.roles.assign|revoke)",
     scope: 'organization',
-    permission: null,
+    permission: MANAGE_SERVICE_ACCOUNTS,
+    featureFlag: SERVICE_ACCOUNTS_FLAG,
     input: Type.Object(
       { id: serviceAccountId, displayName: Type.Optional(displayName), description: Type.Optional(description) },
       { additionalProperties: false },
     ),
     output: ServiceAccountViewSchema,
     async handler(ctx, input) {
-      await openServiceAccountSurface(ctx, 'serviceAccounts.update', deps);
+      assertNotActingWithApiKey(ctx.principal);
       const changes = (['displayName', 'description'] as const).filter((field) => input[field] !== undefined);
       if (changes.length === 0) {
         throw validationFailed([{ field: '(body)', code: 'required', message: 'give displayName and/or description' }]);
       }
+      await requireServiceAccountWithinCeiling(ctx, input.id, 'change a service account holding');
       const found = await updateServiceAccount(ctx.em, ctx.organizationId, input.id, {
         displayName: input.displayName?.trim(),
         description: input.description,
@@ -167,11 +173,13 @@ export function createServiceAccountAdminProcedures(deps: ServiceAccountProcedur
         ? 'Disables a service account: all its keys stop working at once'
         : 'Enables a disabled service account: its unrevoked, unexpired keys work again',
       scope: 'organization',
-      permission: null,
+      permission: MANAGE_SERVICE_ACCOUNTS,
+      featureFlag: SERVICE_ACCOUNTS_FLAG,
       input: byId,
       output: ServiceAccountViewSchema,
       async handler(ctx, input) {
-        await openServiceAccountSurface(ctx, name, deps);
+        assertNotActingWithApiKey(ctx.principal);
+        await requireServiceAccountWithinCeiling(ctx, input.id, `${disabled ? 'disable' : 'enable'} a service account holding`);
         const outcome = await setServiceAccountDisabled(ctx.em, ctx.organizationId, input.id, disabled);
         if (outcome === 'unchanged') return requireServiceAccount(ctx.em, ctx.organizationId, input.id);
         const scope = { organizationId: ctx.organizationId, userId: input.id };
@@ -186,16 +194,25 @@ export function createServiceAccountAdminProcedures(deps: ServiceAccountProcedur
 
   const remove = defineProcedure({
     name: 'serviceAccounts.delete',
-    summary: 'Deletes a service account and revokes its keys',
+    summary: 'Deletes a service account, its membership and role grants, and revokes its keys',
     scope: 'organization',
-    permission: null,
+    permission: MANAGE_SERVICE_ACCOUNTS,
+    featureFlag: SERVICE_ACCOUNTS_FLAG,
     input: byId,
     output: Type.Object({ id: Type.String(), deleted: Type.Literal(true), revokedKeys: Type.Integer() }, { additionalProperties: false }),
     async handler(ctx, input) {
-      await openServiceAccountSurface(ctx, 'serviceAccounts.delete', deps);
-      const found = await updateServiceAccount(ctx.em, ctx.organizationId, input.id, { deleted: true });
-      if (!found) throw notFound('Service account');
+      assertNotActingWithApiKey(ctx.principal);
+      await requireServiceAccountWithinCeiling(ctx, input.id, 'delete a service account holding');
+      // Its membership goes in the same statement (role grants cascade), before its keys are revoked.
+      if (!(await deleteServiceAccount(ctx.em, ctx.organizationId, input.id))) throw notFound('Service account');
       const revokedKeys = await revokeAllApiKeysOf(ctx.em, input.id);
+      ctx.emit(
+        createEvent(
+          'organization.member-removed',
+          { organizationId: ctx.organizationId, userId: input.id, removedBy: ctx.principal.userId },
+          { organizationId: ctx.organizationId },
+        ),
+      );
       return { id: input.id, deleted: true as const, revokedKeys };
     },
   });

@@ -64,7 +64,6 @@ export async function findServiceAccount(
 export interface ServiceAccountChange {
   displayName?: string;
   description?: string | null;
-  deleted?: true;
 }
 
 /**
@@ -87,7 +86,6 @@ export async function updateServiceAccount(
     assignments.push('description = ?');
     params.push(change.description);
   }
-  if (change.deleted) assignments.push('deleted_at = now()');
   const result = await em.execute<{ id: string }[]>(
     `UPDATE users u SET ${assignments.join(', ')}
        FROM memberships m
@@ -97,6 +95,49 @@ export async function updateServiceAccount(
     [...params, organizationId, serviceAccountId],
   );
   return result.length > 0;
+}
+
+/**
+ * Deletes the organization's live service account in one statement: its membership goes (its role
+ * grants cascade with it) and the user is marked deleted. Deleting the membership row first makes
+ * a concurrent key creation, which holds a share lock on it, finish before this goes on (see
+ * lockServiceAccountMembership). Returns whether such an account existed.
+ */
+export async function deleteServiceAccount(em: EntityManager, organizationId: string, serviceAccountId: string): Promise<boolean> {
+  const result = await em.execute<{ id: string }[]>(
+    `WITH gone AS (
+       DELETE FROM memberships m
+        USING users u
+        WHERE m.organization_id = ? AND m.user_id = ?
+          AND u.id = m.user_id AND u.kind = 'SERVICE' AND u.deleted_at IS NULL
+       RETURNING m.user_id)
+     UPDATE users SET deleted_at = now(), updated_at = now()
+      WHERE id IN (SELECT user_id FROM gone)
+      RETURNING id`,
+    [organizationId, serviceAccountId],
+  );
+  return result.length > 0;
+}
+
+/**
+ * Share-locks the membership of the organization's live service account until commit; false when
+ * there is no such account. A key created under this lock cannot escape the revoke of a concurrent
+ * serviceAccounts.delete or organizations.removeMember: both delete the membership row first.
+ */
+export async function lockServiceAccountMembership(
+  em: EntityManager,
+  organizationId: string,
+  serviceAccountId: string,
+): Promise<boolean> {
+  const rows = await em.execute<{ id: string }[]>(
+    `SELECT m.id
+       FROM memberships m
+       JOIN users u ON u.id = m.user_id AND u.kind = 'SERVICE' AND u.deleted_at IS NULL
+      WHERE m.organization_id = ? AND m.user_id = ?
+        FOR SHARE OF m`,
+    [organizationId, serviceAccountId],
+  );
+  return rows.length > 0;
 }
 
 /** The service account's live permissions in the organization (union of its roles). */

@@ -56,7 +56,7 @@ export async function createAuthzHarness(options: { notifier?: UserNotifier } = 
         registry.require(name),
         input,
         { em: db.orm.em.fork(), principal: await principal(who, organizationId), correlationId: `test-${name}` },
-        { dispatcher: events, logger: silentLogger },
+        { dispatcher: events, logger: silentLogger, flags },
       );
     },
     sql: <T extends object>(query: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(query, params),

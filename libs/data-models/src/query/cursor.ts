@@ -1,22 +1,47 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { badRequest, isUuidString } from '@mrp/platform';
+import { badRequest, isUuidString, validationFailed, type DomainError } from '@mrp/platform';
 import type { SortPlan } from './sort';
+import { sql, trustedSql, type SqlFragment } from './sql';
 
 /**
  * Opaque keyset cursors: base64url(JSON of the last row's sort values and id, bound to the list
  * they came from) + "." + a truncated HMAC. A cursor that was altered, or that belongs to another
  * model, sort or filter, is refused with 400 instead of silently paging something else.
+ *
+ * A cursor is never longer than MAX_CURSOR_LENGTH, whatever the data. Sort values are carried in
+ * full while they fit (such a cursor keeps working after its row is purged); when they do not, the
+ * longest ones are replaced, one at a time, by a digest of the value, and the list query reads the
+ * value from the cursor row itself (by id, in the same statement). That row must then still exist
+ * with the same value, else the cursor is stale: 400, restart from the first page.
  */
 
+/** The longest cursor ever issued (and accepted). Only URL-safe characters: it never grows when URL-encoded. */
+export const MAX_CURSOR_LENGTH = 512;
+
+/** A sort value the cursor does not carry: the cursor row's current value, which must have this digest. */
+export interface CursorReference {
+  digest: string;
+}
+
+export type CursorValue = string | null | CursorReference;
+
 export interface CursorPosition {
+  values: CursorValue[];
+  id: string;
+}
+
+/** The last row of a page, as the list query returns it. */
+export interface CursorRow {
   values: (string | null)[];
   id: string;
 }
 
+type PayloadValue = string | null | { h: string };
+
 interface CursorPayload {
   /** Hash of what the cursor is bound to: model, sort and filter. */
   b: string;
-  v: (string | null)[];
+  v: PayloadValue[];
   i: string;
 }
 
@@ -28,6 +53,42 @@ export interface CursorScope {
   sort: SortPlan;
   /** The normalised filter tree, or undefined. */
   filter: unknown;
+}
+
+/** Hex characters of SHA-256 kept in a reference: 96 bits, enough to notice that a value changed. */
+const DIGEST_LENGTH = 24;
+const DIGEST_TEXT = new RegExp(`^[0-9a-f]{${DIGEST_LENGTH}}$`);
+
+export function isCursorReference(value: CursorValue): value is CursorReference {
+  return typeof value === 'object' && value !== null;
+}
+
+export function hasCursorReferences(position: CursorPosition): boolean {
+  return position.values.some(isCursorReference);
+}
+
+/** The digest of a sort value as cursors carry it: SHA-256 of its UTF-8 text, in hex, truncated. */
+export function sortValueDigest(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, DIGEST_LENGTH);
+}
+
+/** sortValueDigest computed by PostgreSQL, over a text expression. */
+export function sortValueDigestSql(expression: SqlFragment): SqlFragment {
+  return sql`left(encode(sha256(convert_to(${expression}, 'UTF8')), 'hex'), ${trustedSql(String(DIGEST_LENGTH))})`;
+}
+
+/** The cursor could not be continued: the row it reads its sort values from is gone or changed. */
+export function staleCursor(): DomainError {
+  return validationFailed(
+    [
+      {
+        field: 'cursor',
+        code: 'stale',
+        message: 'The record this cursor continues from was deleted or its sort value changed; request the first page again, without cursor',
+      },
+    ],
+    'cursor can no longer be continued: start again from the first page (omit cursor)',
+  );
 }
 
 function binding(scope: CursorScope): string {
@@ -63,14 +124,47 @@ function valueFits(kind: SortPlan['terms'][number]['kind'], value: string | null
   }
 }
 
-export function encodeCursor(secret: string, scope: CursorScope, position: CursorPosition): string {
-  const payload: CursorPayload = { b: binding(scope), v: position.values, i: position.id };
+function sign(secret: string, payload: CursorPayload): string {
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${mac(secret, body)}`;
 }
 
+/**
+ * The cursor after `row`: its sort values in full when that fits in MAX_CURSOR_LENGTH, else with
+ * the longest values replaced by references until it fits. With every value referenced a cursor is
+ * about half the bound, so the bound always holds.
+ */
+export function encodeCursor(secret: string, scope: CursorScope, row: CursorRow): string {
+  const values: PayloadValue[] = [...row.values];
+  const b = binding(scope);
+  for (;;) {
+    const cursor = sign(secret, { b, v: values, i: row.id });
+    if (cursor.length <= MAX_CURSOR_LENGTH) return cursor;
+    let longest = -1;
+    let longestSize = 0;
+    values.forEach((value, index) => {
+      const size = typeof value === 'string' ? Buffer.byteLength(JSON.stringify(value)) : 0;
+      if (size > longestSize) {
+        longest = index;
+        longestSize = size;
+      }
+    });
+    if (longest < 0) throw new Error(`A cursor with every sort value referenced is still ${cursor.length} characters long`);
+    values[longest] = { h: sortValueDigest(values[longest] as string) };
+  }
+}
+
+function decodeValue(kind: SortPlan['terms'][number]['kind'], value: unknown): CursorValue | undefined {
+  if (value === null || typeof value === 'string') return valueFits(kind, value) ? value : undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  const digest = (value as { h?: unknown }).h;
+  return keys.length === 1 && typeof digest === 'string' && DIGEST_TEXT.test(digest) ? { digest } : undefined;
+}
+
 export function decodeCursor(secret: string, scope: CursorScope, cursor: string): CursorPosition {
   const invalid = () => badRequest('cursor is invalid: use the nextCursor of the previous page unchanged');
+  if (cursor.length > MAX_CURSOR_LENGTH) throw invalid();
   const [body, signature, ...rest] = cursor.split('.');
   if (!body || !signature || rest.length > 0) throw invalid();
   const expected = Buffer.from(mac(secret, body));
@@ -89,13 +183,8 @@ export function decodeCursor(secret: string, scope: CursorScope, cursor: string)
     throw badRequest('cursor belongs to a different list: keep model, sort and filter unchanged while paging');
   }
   const terms = scope.sort.terms;
-  if (
-    !isUuidString(i) ||
-    !Array.isArray(v) ||
-    v.length !== terms.length ||
-    !v.every((value, index) => (value === null || typeof value === 'string') && valueFits(terms[index].kind, value))
-  ) {
-    throw invalid();
-  }
-  return { values: v, id: i };
+  if (!isUuidString(i) || !Array.isArray(v) || v.length !== terms.length) throw invalid();
+  const values = v.map((value: unknown, index) => decodeValue(terms[index].kind, value));
+  if (values.some((value) => value === undefined)) throw invalid();
+  return { values: values as CursorValue[], id: i };
 }

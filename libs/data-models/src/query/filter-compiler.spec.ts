@@ -1,6 +1,7 @@
 import type { FieldDefinition } from '@mrp/field-validation';
 import { compileFilter } from './filter-compiler';
 import { parseSort, keysetCondition } from './sort';
+import { trustedSql } from './sql';
 
 const fields = new Map<string, FieldDefinition>([
   ['note', { key: 'note', type: 'TEXT', config: { maxLength: 1000 }, required: false }],
@@ -55,5 +56,12 @@ describe('keysetCondition', () => {
     expect(condition.text).toContain('IS NULL');
     expect(condition.text).toContain(' OR ');
     expect(condition.params).toEqual(['3', '3', '2030-01-01T00:00:00.000000Z', '3', '2030-01-01T00:00:00.000000Z', '01900000-0000-7000-8000-000000000000']);
+  });
+
+  it('compares with a value read in SQL instead of a bind value when given one', () => {
+    const plan = parseSort('title', fields);
+    const condition = keysetCondition(plan, [trustedSql('(SELECT v FROM t)')], '01900000-0000-7000-8000-000000000000');
+    expect(condition.text).toBe('(left(r.title, 200), r.title, r.id) > (left((SELECT v FROM t)::text, 200), (SELECT v FROM t)::text, ?::uuid)');
+    expect(condition.params).toEqual(['01900000-0000-7000-8000-000000000000']);
   });
 });

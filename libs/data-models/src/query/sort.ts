@@ -21,8 +21,14 @@ export interface OrderColumn {
   descending: boolean;
   nullable: boolean;
   /** The same expression computed from a cursor value. */
-  fromCursor(value: string): SqlFragment;
+  fromCursor(value: NonNullable<KeysetValue>): SqlFragment;
 }
+
+/**
+ * A sort value the keyset condition compares with: the text a cursor carries (a bind value), NULL,
+ * or a SQL expression of that same text (read from the cursor's row in the same statement).
+ */
+export type KeysetValue = string | null | SqlFragment;
 
 export interface SortTerm {
   key: string;
@@ -119,7 +125,7 @@ export function orderByClause(plan: SortPlan): SqlFragment {
 }
 
 /** `column` comes strictly after `value` in its direction (nulls last ascending, first descending). */
-function after(column: OrderColumn, value: string | null): SqlFragment {
+function after(column: OrderColumn, value: KeysetValue): SqlFragment {
   if (value === null) {
     return column.descending ? sql`${column.expression} IS NOT NULL` : trustedSql('FALSE');
   }
@@ -127,7 +133,7 @@ function after(column: OrderColumn, value: string | null): SqlFragment {
   return column.nullable && !column.descending ? sql`(${comparison} OR ${column.expression} IS NULL)` : comparison;
 }
 
-function equalTo(column: OrderColumn, value: string | null): SqlFragment {
+function equalTo(column: OrderColumn, value: KeysetValue): SqlFragment {
   return value === null ? sql`${column.expression} IS NULL` : sql`${column.expression} = ${column.fromCursor(value)}`;
 }
 
@@ -136,8 +142,8 @@ function equalTo(column: OrderColumn, value: string | null): SqlFragment {
  * can get in the way, a row comparison lets the index seek straight to the page; otherwise the
  * expanded form (c1 > v1) OR (c1 = v1 AND c2 > v2) ... is used.
  */
-export function keysetCondition(plan: SortPlan, termValues: readonly (string | null)[], id: string): SqlFragment {
-  const pairs: Array<{ column: OrderColumn; value: string | null }> = [];
+export function keysetCondition(plan: SortPlan, termValues: readonly KeysetValue[], id: string): SqlFragment {
+  const pairs: Array<{ column: OrderColumn; value: KeysetValue }> = [];
   plan.terms.forEach((term, index) => {
     for (const column of term.columns) pairs.push({ column, value: termValues[index] });
   });
@@ -148,7 +154,7 @@ export function keysetCondition(plan: SortPlan, termValues: readonly (string | n
   const nullSafe = pairs.every((pair) => pair.value !== null && (!pair.column.nullable || pair.column.descending));
   if (sameDirection && nullSafe) {
     const left = joinSql(pairs.map((pair) => pair.column.expression), ', ');
-    const right = joinSql(pairs.map((pair) => pair.column.fromCursor(pair.value as string)), ', ');
+    const right = joinSql(pairs.map((pair) => pair.column.fromCursor(pair.value as NonNullable<KeysetValue>)), ', ');
     return sql`(${left}) ${trustedSql(direction ? '<' : '>')} (${right})`;
   }
   const alternatives = pairs.map((pair, index) =>

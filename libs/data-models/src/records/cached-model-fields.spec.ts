@@ -1,5 +1,5 @@
 import { invokeProcedure, newId, ProcedureRegistry, type Principal } from '@mrp/platform';
-import { silentLogger, statementsOf } from '@mrp/platform/testing';
+import { flagsAllOff, silentLogger, statementsOf } from '@mrp/platform/testing';
 import { createDataModelsProcedures } from '../procedures';
 import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
 import type { RecordOutput } from './schemas';
@@ -21,6 +21,7 @@ describe('record procedures with field definitions cached per process', () => {
     invokeProcedure<T>(processA.require(name), input, { em: env.db.orm.em.fork(), principal: owner, correlationId: `test-${newId()}` }, {
       dispatcher: env.dispatcher,
       logger: silentLogger,
+      flags: flagsAllOff,
     });
   const inB = <T>(name: string, input: unknown) => env.call<T>(name, input, owner);
   const version = async (model: string) =>

@@ -1,7 +1,7 @@
 import type { FieldDefinition, FilterNode } from '@mrp/field-validation';
-import type { CursorPosition } from '../query/cursor';
+import { isCursorReference, sortValueDigestSql, type CursorPosition } from '../query/cursor';
 import { compileFilter } from '../query/filter-compiler';
-import { keysetCondition, orderByClause, type SortPlan } from '../query/sort';
+import { keysetCondition, orderByClause, type KeysetValue, type SortPlan } from '../query/sort';
 import { joinSql, sql, trustedSql, type SqlFragment } from '../query/sql';
 import { visibleTo } from './record-access';
 import { RECORD_COLUMNS } from './record-rows';
@@ -21,10 +21,40 @@ export interface ListQuerySpec {
 /** Alias of the n-th sort value in the result, carried into the next cursor. */
 export const sortValueColumn = (index: number) => `sort_${index}`;
 
+/** The CTE holding the sort values a cursor refers to instead of carrying them. */
+const CURSOR_ROW = 'cursor_row';
+
+/**
+ * The cursor row's current sort values for the terms the cursor only refers to: one row while that
+ * record still exists in the model (deleted or not) and each value still has the cursor's digest;
+ * none once it was purged or re-sorted. Undefined for a cursor that carries all its values.
+ */
+export function cursorRowQuery(spec: Pick<ListQuerySpec, 'organizationId' | 'modelId' | 'sort' | 'after'>): SqlFragment | undefined {
+  const after = spec.after;
+  if (!after) return undefined;
+  const columns: SqlFragment[] = [];
+  const checks: SqlFragment[] = [];
+  after.values.forEach((value, index) => {
+    if (!isCursorReference(value)) return;
+    const text = spec.sort.terms[index].cursorValue;
+    columns.push(sql`${text} AS ${trustedSql(sortValueColumn(index))}`);
+    checks.push(sql`${sortValueDigestSql(text)} = ${value.digest}`);
+  });
+  if (columns.length === 0) return undefined;
+  return sql`SELECT ${joinSql(columns, ', ')}
+      FROM records r
+      WHERE r.organization_id = ${spec.organizationId} AND r.model_id = ${spec.modelId} AND r.id = ${after.id}::uuid
+        AND ${joinSql(checks, ' AND ')}`;
+}
+
 /**
  * One page of a model's live records. Hot path: the organization/model/deleted_at prefix and the
  * ORDER BY match a partial btree index (or a field's expression index), and the page starts at
  * the keyset condition rather than an OFFSET, so page 5,000 costs what page 1 costs.
+ *
+ * A cursor that refers to its row's sort values reads them in the same statement (a primary-key
+ * lookup in a CTE, evaluated once). Without that row the page is empty, never a wrong page: the
+ * caller then tells a stale cursor from the end of the list with cursorRowQuery.
  */
 export function buildListQuery(spec: ListQuerySpec): SqlFragment {
   const conditions: SqlFragment[] = [
@@ -34,9 +64,19 @@ export function buildListQuery(spec: ListQuerySpec): SqlFragment {
     visibleTo(spec.roleIds),
   ];
   if (spec.filter) conditions.push(compileFilter(spec.filter, spec.fields));
-  if (spec.after) conditions.push(keysetCondition(spec.sort, spec.after.values, spec.after.id));
+  const cursorRow = cursorRowQuery(spec);
+  if (spec.after) {
+    // Not every alternative of an expanded keyset condition involves every value: without this
+    // gate, a cursor whose row is gone could still let a wrong page through.
+    if (cursorRow) conditions.push(trustedSql(`EXISTS (SELECT 1 FROM ${CURSOR_ROW})`));
+    const values: KeysetValue[] = spec.after.values.map((value, index) =>
+      isCursorReference(value) ? trustedSql(`(SELECT ${CURSOR_ROW}.${sortValueColumn(index)} FROM ${CURSOR_ROW})`) : value,
+    );
+    conditions.push(keysetCondition(spec.sort, values, spec.after.id));
+  }
   const sortValues = spec.sort.terms.map((term, index) => sql`${term.cursorValue} AS ${trustedSql(sortValueColumn(index))}`);
-  return sql`SELECT ${RECORD_COLUMNS}, ${joinSql(sortValues, ', ')}
+  const withClause = cursorRow ? sql`WITH ${trustedSql(CURSOR_ROW)} AS MATERIALIZED (${cursorRow})\n    ` : trustedSql('');
+  return sql`${withClause}SELECT ${RECORD_COLUMNS}, ${joinSql(sortValues, ', ')}
     FROM records r
     WHERE ${joinSql(conditions, '\n      AND ')}
     ORDER BY ${orderByClause(spec.sort)}

@@ -13,10 +13,18 @@ import { createEvent, recordEventAliases } from '@mrp/events';
 import { validateFilterTree, type FilterNode } from '@mrp/field-validation';
 import { definitionMap, loadRecordModel, toDefinition, type FieldShape, type RecordModel } from '../models/model-store';
 import { RecordModelCache } from '../models/record-model-cache';
-import { decodeCursor, encodeCursor, DEFAULT_CURSOR_SECRET, type CursorScope } from '../query/cursor';
+import {
+  decodeCursor,
+  encodeCursor,
+  hasCursorReferences,
+  staleCursor,
+  DEFAULT_CURSOR_SECRET,
+  MAX_CURSOR_LENGTH,
+  type CursorScope,
+} from '../query/cursor';
 import { parseSort } from '../query/sort';
 import { runSql, sql } from '../query/sql';
-import { buildListQuery, sortValueColumn } from './list-query';
+import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import { changedFieldKeys, errorDetail, mergePatch, titleOf, validateWrite, withFormulas } from './record-data';
 import { recordOutput, type RecordRow } from './record-rows';
 import {
@@ -149,7 +157,7 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
       {
         model: ModelKeyInput,
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
-        cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 8192 })),
+        cursor: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH })),
         sort: Type.Optional(Type.String({ maxLength: 200 })),
         filter: Type.Optional(
           Type.Union([Type.String({ maxLength: 65536 }), Type.Object({}, { additionalProperties: true })], {
@@ -168,19 +176,23 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
       const scope: CursorScope = { modelId: model.id, sort, filter };
       const after = input.cursor === undefined ? undefined : decodeCursor(cursorSecret, scope, input.cursor);
       const limit = input.limit ?? DEFAULT_PAGE_SIZE;
-      const rows = await runSql<RecordRow & Record<string, string | null>>(
-        ctx.em,
-        buildListQuery({
-          organizationId: ctx.organizationId,
-          modelId: model.id,
-          roleIds: ctx.principal.roleIds,
-          fields: definitions,
-          sort,
-          filter,
-          after,
-          limit: limit + 1,
-        }),
-      );
+      const query: ListQuerySpec = {
+        organizationId: ctx.organizationId,
+        modelId: model.id,
+        roleIds: ctx.principal.roleIds,
+        fields: definitions,
+        sort,
+        filter,
+        after,
+        limit: limit + 1,
+      };
+      const rows = await runSql<RecordRow & Record<string, string | null>>(ctx.em, buildListQuery(query));
+      // A cursor that refers to its row yields no rows once that row is gone: only then, tell that
+      // apart from the end of the list (a page with rows proves the row was there).
+      if (rows.length === 0 && after && hasCursorReferences(after)) {
+        const cursorRow = cursorRowQuery(query);
+        if (cursorRow && (await runSql(ctx.em, cursorRow)).length === 0) throw staleCursor();
+      }
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
       const nextCursor =
@@ -266,11 +278,11 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
     summary: 'Soft-deletes a record, or purges it with hard: true (also needs records.purge)',
     scope: 'organization',
     permission: 'records.delete',
+    inputPermissions: [{ permission: 'records.purge', when: 'hard=true', appliesTo: (input) => input.hard === true }],
     input: Type.Object({ id: RecordIdInput, hard: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
     output: RecordDeletionSchema,
     async handler(ctx, input): Promise<RecordDeletionOutput> {
       const hard = input.hard === true;
-      if (hard) ctx.requirePermission('records.purge');
       // A purge also reaches records that are already soft-deleted.
       const record = await requireRecord(ctx, input.id, hard ? 'any' : 'live', true);
       if (hard) await purgeRecord(ctx.em, record.id);

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { RecordingEventDispatcher as RecordingDispatcher, createTestOrm, silentLogger, testPrincipal, type TestOrm } from '../../testing';
+import { RecordingEventDispatcher as RecordingDispatcher, createTestOrm, flagsAllOff, silentLogger, testPrincipal, type TestOrm } from '../../testing';
 import { platformModule } from '../platform-module';
 import { DomainError } from '../errors/domain-error';
 import { defineProcedure } from './procedure';
-import { invokeProcedure, validateProcedureInput } from './invoke';
-
+import { invokeProcedure, validateProcedureInput, type InvocationDeps } from './invoke';
 
 const setFlag = defineProcedure({
   name: 'test.setFlag',
@@ -27,9 +26,10 @@ describe('invokeProcedure', () => {
   });
   afterAll(() => db.close());
 
+  const flagsOn: InvocationDeps['flags'] = { isEnabled: async () => true };
   const principal = testPrincipal({ organizationId: 'org-1', permissions: new Set(['flags.write']) });
   const invoke = (input: unknown, dispatcher = new RecordingDispatcher(), who = principal) =>
-    invokeProcedure(setFlag, input, { em: db.orm.em.fork(), principal: who, correlationId: 'req-1' }, { dispatcher, logger: silentLogger });
+    invokeProcedure(setFlag, input, { em: db.orm.em.fork(), principal: who, correlationId: 'req-1' }, { dispatcher, logger: silentLogger, flags: flagsAllOff });
   const count = async (key: string) =>
     (await db.orm.em.fork().getConnection().execute('SELECT count(*)::int AS n FROM feature_flags WHERE key = ?', [key]))[0].n;
 
@@ -80,5 +80,58 @@ describe('invokeProcedure', () => {
   it('needs an active organization for organization-scoped procedures', async () => {
     const who = testPrincipal({ organizationId: null, permissions: new Set(['flags.write']) });
     await expect(invoke({ key: 'a.noorg' }, undefined, who)).rejects.toMatchObject({ code: 'bad_request' });
+  });
+
+  describe('a procedure behind a feature flag', () => {
+    const gated = defineProcedure({ ...setFlag, name: 'test.gatedSetFlag', featureFlag: 'public-api.service-accounts' });
+    const invokeGated = (input: unknown, flags: InvocationDeps['flags'], who = principal) =>
+      invokeProcedure(gated, input, { em: db.orm.em.fork(), principal: who, correlationId: 'req-g' }, {
+        dispatcher: new RecordingDispatcher(),
+        logger: silentLogger,
+        flags,
+      });
+
+    it('does not exist while the flag is off: not_found before the permission or the input is looked at', async () => {
+      const nobody = testPrincipal({ organizationId: null, permissions: new Set() });
+      await expect(invokeGated({ key: 42 }, flagsAllOff, nobody)).rejects.toMatchObject({
+        code: 'not_found',
+        message: 'Procedure test.gatedSetFlag not found',
+      });
+      await expect(invokeGated({ key: 'g.off' }, flagsAllOff)).rejects.toMatchObject({ code: 'not_found' });
+      expect(await count('g.off')).toBe(0);
+    });
+
+    it('runs as usual while the flag is on', async () => {
+      await expect(invokeGated({ key: 'g.on' }, flagsOn)).resolves.toEqual({ key: 'g.on', organizationId: 'org-1' });
+      expect(await count('g.on')).toBe(1);
+    });
+  });
+
+  describe('permissions that depend on the input', () => {
+    const purgeable = defineProcedure({
+      ...setFlag,
+      name: 'test.purgeableSetFlag',
+      inputPermissions: [{ permission: 'flags.purge', when: 'fail=true', appliesTo: (input) => input.fail === true }],
+    });
+    const invokePurgeable = (input: unknown, permissions: string[]) =>
+      invokeProcedure(
+        purgeable,
+        input,
+        { em: db.orm.em.fork(), principal: testPrincipal({ organizationId: 'org-1', permissions: new Set(permissions) }), correlationId: 'req-p' },
+        { dispatcher: new RecordingDispatcher(), logger: silentLogger, flags: flagsAllOff },
+      );
+
+    it('are required only for the inputs they apply to, before the handler runs', async () => {
+      await expect(invokePurgeable({ key: 'p.plain' }, ['flags.write'])).resolves.toMatchObject({ key: 'p.plain' });
+      await expect(invokePurgeable({ key: 'p.denied', fail: true }, ['flags.write'])).rejects.toMatchObject({
+        code: 'forbidden',
+        message: 'Missing permission flags.purge',
+      });
+      expect(await count('p.denied')).toBe(0);
+      // With the permission the handler runs (and fails as asked, so the error is the handler's).
+      await expect(invokePurgeable({ key: 'p.held', fail: true }, ['flags.write', 'flags.purge'])).rejects.toMatchObject({
+        code: 'conflict',
+      });
+    });
   });
 });

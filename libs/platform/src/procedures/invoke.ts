@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError, badRequest, forbidden, validationFailed } from '../errors/domain-error';
+import { DomainError, badRequest, forbidden, notFound, validationFailed } from '../errors/domain-error';
 import { needsFlush, runInTransaction } from '../database/transaction';
 import type { EventDispatcher, EventEnvelope, PendingEvent } from '../events/event-envelope';
 import { newId } from '../ids/ids';
 import type { Logger } from '../logging/logger';
+import type { FeatureFlagStore } from '../feature-flags/feature-flag-store';
 import type { AnyProcedure, ProcedureContext } from './procedure';
 import type { Principal } from './principal';
 import { schemaErrorDetails } from './schema';
@@ -11,6 +12,7 @@ import { schemaErrorDetails } from './schema';
 export interface InvocationDeps {
   dispatcher: EventDispatcher;
   logger: Logger;
+  flags: Pick<FeatureFlagStore, 'isEnabled'>;
 }
 
 export interface Invocation {
@@ -20,7 +22,18 @@ export interface Invocation {
   correlationId: string;
 }
 
-function checkAccess(procedure: AnyProcedure, principal: Principal): void {
+/** While its feature flag is off a procedure answers exactly as an unknown name does. */
+export async function assertProcedureAvailable(procedure: AnyProcedure, flags: InvocationDeps['flags']): Promise<void> {
+  if (procedure.featureFlag && !(await flags.isEnabled(procedure.featureFlag))) {
+    throw notFound(`Procedure ${procedure.name}`);
+  }
+}
+
+/**
+ * Scope and declared permission, which need no input: a door may call it before it reads a body,
+ * so a caller without the permission is told 403 without uploading anything.
+ */
+export function checkProcedureAccess(procedure: AnyProcedure, principal: Principal): void {
   if (procedure.scope === 'platform-admin' && !principal.isPlatformAdmin) {
     throw forbidden('Only platform administrators may do this');
   }
@@ -62,9 +75,9 @@ export function validateProcedureInput<T>(procedure: AnyProcedure, rawInput: unk
 }
 
 /**
- * The single path by which any door (/rpc, /api/v1, jobs) runs a procedure: validate the input,
- * check scope and permission, run the handler in a transaction, persist its events with the
- * transaction and publish them after commit.
+ * The single path by which any door (/rpc, /api/v1, jobs) runs a procedure: check its flag, scope
+ * and permission, validate the input, check the permissions that input needs, run the handler in a
+ * transaction, persist its events with the transaction and publish them after commit.
  */
 export async function invokeProcedure<TOutput>(
   procedure: AnyProcedure,
@@ -72,8 +85,12 @@ export async function invokeProcedure<TOutput>(
   invocation: Invocation,
   deps: InvocationDeps,
 ): Promise<TOutput> {
-  checkAccess(procedure, invocation.principal);
+  if (procedure.featureFlag) await assertProcedureAvailable(procedure, deps.flags);
+  checkProcedureAccess(procedure, invocation.principal);
   const input = validateProcedureInput(procedure, rawInput);
+  for (const { permission, appliesTo } of procedure.inputPermissions ?? []) {
+    if (appliesTo(input) && !invocation.principal.permissions.has(permission)) throw forbidden(`Missing permission ${permission}`);
+  }
   const events: EventEnvelope[] = [];
   const afterCommitTasks: Array<() => Promise<void>> = [];
   // Made on first use: most calls never log.

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logging/logger';
 import type { PendingEvent } from '../events/event-envelope';
+import type { FeatureFlagKey } from '../feature-flags/known-flags';
 import type { Principal } from './principal';
 import { compileSchema } from './schema';
 
@@ -23,7 +24,7 @@ export interface ProcedureContext<TScope extends ProcedureScope = ProcedureScope
   /** Queues an event; it is persisted with the transaction and published after commit. */
   emit(event: PendingEvent): void;
   hasPermission(permission: string): boolean;
-  /** For permissions that depend on the input (e.g. `records.purge` for a hard delete). */
+  /** For a check the declaration cannot express; prefer `permission` and `inputPermissions`. */
   requirePermission(permission: string): void;
   /**
    * Work that must not run inside the transaction (e.g. `CREATE INDEX CONCURRENTLY`). Runs after
@@ -33,6 +34,14 @@ export interface ProcedureContext<TScope extends ProcedureScope = ProcedureScope
   afterCommit(task: () => Promise<void>): void;
 }
 
+/** A permission needed only for some inputs, e.g. `records.purge` when a delete is hard. */
+export interface InputPermission<TInput> {
+  permission: string;
+  /** The condition in words, for documents (e.g. `hard=true`). */
+  when: string;
+  appliesTo(input: TInput): boolean;
+}
+
 export interface ProcedureDefinition<TScope extends ProcedureScope, TInput extends TSchema, TOutput> {
   /** Dotted name, also the `/rpc/{name}` path. */
   name: string;
@@ -40,6 +49,13 @@ export interface ProcedureDefinition<TScope extends ProcedureScope, TInput exten
   scope: TScope;
   /** Permission required before the handler runs; null = any authenticated principal in scope. */
   permission: string | null;
+  /** Further permissions that some inputs need; checked after validation, before the handler. */
+  inputPermissions?: ReadonlyArray<InputPermission<Static<TInput>>>;
+  /**
+   * While this flag is off the procedure does not exist: every door answers as for an unknown
+   * name, before authentication, so the surface cannot be detected.
+   */
+  featureFlag?: FeatureFlagKey;
   input: TInput;
   /** JSON Schema of the result, for the OpenAPI document. */
   output?: TSchema;

@@ -1,0 +1,125 @@
+import { createServer } from 'node:net';
+import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
+import { TEST_JWT_SECRET, startTestApi, type TestApi } from '../support/test-api';
+import { createOrganizationWithKey, type OrganizationWithKey } from '../support/public-api-fixtures';
+
+const BURST = 4;
+// One token every 50 s: within a test, the refill stays below one whole token.
+const RATE_PER_SECOND = 0.02;
+
+interface Admission {
+  process: number;
+  status: number;
+  limit: string | null;
+  remaining: string | null;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+/** An api process started exactly as deployed, on `database`, with a small bucket. */
+async function startApiProcess(database: TestDatabase): Promise<{ app: AppProcess; url: string }> {
+  const port = await freePort();
+  const app = startAppProcess('apps/api/src/main.ts', {
+    DATABASE_URL: database.url,
+    AUTH_JWT_SECRET: TEST_JWT_SECRET,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    PUBLIC_API_BURST: String(BURST),
+    PUBLIC_API_RATE_PER_SECOND: String(RATE_PER_SECOND),
+  });
+  const line = await app.waitForLine(/api listening/, 60_000);
+  expect((JSON.parse(line) as { port: number }).port).toBe(port);
+  return { app, url: `http://127.0.0.1:${port}` };
+}
+
+async function stopApiProcess(started: { app: AppProcess } | undefined): Promise<void> {
+  if (!started || started.app.child.exitCode !== null) return;
+  started.app.child.kill('SIGTERM');
+  await started.app.exited;
+}
+
+/** DESIGN 6: the PostgreSQL store (the default) shares each key's bucket across api processes. */
+describe('/api/v1 rate limit across two api OS processes on one database', () => {
+  let database: TestDatabase;
+  let setup: TestApi;
+  let org: OrganizationWithKey;
+  const processes: Array<{ app: AppProcess; url: string }> = [];
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Sets up the organization, the flag and the keys over /rpc; the processes only serve /api/v1.
+    setup = await startTestApi({}, { database });
+    org = await createOrganizationWithKey(setup);
+    processes.push(...(await Promise.all([startApiProcess(database), startApiProcess(database)])));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(processes.map(stopApiProcess));
+    await setup?.close();
+    await database?.drop();
+  }, 60_000);
+
+  async function send(processIndex: number, token: string): Promise<Admission> {
+    const response = await fetch(`${processes[processIndex].url}/api/v1/me`, { headers: { Authorization: `Bearer ${token}` } });
+    await response.arrayBuffer();
+    return {
+      process: processIndex,
+      status: response.status,
+      limit: response.headers.get('x-ratelimit-limit'),
+      remaining: response.headers.get('x-ratelimit-remaining'),
+    };
+  }
+
+  /** Tokens a bucket can have handed out over `seconds`: the burst plus the refill, plus one of slack. */
+  const mostAdmittedOver = (seconds: number) => Math.floor(BURST + RATE_PER_SECOND * seconds + 1);
+
+  it('alternating requests count down one bucket: the remaining counts interleave 3, 2, 1, 0 across the processes', async () => {
+    const { token } = await org.createKey({ name: 'alternating' });
+    const startedAt = performance.now();
+    const admissions: Admission[] = [];
+    for (let i = 0; i < 10; i++) admissions.push(await send(i % 2, token));
+    const elapsedSeconds = (performance.now() - startedAt) / 1000;
+
+    // Separate buckets would answer 3, 3, 2, 2, ...
+    expect(admissions.slice(0, BURST)).toEqual([
+      { process: 0, status: 200, limit: '4', remaining: '3' },
+      { process: 1, status: 200, limit: '4', remaining: '2' },
+      { process: 0, status: 200, limit: '4', remaining: '1' },
+      { process: 1, status: 200, limit: '4', remaining: '0' },
+    ]);
+    const admitted = admissions.filter((admission) => admission.status === 200).length;
+    expect(admitted).toBeLessThanOrEqual(mostAdmittedOver(elapsedSeconds));
+    const rest = admissions.slice(BURST).filter((admission) => admission.status !== 200);
+    expect(rest.every((admission) => admission.status === 429 && admission.limit === '4' && admission.remaining === '0')).toBe(true);
+    // Both processes refused some: neither kept a bucket of its own.
+    expect(new Set(rest.map((admission) => admission.process))).toEqual(new Set([0, 1]));
+  });
+
+  it('concurrent requests to both processes never admit more than burst plus the refill of the window', async () => {
+    const { token } = await org.createKey({ name: 'concurrent' });
+    const startedAt = performance.now();
+    const admissions = await Promise.all(Array.from({ length: 16 }, (_, i) => send(i % 2, token)));
+    const elapsedSeconds = (performance.now() - startedAt) / 1000;
+
+    const admitted = admissions.filter((admission) => admission.status === 200);
+    expect(admissions.every((admission) => admission.status === 200 || admission.status === 429)).toBe(true);
+    expect(admissions.every((admission) => admission.limit === '4')).toBe(true);
+    expect(admitted.length).toBeGreaterThanOrEqual(BURST);
+    expect(admitted.length).toBeLessThanOrEqual(mostAdmittedOver(elapsedSeconds));
+    // Each take saw the one before it, whichever process served it: no two admitted answers share a count.
+    const counts = admitted.map((admission) => Number(admission.remaining));
+    expect(new Set(counts).size).toBe(counts.length);
+    expect(counts.every((count) => count >= 0 && count < BURST)).toBe(true);
+    // Eight requests each, at most five admitted in all: both processes refused some.
+    for (const processIndex of [0, 1]) {
+      expect(admissions.some((admission) => admission.process === processIndex && admission.status === 429)).toBe(true);
+    }
+  });
+});
