@@ -53,14 +53,17 @@ export function stringParameter(options: { minLength: number; maxLength: number;
   };
 }
 
-/** A URL-encoded JSON value, parsed here so a syntax error names the parameter. */
-export function jsonParameter(options: { maxLength: number; description: string }): QueryParameter {
+/** A URL-encoded JSON object, parsed here so a syntax error names the parameter. */
+export function jsonObjectParameter(options: { maxLength: number; description: string }): QueryParameter {
   return {
     schema: Type.String({ minLength: 2, maxLength: options.maxLength, contentMediaType: 'application/json', description: options.description }),
     parse(raw, name) {
       if (raw.length > options.maxLength) return invalid(`${name} must be at most ${options.maxLength} characters`);
       const parsed = parseJsonWithinDepth(raw);
-      return 'error' in parsed ? invalid(`${name} must be URL-encoded JSON: ${parsed.error}`) : { value: parsed.value };
+      if ('error' in parsed) return invalid(`${name} must be URL-encoded JSON: ${parsed.error}`);
+      const { value } = parsed;
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return invalid(`${name} must be a JSON object`);
+      return { value };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { MAX_CURSOR_LENGTH } from '@mrp/data-models';
-import { booleanParameter, integerParameter, jsonParameter, stringParameter, type QueryParameters } from './query-parameters';
+import { booleanParameter, integerParameter, jsonObjectParameter, stringParameter, type QueryParameters } from './query-parameters';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
@@ -50,7 +50,7 @@ const recordsQuery: QueryParameters = {
     maxLength: 200,
     description: 'Up to 3 comma-separated keys: createdAt, updatedAt, title or a field key; prefix - for descending. Default -createdAt',
   }),
-  filter: jsonParameter({
+  filter: jsonObjectParameter({
     maxLength: 65536,
     description: 'URL-encoded JSON filter tree, e.g. {"field":"status","op":"eq","value":"open"}; at most 100 nodes, depth 8',
   }),

@@ -118,6 +118,15 @@ describe('/api/v1 request pipeline', () => {
       ]);
     });
 
+    it('a filter must be a JSON object: a string holding JSON is not parsed a second time', async () => {
+      const tree = JSON.stringify({ field: 'title', op: 'eq', value: 'Existing' });
+      expect((await client.get(`${records}?filter=${encodeURIComponent(tree)}`)).status).toBe(200);
+      for (const value of [JSON.stringify(tree), '[]', 'null', '42']) {
+        const error = await expectError(await client.get(`${records}?filter=${encodeURIComponent(value)}`), 400, 'validation_failed');
+        expect(error.details).toEqual([{ field: 'filter', code: 'invalid_format', message: 'filter must be a JSON object' }]);
+      }
+    });
+
     it('a filter nested absurdly deep is validation_failed, never a 500', async () => {
       const error = await expectError(await client.get(`${records}?filter=${nestedArrays(4000)}`), 400, 'validation_failed');
       expect(error.details).toEqual([expect.objectContaining({ field: 'filter', code: 'invalid_format' })]);
