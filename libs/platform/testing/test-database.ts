@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createOrm, migrateToLatest, type Orm } from '../src/database/orm';
 import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
 import type { PlatformModule } from '../src/database/platform-module';
+import { freePort } from '../src/net/free-port';
 
 /**
  * Test databases: one PostgreSQL server per Jest run (embedded unless DATABASE_URL is set),
@@ -27,18 +27,6 @@ export function databaseUrl(baseUrl: string, database: string): string {
   const url = new URL(baseUrl);
   url.pathname = `/${database}`;
   return url.toString();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function withAdminClient<T>(adminUrl: string, work: (client: Client) => Promise<T>): Promise<T> {

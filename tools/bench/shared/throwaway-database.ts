@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { createOrm, ensureDatabase, migrateToLatest, startEmbeddedPostgres } from '@mrp/platform';
+import { createOrm, ensureDatabase, freePort, migrateToLatest, startEmbeddedPostgres } from '@mrp/platform';
 import { ALL_MODULES } from '@mrp/runtime';
 
 export interface ThrowawayDatabase {
@@ -13,17 +12,6 @@ export interface ThrowawayDatabase {
   server: string;
   postgresVersion: string;
   drop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**

@@ -1,29 +1,13 @@
-import { createServer } from 'node:net';
+import { freePort } from '@mrp/platform';
 import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
 import { TEST_JWT_SECRET, startTestApi, type TestApi } from '../support/test-api';
-import { createOrganizationWithKey, type OrganizationWithKey } from '../support/public-api-fixtures';
+import { admissionOf, createOrganizationWithKey, type Admission, type OrganizationWithKey } from '../support/public-api-fixtures';
 
 const BURST = 4;
 // One token every 50 s: within a test, the refill stays below one whole token.
 const RATE_PER_SECOND = 0.02;
 
-interface Admission {
-  process: number;
-  status: number;
-  limit: string | null;
-  remaining: string | null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
+type ProcessAdmission = Admission & { process: number };
 
 /** An api process started exactly as deployed, on `database`, with a small bucket. */
 async function startApiProcess(database: TestDatabase): Promise<{ app: AppProcess; url: string }> {
@@ -66,15 +50,9 @@ describe('/api/v1 rate limit across two api OS processes on one database', () =>
     await database?.drop();
   }, 60_000);
 
-  async function send(processIndex: number, token: string): Promise<Admission> {
+  async function send(processIndex: number, token: string): Promise<ProcessAdmission> {
     const response = await fetch(`${processes[processIndex].url}/api/v1/me`, { headers: { Authorization: `Bearer ${token}` } });
-    await response.arrayBuffer();
-    return {
-      process: processIndex,
-      status: response.status,
-      limit: response.headers.get('x-ratelimit-limit'),
-      remaining: response.headers.get('x-ratelimit-remaining'),
-    };
+    return { process: processIndex, ...(await admissionOf(response)) };
   }
 
   /** Tokens a bucket can have handed out over `seconds`: the burst plus the refill, plus one of slack. */
@@ -83,16 +61,16 @@ describe('/api/v1 rate limit across two api OS processes on one database', () =>
   it('alternating requests count down one bucket: the remaining counts interleave 3, 2, 1, 0 across the processes', async () => {
     const { token } = await org.createKey({ name: 'alternating' });
     const startedAt = performance.now();
-    const admissions: Admission[] = [];
+    const admissions: ProcessAdmission[] = [];
     for (let i = 0; i < 10; i++) admissions.push(await send(i % 2, token));
     const elapsedSeconds = (performance.now() - startedAt) / 1000;
 
     // Separate buckets would answer 3, 3, 2, 2, ...
     expect(admissions.slice(0, BURST)).toEqual([
-      { process: 0, status: 200, limit: '4', remaining: '3' },
-      { process: 1, status: 200, limit: '4', remaining: '2' },
-      { process: 0, status: 200, limit: '4', remaining: '1' },
-      { process: 1, status: 200, limit: '4', remaining: '0' },
+      { process: 0, status: 200, limit: '4', remaining: '3', retryAfter: null },
+      { process: 1, status: 200, limit: '4', remaining: '2', retryAfter: null },
+      { process: 0, status: 200, limit: '4', remaining: '1', retryAfter: null },
+      { process: 1, status: 200, limit: '4', remaining: '0', retryAfter: null },
     ]);
     const admitted = admissions.filter((admission) => admission.status === 200).length;
     expect(admitted).toBeLessThanOrEqual(mostAdmittedOver(elapsedSeconds));

@@ -6,25 +6,9 @@ import {
   queryDatabase,
   rpcOk,
   sleep,
+  admissionOf,
   type OrganizationWithKey,
 } from '../support/public-api-fixtures';
-
-interface Admission {
-  status: number;
-  limit: string | null;
-  remaining: string | null;
-  retryAfter: string | null;
-}
-
-async function admissionOf(response: Response): Promise<Admission> {
-  await response.arrayBuffer();
-  return {
-    status: response.status,
-    limit: response.headers.get('x-ratelimit-limit'),
-    remaining: response.headers.get('x-ratelimit-remaining'),
-    retryAfter: response.headers.get('retry-after'),
-  };
-}
 
 const bucketHeaders = (response: Response) => ({
   limit: response.headers.get('x-ratelimit-limit'),

@@ -1,25 +1,8 @@
 import { PLATFORM_ADMIN, sessionToken, startTestApi, type TestApi } from '../support/test-api';
-import { createOrganizationWithKey, expectError, publicApi, rpcOk, sleep, type OrganizationWithKey } from '../support/public-api-fixtures';
+import { admissionOf, createOrganizationWithKey, type Admission, expectError, publicApi, rpcOk, sleep, type OrganizationWithKey } from '../support/public-api-fixtures';
 
 const BURST = 5;
 const RATE_PER_SECOND = 1;
-
-interface Admission {
-  status: number;
-  limit: string | null;
-  remaining: string | null;
-  retryAfter: string | null;
-}
-
-async function admissionOf(response: Response): Promise<Admission> {
-  await response.arrayBuffer();
-  return {
-    status: response.status,
-    limit: response.headers.get('x-ratelimit-limit'),
-    remaining: response.headers.get('x-ratelimit-remaining'),
-    retryAfter: response.headers.get('retry-after'),
-  };
-}
 
 /** CONTRACT "Limits" + DESIGN 6: a token bucket per key (capacity = burst, refill = rate/s), shared by every api process. */
 describe('/api/v1 rate limit', () => {

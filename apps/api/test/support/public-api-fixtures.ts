@@ -162,3 +162,21 @@ export async function expectError(response: Response, status: number, code: stri
   expect(text).not.toMatch(/\n\s+at |\.ts:\d+|node_modules/);
   return body.error;
 }
+
+/** What a response says about the key's bucket: its status and the rate-limit headers. */
+export interface Admission {
+  status: number;
+  limit: string | null;
+  remaining: string | null;
+  retryAfter: string | null;
+}
+
+export async function admissionOf(response: Response): Promise<Admission> {
+  await response.arrayBuffer();
+  return {
+    status: response.status,
+    limit: response.headers.get('x-ratelimit-limit'),
+    remaining: response.headers.get('x-ratelimit-remaining'),
+    retryAfter: response.headers.get('retry-after'),
+  };
+}
