@@ -30,8 +30,8 @@ export {
 } from './procedures/procedure';
 export {
   assertProcedureAvailable,
-  checkProcedureAccess,
   invokeProcedure,
+  preflightProcedure,
   validateProcedureInput,
   type Invocation,
   type InvocationDeps,

@@ -2,9 +2,9 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import {
   DomainError,
-  checkProcedureAccess,
   compileSchema,
   invokeProcedure,
+  preflightProcedure,
   schemaErrorDetails,
   validationFailed,
   type AnyProcedure,
@@ -37,15 +37,15 @@ export function publicApiGate(runtime: Runtime) {
 }
 
 /**
- * One route's pipeline after authentication: permission (before anything is read, so a caller
- * without it is told 403 without uploading a body), query, body, then the procedure. Path
- * parameters are identifiers: one that names nothing is a 404 from the procedure, whatever its shape.
+ * One route's pipeline after authentication: flag and permission (before anything is read, so a
+ * body a caller may not send is neither buffered nor parsed), query, body, then the procedure. Path
+ * parameters are identifiers: one that names nothing is a 404 from the procedure (decision 23).
  */
 function routeHandler(runtime: Runtime, route: PublicRoute, procedure: AnyProcedure) {
   const validateBody = route.body ? compileSchema(route.body) : undefined;
   return async (ctx: Context) => {
     const { principal } = ctx.state as PublicApiState;
-    checkProcedureAccess(procedure, principal);
+    await preflightProcedure(procedure, principal, runtime.flags);
     const params = ctx.params as Record<string, string>;
     const query = parseQuery(route.query ?? {}, ctx.query);
     let body: unknown;

@@ -9,8 +9,16 @@ const RATE_PER_SECOND = 0.02;
 
 type ProcessAdmission = Admission & { process: number };
 
-/** An api process started exactly as deployed, on `database`, with a small bucket. */
-async function startApiProcess(database: TestDatabase): Promise<{ app: AppProcess; url: string }> {
+interface ApiProcess {
+  app: AppProcess;
+  url: string;
+}
+
+/**
+ * An api process started exactly as deployed, on `database`, with a small bucket. It joins
+ * `started` as soon as it is spawned, so it is stopped even if it never comes up.
+ */
+async function startApiProcess(database: TestDatabase, started: ApiProcess[]): Promise<void> {
   const port = await freePort();
   const app = startAppProcess('apps/api/src/main.ts', {
     DATABASE_URL: database.url,
@@ -20,15 +28,15 @@ async function startApiProcess(database: TestDatabase): Promise<{ app: AppProces
     PUBLIC_API_BURST: String(BURST),
     PUBLIC_API_RATE_PER_SECOND: String(RATE_PER_SECOND),
   });
+  started.push({ app, url: `http://127.0.0.1:${port}` });
   const line = await app.waitForLine(/api listening/, 60_000);
   expect((JSON.parse(line) as { port: number }).port).toBe(port);
-  return { app, url: `http://127.0.0.1:${port}` };
 }
 
-async function stopApiProcess(started: { app: AppProcess } | undefined): Promise<void> {
-  if (!started || started.app.child.exitCode !== null) return;
-  started.app.child.kill('SIGTERM');
-  await started.app.exited;
+async function stopApiProcess({ app }: ApiProcess): Promise<void> {
+  if (app.child.exitCode !== null || app.child.signalCode !== null) return;
+  app.child.kill('SIGTERM');
+  await app.exited;
 }
 
 /** DESIGN 6: the PostgreSQL store (the default) shares each key's bucket across api processes. */
@@ -36,13 +44,13 @@ describe('/api/v1 rate limit across two api OS processes on one database', () =>
   let database: TestDatabase;
   let setup: TestApi;
   let org: OrganizationWithKey;
-  const processes: Array<{ app: AppProcess; url: string }> = [];
+  const processes: ApiProcess[] = [];
   beforeAll(async () => {
     database = await createTestDatabase();
     // Sets up the organization, the flag and the keys over /rpc; the processes only serve /api/v1.
     setup = await startTestApi({}, { database });
     org = await createOrganizationWithKey(setup);
-    processes.push(...(await Promise.all([startApiProcess(database), startApiProcess(database)])));
+    await Promise.all([startApiProcess(database, processes), startApiProcess(database, processes)]);
   }, 120_000);
   afterAll(async () => {
     await Promise.all(processes.map(stopApiProcess));

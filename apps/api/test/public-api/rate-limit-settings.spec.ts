@@ -198,8 +198,10 @@ describe('/api/v1 rate limit settings', () => {
       const key = await org.createKey({ name: 'memory bucket' });
       const client = publicApi(memory, key.token);
       const admissions = [];
-      for (let i = 0; i < BURST; i++) admissions.push(await admissionOf(await client.get('/me')));
+      for (let i = 0; i < BURST - 1; i++) admissions.push(await admissionOf(await client.get('/me')));
+      // Measured from before the take that empties the bucket, so the elapsed time errs long, the safe way.
       const emptiedAt = performance.now();
+      admissions.push(await admissionOf(await client.get('/me')));
       const denied = await client.get('/me');
       const elapsedSeconds = (performance.now() - emptiedAt) / 1000;
       expect(admissions).toEqual([

@@ -76,60 +76,30 @@ export async function listApiKeys(em: EntityManager, scope: ApiKeyOwnerScope): P
   return keys.map((key) => toApiKeyView(key, now));
 }
 
-interface ApiKeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  full_access: boolean;
-  permissions: string[];
-  expires_at: string | Date | null;
-  revoked_at: string | Date | null;
-  last_used_at: string | Date | null;
-  created_at: string | Date;
-}
-
-const API_KEY_COLUMNS = 'id, name, prefix, full_access, permissions, expires_at, revoked_at, last_used_at, created_at';
-
-const dateOrNull = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
-
-function fromRow(row: ApiKeyRow): StoredApiKey {
-  return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    fullAccess: row.full_access,
-    permissions: row.permissions,
-    expiresAt: dateOrNull(row.expires_at),
-    revokedAt: dateOrNull(row.revoked_at),
-    lastUsedAt: dateOrNull(row.last_used_at),
-    createdAt: new Date(row.created_at),
-  };
-}
-
-/** One of the owner's keys, or null (someone else's key is indistinguishable from none). */
+/** One of the owner's keys, read afresh, or null (someone else's key is indistinguishable from none). */
 export async function findApiKey(em: EntityManager, scope: ApiKeyOwnerScope & { id: string }): Promise<ApiKeyView | null> {
-  const [row] = await em.execute<ApiKeyRow[]>(
-    `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE id = ? AND owner_user_id = ? AND organization_id = ?`,
-    [scope.id, scope.ownerUserId, scope.organizationId],
+  const key = await em.findOne(
+    ApiKey,
+    { id: scope.id, ownerUserId: scope.ownerUserId, organizationId: scope.organizationId },
+    { refresh: true },
   );
-  return row ? toApiKeyView(fromRow(row)) : null;
+  return key ? toApiKeyView(key) : null;
 }
 
 /**
  * Revokes one of the owner's keys; revoking a revoked key keeps its first revocation time.
  * Null when the owner has no such key (someone else's key is indistinguishable from none).
  *
- * One conditional UPDATE, so of two concurrent revokes exactly one sets `revoked_at`; the other
+ * One conditional UPDATE, so of two concurrent revokes exactly one sets `revokedAt`; the other
  * waits for its row lock, matches nothing, and reads the row as the first one left it.
  */
 export async function revokeApiKey(em: EntityManager, scope: ApiKeyOwnerScope & { id: string }): Promise<ApiKeyView | null> {
-  const [revoked] = await em.execute<ApiKeyRow[]>(
-    `UPDATE api_keys SET revoked_at = now()
-      WHERE id = ? AND owner_user_id = ? AND organization_id = ? AND revoked_at IS NULL
-      RETURNING ${API_KEY_COLUMNS}`,
-    [scope.id, scope.ownerUserId, scope.organizationId],
+  await em.nativeUpdate(
+    ApiKey,
+    { id: scope.id, ownerUserId: scope.ownerUserId, organizationId: scope.organizationId, revokedAt: null },
+    { revokedAt: new Date() },
   );
-  return revoked ? toApiKeyView(fromRow(revoked)) : findApiKey(em, scope);
+  return findApiKey(em, scope);
 }
 
 /** Revokes every live key a user owns (a deleted service account takes its keys with it). */

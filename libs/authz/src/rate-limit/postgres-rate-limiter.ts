@@ -60,9 +60,9 @@ const PRUNE_SQL = `
 
 /**
  * The token bucket shared by every api process, kept in PostgreSQL (`rate_limit_buckets`).
- * Give it its own pool, or the ORM's: each take is one short autocommit statement. API-key
- * authentication does not call `take`: it runs the same upsert inside its key lookup, on the
- * application database, where the migrations keep the bucket table beside the keys.
+ * Give it its own pool, or the ORM's: each take is one short autocommit statement. On the ORM's
+ * database (see keepsBucketsBeside), API-key authentication does not call `take`: it runs the same
+ * upsert inside its key lookup, where the migrations keep the bucket table beside the keys.
  */
 export class PostgresRateLimiter implements RateLimiter {
   private readonly run: SqlRunner;

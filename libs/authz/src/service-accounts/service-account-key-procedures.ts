@@ -4,7 +4,6 @@ import { assertWithinGrantCeiling } from '../access/grant-ceiling';
 import { apiKeyCreateProperties, checkApiKeyAccess } from '../api-keys/api-key-access';
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-key-store';
 import { ApiKeyListSchema, ApiKeyViewSchema, CreatedApiKeySchema } from '../api-keys/api-key-view';
-import { lockMembershipForShare } from '../organizations/memberships';
 import { assertNotActingWithApiKey } from '../api-keys/api-key-procedures';
 import { MANAGE_SERVICE_ACCOUNTS, SERVICE_ACCOUNTS_FLAG } from './service-account-gate';
 import { SERVICE_ACCOUNT_ID_PATTERN } from './service-account-identity';
@@ -44,9 +43,8 @@ export function createServiceAccountKeyProcedures(): AnyProcedure[] {
     output: CreatedApiKeySchema,
     async handler(ctx, input) {
       assertNotActingWithApiKey(ctx.principal);
-      // Both memberships stay share-locked until commit, so the key cannot outlive a concurrent
-      // removal of the account (serviceAccounts.delete, organizations.removeMember) or of the caller.
-      if (!(await lockMembershipForShare(ctx.em, ctx.organizationId, ctx.principal.userId))) throw notFound('Organization');
+      // The account's membership stays share-locked until commit, so the key cannot outlive a
+      // concurrent removal of the account (serviceAccounts.delete, organizations.removeMember).
       if (!(await lockServiceAccountMembership(ctx.em, ctx.organizationId, input.serviceAccountId))) {
         throw notFound('Service account');
       }

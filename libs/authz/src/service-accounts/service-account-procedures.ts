@@ -25,15 +25,15 @@ const byId = Type.Object({ id: serviceAccountId }, { additionalProperties: false
 
 /**
  * The roles named by `roleKeys` in the organization. Granting roles at creation is what
- * rbac.roles.assign does, so it needs the same permission (rbac.manage) and meets the same
- * ceiling (403 for a role carrying a permission the caller lacks); unknown keys are a 400.
+ * rbac.roles.assign does, so it needs the same permission (rbac.manage, declared on the
+ * procedure) and meets the same ceiling (403 for a role carrying a permission the caller lacks);
+ * unknown keys are a 400.
  */
 async function rolesGrantableBy(
   ctx: ProcedureContext<'organization'>,
   roleKeys: readonly string[],
 ): Promise<Array<{ id: string; key: string }>> {
   if (roleKeys.length === 0) return [];
-  ctx.requirePermission('rbac.manage');
   const roles = await ctx.em.find(Role, { organizationId: ctx.organizationId, key: { $in: [...roleKeys] } });
   const byKey = new Map(roles.map((role) => [role.key, role]));
   const unknown = roleKeys.filter((key) => !byKey.has(key));
@@ -93,6 +93,7 @@ export function createServiceAccountAdminProcedures(): AnyProcedure[] {
     scope: 'organization',
     permission: MANAGE_SERVICE_ACCOUNTS,
     featureFlag: SERVICE_ACCOUNTS_FLAG,
+    inputPermissions: [{ permission: 'rbac.manage', when: 'roleKeys given', appliesTo: (input) => (input.roleKeys?.length ?? 0) > 0 }],
     input: Type.Object(
       {
         displayName,

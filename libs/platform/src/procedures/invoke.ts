@@ -29,11 +29,7 @@ export async function assertProcedureAvailable(procedure: AnyProcedure, flags: I
   }
 }
 
-/**
- * Scope and declared permission, which need no input: a door may call it before it reads a body,
- * so a caller without the permission is told 403 without uploading anything.
- */
-export function checkProcedureAccess(procedure: AnyProcedure, principal: Principal): void {
+function checkProcedureAccess(procedure: AnyProcedure, principal: Principal): void {
   if (procedure.scope === 'platform-admin' && !principal.isPlatformAdmin) {
     throw forbidden('Only platform administrators may do this');
   }
@@ -43,6 +39,16 @@ export function checkProcedureAccess(procedure: AnyProcedure, principal: Princip
   if (procedure.permission && !principal.permissions.has(procedure.permission)) {
     throw forbidden(`Missing permission ${procedure.permission}`);
   }
+}
+
+/**
+ * What needs no input: the flag, then scope and the declared permission. A door may run it before
+ * it reads the request, so a caller without the permission is refused without the server reading
+ * or parsing a body; invokeProcedure runs it again (a lookup or two), so no door can skip it.
+ */
+export async function preflightProcedure(procedure: AnyProcedure, principal: Principal, flags: InvocationDeps['flags']): Promise<void> {
+  if (procedure.featureFlag) await assertProcedureAvailable(procedure, flags);
+  checkProcedureAccess(procedure, principal);
 }
 
 /** Whether validating can change the input: only `default` keywords do (Ajv's useDefaults); a `$ref` may hide one. */
@@ -85,8 +91,7 @@ export async function invokeProcedure<TOutput>(
   invocation: Invocation,
   deps: InvocationDeps,
 ): Promise<TOutput> {
-  if (procedure.featureFlag) await assertProcedureAvailable(procedure, deps.flags);
-  checkProcedureAccess(procedure, invocation.principal);
+  await preflightProcedure(procedure, invocation.principal, deps.flags);
   const input = validateProcedureInput(procedure, rawInput);
   for (const { permission, appliesTo } of procedure.inputPermissions ?? []) {
     if (appliesTo(input) && !invocation.principal.permissions.has(permission)) throw forbidden(`Missing permission ${permission}`);

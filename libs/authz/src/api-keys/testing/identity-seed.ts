@@ -118,17 +118,6 @@ export async function sessionPrincipal(orm: Orm, userId: string, organizationId:
   });
 }
 
-/** Flags read from the database on every call, so a flip by any store is seen at once. */
-const flagStores = new WeakMap<Orm, FeatureFlagStore>();
-function liveFlags(orm: Orm): FeatureFlagStore {
-  let flags = flagStores.get(orm);
-  if (!flags) {
-    flags = new FeatureFlagStore(orm, {}, 0);
-    flagStores.set(orm, flags);
-  }
-  return flags;
-}
-
 export function invokeAs<T = unknown>(
   orm: Orm,
   procedure: AnyProcedure,
@@ -140,7 +129,7 @@ export function invokeAs<T = unknown>(
     procedure,
     input,
     { em: orm.em.fork(), principal, correlationId: 'test' },
-    { dispatcher, logger: silentLogger, flags: liveFlags(orm) },
+    { dispatcher, logger: silentLogger, flags: new FeatureFlagStore(orm, {}, 0) },
   );
 }
 
