@@ -19,13 +19,7 @@ describe('/api/v1 errors', () => {
   });
   afterAll(() => api.close());
 
-  const sendRaw = (method: string, path: string, body: string, contentType?: string) =>
-    api.request(`/api/v1${path}`, {
-      method,
-      token: org.key.token,
-      body,
-      headers: contentType ? { 'Content-Type': contentType } : {},
-    });
+  const sendRaw = (method: string, path: string, body: string, contentType?: string) => client.raw(method, path, body, contentType);
 
   describe('400: malformed or invalid request', () => {
     it('malformed JSON is bad_request', async () => {

@@ -106,6 +106,8 @@ export interface PublicApiClient {
   post(path: string, json: unknown, headers?: Record<string, string>): Promise<Response>;
   patch(path: string, json: unknown, headers?: Record<string, string>): Promise<Response>;
   delete(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** A body sent as it is, with this content type (none when omitted). */
+  raw(method: string, path: string, body: string | undefined, contentType?: string): Promise<Response>;
 }
 
 export function publicApi(api: TestApi, token: string | undefined): PublicApiClient {
@@ -115,6 +117,7 @@ export function publicApi(api: TestApi, token: string | undefined): PublicApiCli
     post: (path, json, headers) => send(path, { method: 'POST', json, headers }),
     patch: (path, json, headers) => send(path, { method: 'PATCH', json, headers }),
     delete: (path, headers) => send(path, { method: 'DELETE', headers }),
+    raw: (method, path, body, contentType) => send(path, { method, body, headers: contentType ? { 'Content-Type': contentType } : {} }),
   };
 }
 
