@@ -2,7 +2,7 @@ import { loadConfig } from '@mrp/platform';
 import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { createRuntime, type Runtime } from './runtime';
 
-/** The procedure names the web front end and the tests rely on (DESIGN 3), all served by one registry. */
+/** Every procedure name DESIGN 3 lists (the web front end and the tests rely on them). */
 const DESIGN_PROCEDURES = [
   'me.get',
   ...['create', 'get', 'update', 'invite', 'acceptInvite', 'removeMember'].map((name) => `organizations.${name}`),
@@ -15,11 +15,17 @@ const DESIGN_PROCEDURES = [
   ...['list', 'get', 'create', 'update', 'archive'].map((name) => `dataModels.${name}`),
   ...['list', 'create', 'update', 'archive'].map((name) => `dataModels.fields.${name}`),
   ...['list', 'get', 'create', 'update', 'delete', 'restore', 'setAccess'].map((name) => `records.${name}`),
+  ...['list', 'create', 'update', 'delete', 'rotateSecret', 'enable'].map((name) => `webhooks.endpoints.${name}`),
+  ...['list', 'redeliver'].map((name) => `webhooks.deliveries.${name}`),
   'featureFlags.list',
   'featureFlags.set',
+  ...['list', 'create', 'update', 'delete', 'run'].map((name) => `automations.${name}`),
   'notifications.list',
   'notifications.markRead',
 ];
+
+/** Named by the design, built by the webhook and automation capabilities that have not landed yet. */
+const NOT_YET_BUILT = new Set(DESIGN_PROCEDURES.filter((name) => name.startsWith('webhooks.') || name.startsWith('automations.')));
 
 describe('createRuntime', () => {
   let database: TestDatabase;
@@ -33,9 +39,14 @@ describe('createRuntime', () => {
     await database.drop();
   });
 
-  it('registers every procedure the design names', () => {
+  it('registers every procedure the design names, except those of capabilities not built yet', () => {
     const registered = new Set(runtime.procedures.all().map((procedure) => procedure.name));
-    expect(DESIGN_PROCEDURES.filter((name) => !registered.has(name))).toEqual([]);
+    expect(DESIGN_PROCEDURES.filter((name) => !registered.has(name) && !NOT_YET_BUILT.has(name))).toEqual([]);
+  });
+
+  it('keeps the not-yet-built list honest: a procedure that lands leaves it', () => {
+    const registered = new Set(runtime.procedures.all().map((procedure) => procedure.name));
+    expect([...NOT_YET_BUILT].filter((name) => registered.has(name))).toEqual([]);
   });
 
   it('has a permission or an explicit null on every procedure, and organization scope for record access', () => {

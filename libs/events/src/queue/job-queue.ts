@@ -16,8 +16,7 @@ export function jobQueueSchemaSql(): string {
 
 export interface JobQueueOptions {
   databaseUrl: string;
-  /** Polling cadence of workers; the contract asks for 5 s. */
-  pollingIntervalSeconds?: number;
+  /** Size of pg-boss's own connection pool. */
   max?: number;
 }
 

@@ -5,7 +5,6 @@ import type { ErrorDetail } from '../errors/domain-error';
 /** One Ajv instance for every procedure input; schemas are compiled once, when procedures are defined. */
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: true });
 addFormats(ajv);
-ajv.addKeyword('x-public'); // annotation used by the OpenAPI generator only
 
 export function compileSchema<T>(schema: object): ValidateFunction<T> {
   return ajv.compile<T>(schema);
