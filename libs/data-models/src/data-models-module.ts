@@ -7,4 +7,5 @@ export const dataModelsModule: PlatformModule = {
   name: 'data-models',
   entities: [DataModel, DataField],
   migrations: dataModelsMigrations,
+  requiresTablesOf: ['authz'],
 };

@@ -6,4 +6,5 @@ export const notificationsModule: PlatformModule = {
   name: 'notifications',
   entities: [Notification],
   migrations: notificationsMigrations,
+  requiresTablesOf: ['authz'],
 };

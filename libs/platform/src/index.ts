@@ -17,7 +17,7 @@ export { newId, isUuidString } from './ids/ids';
 export { createOrm, migrateToLatest, ormOptions, type Orm, type CreateOrmOptions } from './database/orm';
 export { startEmbeddedPostgres, ensureDatabase, type EmbeddedDatabase } from './database/embedded-postgres';
 export { freePort } from './net/free-port';
-export { collectMigrations, type PlatformModule } from './database/platform-module';
+export { collectMigrations, orderModules, type PlatformModule } from './database/platform-module';
 export {
   defineProcedure,
   ProcedureRegistry,

@@ -4,7 +4,7 @@ import { eventsModule } from '@mrp/events';
 import { notificationsModule } from '@mrp/notifications';
 import { dataModelsModule } from '@mrp/data-models';
 
-/** Every lib's tables; migrations of all modules are applied in name (timestamp) order. */
+/** Every lib's tables; each module's migrations apply after those of the modules whose tables it requires. */
 export const ALL_MODULES: readonly PlatformModule[] = [
   platformModule,
   authzModule,

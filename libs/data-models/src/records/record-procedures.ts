@@ -10,6 +10,7 @@ import {
   type ProcedureContext,
 } from '@mrp/platform';
 import { createEvent, recordEventAliases } from '@mrp/events';
+import { rolesOfOrganization } from '@mrp/authz';
 import { validateFilterTree, type FilterNode } from '@mrp/field-validation';
 import { definitionMap, loadRecordModel, toDefinition, type FieldShape, type RecordModel } from '../models/model-store';
 import { RecordModelCache } from '../models/record-model-cache';
@@ -23,7 +24,7 @@ import {
   type CursorScope,
 } from '../query/cursor';
 import { parseSort } from '../query/sort';
-import { runSql, sql } from '../query/sql';
+import { runSql } from '../query/sql';
 import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import { changedFieldKeys, errorDetail, mergePatch, titleOf, validateWrite, withFormulas } from './record-data';
 import { recordOutput, type RecordRow } from './record-rows';
@@ -335,16 +336,7 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
     async handler(ctx, input): Promise<RecordAccessOutput> {
       const record = await requireRecord(ctx, input.id, 'live', true);
       const roleIds = input.roleIds.map((id) => id.toLowerCase());
-      const known = new Set(
-        roleIds.length === 0
-          ? []
-          : (
-              await runSql<{ id: string }>(
-                ctx.em,
-                sql`SELECT id FROM roles WHERE organization_id = ${ctx.organizationId} AND id = ANY(ARRAY[${roleIds}]::uuid[])`,
-              )
-            ).map((row) => row.id),
-      );
+      const known = await rolesOfOrganization(ctx.em, ctx.organizationId, roleIds);
       const unknown = roleIds.flatMap((id, index) =>
         known.has(id) ? [] : [{ field: `roleIds[${index}]`, code: 'not_found', message: 'No such role in this organization' }],
       );

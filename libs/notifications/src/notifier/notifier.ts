@@ -1,6 +1,6 @@
 import { newId } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
-import type { NotificationMessage, NotificationScope, UserNotifier } from '@mrp/authz';
+import { notifiableUserIds, userIdsByEmail, type NotificationMessage, type NotificationScope, type UserNotifier } from '@mrp/authz';
 import { sqlTextArray } from '@mrp/platform';
 
 export interface NotifierOptions {
@@ -17,7 +17,7 @@ export interface Notifier extends UserNotifier {
   /**
    * One notification per live HUMAN recipient, written in the caller's transaction, each with a
    * `notification.created` event. Service accounts, deleted and unknown users are skipped, whatever
-   * the caller passes: the filter is part of the INSERT, not a convention callers must remember.
+   * the caller passes: authz's `notifiableUserIds` decides, not a convention callers must remember.
    */
   notify(scope: NotificationScope, userIds: readonly string[], message: NotificationMessage): Promise<CreatedNotification[]>;
   /** Notifies the platform admins (users whose email is in PLATFORM_ADMIN_EMAILS). */
@@ -37,13 +37,12 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   async function notify(scope: NotificationScope, userIds: readonly string[], message: NotificationMessage) {
     assertMessage(message);
-    const recipients = [...new Set(userIds)];
+    const recipients = await notifiableUserIds(scope.em, [...new Set(userIds)]);
     if (recipients.length === 0) return [];
     const created = await scope.em.execute<Array<{ id: string; user_id: string }>>(
       `INSERT INTO notifications (id, user_id, kind, title, body, data)
        SELECT n.id, n.user_id, ?, ?, ?, ?::jsonb
          FROM unnest(?::uuid[], ?::text[]) AS n(id, user_id)
-         JOIN users u ON u.id = n.user_id AND u.kind = 'HUMAN' AND u.deleted_at IS NULL
        RETURNING id, user_id`,
       [
         message.kind,
@@ -71,16 +70,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   async function notifyOperators(scope: NotificationScope, message: NotificationMessage) {
     if (operatorEmails.length === 0) return [];
-    // users_email_unique is an index on lower(email): this is an index lookup per admin address.
-    const operators = await scope.em.execute<Array<{ id: string }>>(
-      'SELECT id FROM users WHERE lower(email) = ANY(?::text[])',
-      [sqlTextArray(operatorEmails)],
-    );
-    return notify(
-      scope,
-      operators.map((operator) => operator.id),
-      message,
-    );
+    return notify(scope, await userIdsByEmail(scope.em, operatorEmails), message);
   }
 
   return { notify, notifyOperators };

@@ -26,6 +26,7 @@ export function ormOptions({ databaseUrl, modules, poolSize = 10, debug = false 
       allOrNothing: true,
       snapshot: false,
       emit: 'ts',
+      silent: true,
     },
     // Every request, job and task forks its own EntityManager; touching the global one is a bug.
     allowGlobalContext: false,

@@ -1,0 +1,37 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlTextArray } from '@mrp/platform';
+
+/**
+ * What other libs may ask about authz's people and roles. They call these instead of reading
+ * authz's tables, so the rules (who counts as a live person, what "in this organization" means)
+ * stay here.
+ */
+
+/** The ids among `roleIds` that name a role of the organization. */
+export async function rolesOfOrganization(em: EntityManager, organizationId: string, roleIds: readonly string[]): Promise<Set<string>> {
+  if (roleIds.length === 0) return new Set();
+  const rows = await em.execute<Array<{ id: string }>>(
+    'SELECT id FROM roles WHERE organization_id = ? AND id = ANY(?::uuid[])',
+    [organizationId, sqlTextArray(roleIds)],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The users among `userIds` who can receive notifications: people (never service accounts) whose account is not deleted. */
+export async function notifiableUserIds(em: EntityManager, userIds: readonly string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const rows = await em.execute<Array<{ id: string }>>(
+    `SELECT id FROM users WHERE id = ANY(?::text[]) AND kind = 'HUMAN' AND deleted_at IS NULL`,
+    [sqlTextArray(userIds)],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Ids of the accounts holding these addresses, compared without case (an index lookup per address). */
+export async function userIdsByEmail(em: EntityManager, emails: readonly string[]): Promise<string[]> {
+  if (emails.length === 0) return [];
+  const rows = await em.execute<Array<{ id: string }>>('SELECT id FROM users WHERE lower(email) = ANY(?::text[])', [
+    sqlTextArray(emails.map((email) => email.toLowerCase())),
+  ]);
+  return rows.map((row) => row.id);
+}
