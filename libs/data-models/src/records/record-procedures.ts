@@ -17,8 +17,7 @@ import {
   decodeCursor,
   encodeCursor,
   hasCursorReferences,
-  staleCursor,
-  DEFAULT_CURSOR_SECRET,
+  invalidCursor,
   MAX_CURSOR_LENGTH,
   type CursorScope,
 } from '../query/cursor';
@@ -57,8 +56,8 @@ export const MAX_PAGE_SIZE = 100;
 const CREATE_ATTEMPTS = 3;
 
 export interface RecordProcedureDeps {
-  /** Keys cursor signatures; set it per deployment so cursors cannot be forged. */
-  cursorSecret?: string;
+  /** Keys cursor signatures: the deployment's own secret (CURSOR_SECRET), so cursors cannot be forged. */
+  cursorSecret: string;
 }
 
 const ModelKeyInput = Type.String({ minLength: 1, maxLength: 63, description: 'The model key' });
@@ -130,8 +129,8 @@ async function createRecord(ctx: OrgContext, { model, fields, fieldsVersion }: R
   return record;
 }
 
-export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProcedure[] {
-  const cursorSecret = deps.cursorSecret ?? DEFAULT_CURSOR_SECRET;
+export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): AnyProcedure[] {
+  if (!cursorSecret) throw new Error('createRecordProcedures needs the deployment\'s cursorSecret');
   // Per factory, so each set of procedures (one per process in the apps) keeps its own.
   const models = new RecordModelCache();
 
@@ -173,7 +172,7 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
       const definitions = definitionMap(fields);
       const sort = parseSort(input.sort, definitions);
       const filter = input.filter === undefined ? undefined : parseFilter(input.filter, fields);
-      const scope: CursorScope = { modelId: model.id, sort, filter };
+      const scope: CursorScope = { organizationId: ctx.organizationId, modelId: model.id, sort, filter };
       const after = input.cursor === undefined ? undefined : decodeCursor(cursorSecret, scope, input.cursor);
       const limit = input.limit ?? DEFAULT_PAGE_SIZE;
       const query: ListQuerySpec = {
@@ -187,11 +186,11 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
         limit: limit + 1,
       };
       const rows = await runSql<RecordRow & Record<string, string | null>>(ctx.em, buildListQuery(query));
-      // A cursor that refers to its row yields no rows once that row is gone: only then, tell that
-      // apart from the end of the list (a page with rows proves the row was there).
+      // A cursor that refers to its row yields no rows once that row is no longer listed: only
+      // then, tell that apart from the end of the list (a page with rows proves the row was there).
       if (rows.length === 0 && after && hasCursorReferences(after)) {
         const cursorRow = cursorRowQuery(query);
-        if (cursorRow && (await runSql(ctx.em, cursorRow)).length === 0) throw staleCursor();
+        if (cursorRow && (await runSql(ctx.em, cursorRow)).length === 0) throw invalidCursor();
       }
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
