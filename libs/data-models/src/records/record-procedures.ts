@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import {
-  badRequest,
   conflict,
   defineProcedure,
   isDomainError,
@@ -12,6 +11,7 @@ import {
 import { createEvent, recordEventAliases } from '@mrp/events';
 import { validateFilterTree, type FilterNode } from '@mrp/field-validation';
 import { definitionMap, loadRecordModel, toDefinition, type FieldShape, type RecordModel } from '../models/model-store';
+import { ModelKeyInput } from '../models/schemas';
 import { RecordModelCache } from '../models/record-model-cache';
 import {
   decodeCursor,
@@ -21,7 +21,7 @@ import {
   MAX_CURSOR_LENGTH,
   type CursorScope,
 } from '../query/cursor';
-import { parseSort } from '../query/sort';
+import { DEFAULT_SORT, MAX_SORT_TERMS, parseSort } from '../query/sort';
 import { runSql, sql } from '../query/sql';
 import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import { changedFieldKeys, errorDetail, mergePatch, titleOf, validateWrite, withFormulas } from './record-data';
@@ -60,9 +60,8 @@ export interface RecordProcedureDeps {
   cursorSecret: string;
 }
 
-const ModelKeyInput = Type.String({ minLength: 1, maxLength: 63, description: 'The model key' });
-const RecordIdInput = Type.String({ minLength: 1, maxLength: 64, description: 'The record id' });
-const DataInput = Type.Record(Type.String(), Type.Unknown(), { description: 'Values by field key' });
+const RecordIdInput = Type.String({ minLength: 1, maxLength: 64, description: 'The record id (a UUID)' });
+const dataInput = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
 
 type OrgContext = ProcedureContext<'organization'>;
 
@@ -87,15 +86,7 @@ function hasRelationFields(fields: readonly FieldShape[]): boolean {
   return fields.some((field) => field.type === 'RELATION');
 }
 
-function parseFilter(raw: unknown, fields: readonly FieldShape[]): FilterNode {
-  let tree = raw;
-  if (typeof raw === 'string') {
-    try {
-      tree = JSON.parse(raw);
-    } catch {
-      throw badRequest('filter is not valid JSON');
-    }
-  }
+function parseFilter(tree: object, fields: readonly FieldShape[]): FilterNode {
   const result = validateFilterTree(tree, fields.map(toDefinition));
   if (!result.ok) throw validationFailed(result.errors.map(errorDetail), 'The filter is invalid');
   return result.value;
@@ -155,13 +146,26 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     input: Type.Object(
       {
         model: ModelKeyInput,
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
-        cursor: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH })),
-        sort: Type.Optional(Type.String({ maxLength: 200 })),
-        filter: Type.Optional(
-          Type.Union([Type.String({ maxLength: 65536 }), Type.Object({}, { additionalProperties: true })], {
-            description: 'Filter tree, as JSON or as its URL-decoded string',
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size' })),
+        cursor: Type.Optional(
+          Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'Opaque cursor from the previous page (its nextCursor)' }),
+        ),
+        sort: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: `Up to ${MAX_SORT_TERMS} comma-separated keys: createdAt, updatedAt, title or a field key; prefix - for descending. Default ${DEFAULT_SORT}`,
           }),
+        ),
+        // An object, never its JSON text: the REST door parses the query parameter's text once.
+        filter: Type.Optional(
+          Type.Object(
+            {},
+            {
+              additionalProperties: true,
+              description: 'Filter tree, e.g. {"field":"status","op":"eq","value":"open"}, with and/or/not nodes; at most 100 nodes, depth 8',
+            },
+          ),
         ),
       },
       { additionalProperties: false },
@@ -221,7 +225,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     summary: 'Creates a record; `data` must include `title`',
     scope: 'organization',
     permission: 'records.create',
-    input: Type.Object({ model: ModelKeyInput, data: DataInput }, { additionalProperties: false }),
+    input: Type.Object({ model: ModelKeyInput, data: dataInput('Values keyed by field key; must include title') }, { additionalProperties: false }),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const cached = models.get(ctx.organizationId, input.model);
@@ -250,7 +254,10 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     summary: 'Updates a record (merge: given keys only; null clears a non-required field)',
     scope: 'organization',
     permission: 'records.update',
-    input: Type.Object({ id: RecordIdInput, data: DataInput }, { additionalProperties: false }),
+    input: Type.Object(
+      { id: RecordIdInput, data: dataInput('Values to change, keyed by field key; null clears a non-required field') },
+      { additionalProperties: false },
+    ),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const current = await requireRecord(ctx, input.id, 'live', true);
@@ -278,7 +285,15 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     scope: 'organization',
     permission: 'records.delete',
     inputPermissions: [{ permission: 'records.purge', when: 'hard=true', appliesTo: (input) => input.hard === true }],
-    input: Type.Object({ id: RecordIdInput, hard: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
+    input: Type.Object(
+      {
+        id: RecordIdInput,
+        hard: Type.Optional(
+          Type.Boolean({ default: false, description: 'true purges the record, even one already soft-deleted (also needs records.purge)' }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     output: RecordDeletionSchema,
     async handler(ctx, input): Promise<RecordDeletionOutput> {
       const hard = input.hard === true;
