@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     const secrets = loadOrCreateDevSecrets(join('.data', 'dev-secrets.json'));
     env.AUTH_JWT_SECRET ??= env.AUTH_JWKS_URL ? undefined : secrets.authJwtSecret;
     env.CRON_SECRET ??= secrets.cronSecret;
+    env.CURSOR_SECRET ??= secrets.cursorSecret;
     env.FEATURE_FLAGS ??= 'public-api.enabled=true';
     env.PLATFORM_ADMIN_EMAILS ??= 'admin@demo.example';
   }

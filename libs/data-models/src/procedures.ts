@@ -6,6 +6,6 @@ import { createRecordProcedures, type RecordProcedureDeps } from './records/reco
 export type DataModelsDeps = RecordProcedureDeps;
 
 /** Every procedure of the Data Models engine: `dataModels.*`, `dataModels.fields.*` and `records.*`. */
-export function createDataModelsProcedures(deps: DataModelsDeps = {}): AnyProcedure[] {
+export function createDataModelsProcedures(deps: DataModelsDeps): AnyProcedure[] {
   return [...createModelProcedures(), ...createFieldProcedures(), ...createRecordProcedures(deps)];
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Principal } from '@mrp/platform';
 import { invokeProcedure, newId, ProcedureRegistry } from '@mrp/platform';
 import { createTestOrm, flagsAllOff, silentLogger, testPrincipal, type TestOrm } from '@mrp/platform/testing';
@@ -18,6 +19,8 @@ export interface TestOrganization {
 export interface DataModelsTestEnv {
   db: TestOrm;
   dispatcher: RecordingDispatcher;
+  /** This environment's own random cursor secret, as a deployment has its own. */
+  cursorSecret: string;
   call<T>(name: string, input: unknown, principal: Principal): Promise<T>;
   createOrganization(extraRoles?: string[]): Promise<TestOrganization>;
   /** A principal in the organization with every permission unless told otherwise. */
@@ -28,13 +31,15 @@ export interface DataModelsTestEnv {
 
 export async function createDataModelsTestEnv(): Promise<DataModelsTestEnv> {
   const db = await createTestOrm([platformModule, authzModule, dataModelsModule]);
-  const registry = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret: 'test-secret' }));
+  const cursorSecret = randomBytes(32).toString('base64url');
+  const registry = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret }));
   const dispatcher = new RecordingDispatcher();
   const sql = <T>(text: string, params: unknown[] = []) => db.orm.em.fork().getConnection().execute<T[]>(text, params);
 
   return {
     db,
     dispatcher,
+    cursorSecret,
     sql,
     call: <T>(name: string, input: unknown, principal: Principal) =>
       invokeProcedure<T>(registry.require(name), input, { em: db.orm.em.fork(), principal, correlationId: `test-${newId()}` }, {

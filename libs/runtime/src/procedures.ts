@@ -13,6 +13,6 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...apiKeyProcedures,
     ...serviceAccountProcedures,
     ...createNotificationProcedures(),
-    ...createDataModelsProcedures(),
+    ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret }),
   ];
 }

@@ -32,6 +32,7 @@ export async function startApi(databaseUrl: string, poolSize: number, extraEnv: 
       NODE_ENV: 'production',
       DATABASE_URL: databaseUrl,
       AUTH_JWT_SECRET: randomBytes(32).toString('hex'),
+      CURSOR_SECRET: randomBytes(32).toString('hex'),
       PLATFORM_ADMIN_EMAILS: BENCH_ADMIN.email,
       PUBLIC_API_RATE_PER_SECOND: '1000000',
       PUBLIC_API_BURST: '1000000',

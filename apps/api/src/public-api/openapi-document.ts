@@ -1,7 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { Type, type TSchema } from '@sinclair/typebox';
-import type { ProcedureRegistry } from '@mrp/platform';
-import type { PublicRoute } from './route-table';
+import { Type } from '@sinclair/typebox';
+import type { BoundRoute } from './route-binding';
+import type { QueryParameter } from './query-parameters';
 
 type SchemaObject = OpenAPIV3_1.SchemaObject;
 
@@ -21,7 +21,7 @@ const ErrorSchema = Type.Object(
 );
 
 /** JSON Schema as OpenAPI 3.1 wants it: plain JSON, named schemas moved to components and referenced. */
-function toSchema(schema: TSchema, components: Record<string, SchemaObject>): SchemaObject {
+function toSchema(schema: object, components: Record<string, SchemaObject>): SchemaObject {
   const plain = JSON.parse(JSON.stringify(schema)) as SchemaObject & { $id?: string };
   const hoist = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(hoist);
@@ -78,22 +78,32 @@ function openApiPath(koaPath: string): string {
   return koaPath.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
-function operationFor(route: PublicRoute, registry: ProcedureRegistry, schemas: Record<string, SchemaObject>): OpenAPIV3_1.OperationObject {
-  const procedure = registry.require(route.procedure);
+/** A query parameter as the document shows it: the procedure's schema, or JSON text holding a value of it. */
+function querySchema(parameter: QueryParameter, schemas: Record<string, SchemaObject>): SchemaObject {
+  const schema = toSchema(parameter.schema, schemas);
+  if (parameter.parsing !== 'json') return schema;
+  return { type: 'string', contentMediaType: 'application/json', contentSchema: schema } as SchemaObject;
+}
+
+function jsonTextDescription(description: string | undefined): string {
+  return description ? `${description}; sent as URL-encoded JSON` : 'URL-encoded JSON';
+}
+
+function operationFor({ route, procedure, pathParameters, query, body }: BoundRoute, schemas: Record<string, SchemaObject>): OpenAPIV3_1.OperationObject {
   const parameters = [
-    ...Object.entries(route.pathParams ?? {}).map(([name, schema]) => ({
+    ...pathParameters.map(({ name, schema }) => ({
       name,
       in: 'path' as const,
       required: true,
       description: schema.description,
       schema: toSchema(schema, schemas),
     })),
-    ...Object.entries(route.query ?? {}).map(([name, parameter]) => ({
-      name,
+    ...query.parameters.map((parameter) => ({
+      name: parameter.name,
       in: 'query' as const,
-      required: false,
-      description: parameter.schema.description,
-      schema: toSchema(parameter.schema, schemas),
+      required: parameter.required,
+      description: parameter.parsing === 'json' ? jsonTextDescription(parameter.schema.description) : parameter.schema.description,
+      schema: querySchema(parameter, schemas),
     })),
   ];
   const success: OpenAPIV3_1.ResponseObject = {
@@ -107,7 +117,7 @@ function operationFor(route: PublicRoute, registry: ProcedureRegistry, schemas: 
     '401': ref('Unauthorized'),
     '403': ref('Forbidden'),
     '404': ref('NotFound'),
-    ...(route.body ? { '413': ref('PayloadTooLarge'), '415': ref('UnsupportedMediaType') } : {}),
+    ...(body ? { '413': ref('PayloadTooLarge'), '415': ref('UnsupportedMediaType') } : {}),
     '429': ref('RateLimited'),
   };
   const conditionalPermissions = (procedure.inputPermissions ?? []).map(({ permission, when }) => ({ permission, when }));
@@ -123,9 +133,7 @@ function operationFor(route: PublicRoute, registry: ProcedureRegistry, schemas: 
     ...(description ? { description } : {}),
     tags: [route.path.startsWith('/me') ? 'Identity' : route.path.startsWith('/records') || route.path.endsWith('/records') ? 'Records' : 'Models'],
     parameters,
-    ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, schemas) } } } }
-      : {}),
+    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(body, schemas) } } } } : {}),
     responses,
     security: [{ apiKey: [] }],
     'x-required-permission': procedure.permission,
@@ -133,13 +141,13 @@ function operationFor(route: PublicRoute, registry: ProcedureRegistry, schemas: 
   } as unknown as OpenAPIV3_1.OperationObject;
 }
 
-/** The OpenAPI 3.1 description of /api/v1, generated from the route table and the procedures' schemas. */
-export function buildOpenApiDocument(routes: readonly PublicRoute[], registry: ProcedureRegistry): OpenAPIV3_1.Document {
+/** The OpenAPI 3.1 description of /api/v1, generated from the route table bound to the procedures' schemas. */
+export function buildOpenApiDocument(routes: readonly BoundRoute[]): OpenAPIV3_1.Document {
   const schemas: Record<string, SchemaObject> = { Error: toSchema(ErrorSchema, {}) };
   const paths: OpenAPIV3_1.PathsObject = {};
-  for (const route of routes) {
-    const path = openApiPath(route.path);
-    paths[path] = { ...(paths[path] ?? {}), [route.method]: operationFor(route, registry, schemas) };
+  for (const bound of routes) {
+    const path = openApiPath(bound.route.path);
+    paths[path] = { ...(paths[path] ?? {}), [bound.route.method]: operationFor(bound, schemas) };
   }
   const openApiRoute = {
     get: {

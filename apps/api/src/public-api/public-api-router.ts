@@ -1,22 +1,15 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import {
-  DomainError,
-  compileSchema,
-  invokeProcedure,
-  preflightProcedure,
-  schemaErrorDetails,
-  validationFailed,
-  type AnyProcedure,
-} from '@mrp/platform';
+import { DomainError, invokeProcedure, preflightProcedure, schemaErrorDetails, validationFailed } from '@mrp/platform';
 import type { RateLimiter } from '@mrp/authz';
 import type { Runtime } from '@mrp/runtime';
 import { hasJsonContentType, readJsonBody, unsupportedMediaType } from '../http/json-body';
 import { requestState } from '../http/request-context';
 import { apiKeyAuthentication, type PublicApiState } from './api-key-authentication';
 import { buildOpenApiDocument } from './openapi-document';
-import { parseQuery } from './query-parameters';
-import { PUBLIC_ROUTES, type PublicRoute } from './route-table';
+import { declareQuery, parseQuery } from './query-parameters';
+import { bindRoute, type BoundRoute } from './route-binding';
+import { PUBLIC_ROUTES } from './route-table';
 
 export const PUBLIC_API_PREFIX = '/api/v1';
 
@@ -41,43 +34,44 @@ export function publicApiGate(runtime: Runtime) {
  * body a caller may not send is neither buffered nor parsed), query, body, then the procedure. Path
  * parameters are identifiers: one that names nothing is a 404 from the procedure (decision 23).
  */
-function routeHandler(runtime: Runtime, route: PublicRoute, procedure: AnyProcedure) {
-  const validateBody = route.body ? compileSchema(route.body) : undefined;
+function routeHandler(runtime: Runtime, bound: BoundRoute) {
+  const { route, procedure, validateBody } = bound;
   return async (ctx: Context) => {
     const { principal } = ctx.state as PublicApiState;
     await preflightProcedure(procedure, principal, runtime.flags);
     const params = ctx.params as Record<string, string>;
-    const query = parseQuery(route.query ?? {}, ctx.query);
+    const query = parseQuery(bound.query, ctx.query);
     let body: unknown;
     if (validateBody) {
       if (!hasJsonContentType(ctx)) throw unsupportedMediaType();
-      body = await readJsonBody(ctx);
-      if (body === undefined) throw validationFailed([{ field: 'data', code: 'required', message: 'A JSON body with "data" is required' }]);
+      // No body at all is an empty one: what it lacks is then named as /rpc names it.
+      body = (await readJsonBody(ctx)) ?? {};
       if (!validateBody(body)) throw validationFailed(schemaErrorDetails(validateBody.errors));
     }
-    const input = route.toInput({ params, query, body });
+    const input = bound.toInput({ params, query, body });
     const { em, requestId } = requestState(ctx);
     ctx.body = await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
     ctx.status = route.successStatus;
   };
 }
 
+const NO_QUERY = declareQuery([]);
+
 /**
- * The public REST facade: each route of the table runs its procedure through the same
- * `invokeProcedure` as /rpc, after API-key authentication and the key's rate limit.
+ * The public REST facade: each route of the table, bound to its procedure's input schema, runs
+ * that procedure through the same `invokeProcedure` as /rpc, after API-key authentication and the
+ * key's rate limit.
  */
 export function publicApiRouter(runtime: Runtime, limiter: RateLimiter): Router {
   // Paths are matched exactly as written: /API/V1/Me is not a route.
   const router = new Router({ prefix: PUBLIC_API_PREFIX, sensitive: true });
-  const document = buildOpenApiDocument(PUBLIC_ROUTES, runtime.procedures);
+  const routes = PUBLIC_ROUTES.map((route) => bindRoute(route, runtime.procedures.require(route.procedure)));
+  const document = buildOpenApiDocument(routes);
   router.get('/openapi.json', (ctx) => {
-    parseQuery({}, ctx.query);
+    parseQuery(NO_QUERY, ctx.query);
     ctx.body = document;
   });
   const authenticate = apiKeyAuthentication(runtime, limiter);
-  for (const route of PUBLIC_ROUTES) {
-    const procedure = runtime.procedures.require(route.procedure);
-    router[route.method](route.path, authenticate, routeHandler(runtime, route, procedure));
-  }
+  for (const bound of routes) router[bound.route.method](bound.route.path, authenticate, routeHandler(runtime, bound));
   return router;
 }

@@ -1,19 +1,12 @@
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import { MAX_CURSOR_LENGTH } from '@mrp/data-models';
-import { booleanParameter, integerParameter, jsonObjectParameter, stringParameter, type QueryParameters } from './query-parameters';
+import type { QueryParsing } from './query-parameters';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
-export interface RouteRequest {
-  params: Record<string, string>;
-  /** Query values parsed by the route's declared parameters. */
-  query: Record<string, unknown>;
-  body: unknown;
-}
-
 /**
- * One row of the public API: a REST shape over an existing procedure. The router, the
- * permission check (the procedure's own) and the OpenAPI document are all derived from it.
+ * One row of the public API: a REST shape over an existing procedure, naming only what is
+ * REST's own. What each parameter and the body may hold comes from the procedure's input schema
+ * (see route-binding.ts); the router, the permission check (the procedure's own) and the OpenAPI
+ * document are all derived from the two.
  */
 export interface PublicRoute {
   method: HttpMethod;
@@ -22,39 +15,16 @@ export interface PublicRoute {
   operationId: string;
   summary: string;
   description?: string;
-  /** The procedure this route runs, by name; null only for the unauthenticated OpenAPI route. */
+  /** The procedure this route runs, by name. */
   procedure: string;
-  /** Path parameters, for the document; every `:name` in `path` must be listed. */
-  pathParams?: Record<string, TSchema>;
-  /** Accepted query parameters; anything else is a 400. */
-  query?: QueryParameters;
-  /** JSON body schema; its presence makes the route require `Content-Type: application/json`. */
-  body?: TObject;
+  /** Each `:name` of the path and the input property it fills, e.g. `{ key: 'model' }`. */
+  pathParams?: Record<string, string>;
+  /** The input properties read from the query string, by name, and how each one's text is parsed; any other parameter is a 400. */
+  query?: Record<string, QueryParsing>;
+  /** The input properties that come from neither the path nor the query arrive as a JSON body (`Content-Type: application/json`). */
+  body?: true;
   successStatus: 200 | 201;
-  toInput(request: RouteRequest): unknown;
 }
-
-const modelKey = Type.String({ description: 'The model key (lowercase letters, digits and underscores)' });
-const recordId = Type.String({ description: 'The record id (a UUID)' });
-const dataBody = (description: string) =>
-  Type.Object(
-    { data: Type.Record(Type.String(), Type.Unknown(), { description }) },
-    { additionalProperties: false },
-  );
-
-const recordsQuery: QueryParameters = {
-  limit: integerParameter({ minimum: 1, maximum: 100, default: 25, description: 'Page size' }),
-  cursor: stringParameter({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'Opaque cursor from a previous page (nextCursor)' }),
-  sort: stringParameter({
-    minLength: 1,
-    maxLength: 200,
-    description: 'Up to 3 comma-separated keys: createdAt, updatedAt, title or a field key; prefix - for descending. Default -createdAt',
-  }),
-  filter: jsonObjectParameter({
-    maxLength: 65536,
-    description: 'URL-encoded JSON filter tree, e.g. {"field":"status","op":"eq","value":"open"}; at most 100 nodes, depth 8',
-  }),
-};
 
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   {
@@ -64,7 +34,6 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     summary: 'The identity and the organization the key acts as',
     procedure: 'me.identity',
     successStatus: 200,
-    toInput: () => ({}),
   },
   {
     method: 'get',
@@ -73,7 +42,6 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     summary: "List the organization's Data Models",
     procedure: 'dataModels.list',
     successStatus: 200,
-    toInput: () => ({}),
   },
   {
     method: 'get',
@@ -81,9 +49,8 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'getModel',
     summary: 'Get one Data Model by its key',
     procedure: 'dataModels.get',
-    pathParams: { key: modelKey },
+    pathParams: { key: 'key' },
     successStatus: 200,
-    toInput: ({ params }) => ({ key: params.key }),
   },
   {
     method: 'get',
@@ -91,9 +58,8 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'listModelFields',
     summary: "List a model's field definitions",
     procedure: 'dataModels.fields.list',
-    pathParams: { key: modelKey },
+    pathParams: { key: 'model' },
     successStatus: 200,
-    toInput: ({ params }) => ({ model: params.key }),
   },
   {
     method: 'get',
@@ -102,10 +68,9 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     summary: "List a model's records, one page at a time",
     description: 'Keyset pagination: pass `nextCursor` back as `cursor` until it is null.',
     procedure: 'records.list',
-    pathParams: { key: modelKey },
-    query: recordsQuery,
+    pathParams: { key: 'model' },
+    query: { limit: 'integer', cursor: 'text', sort: 'text', filter: 'json' },
     successStatus: 200,
-    toInput: ({ params, query }) => ({ model: params.key, ...query }),
   },
   {
     method: 'post',
@@ -113,10 +78,9 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'createRecord',
     summary: 'Create a record',
     procedure: 'records.create',
-    pathParams: { key: modelKey },
-    body: dataBody('Values keyed by field key; must include title'),
+    pathParams: { key: 'model' },
+    body: true,
     successStatus: 201,
-    toInput: ({ params, body }) => ({ model: params.key, data: (body as { data: unknown }).data }),
   },
   {
     method: 'get',
@@ -124,9 +88,8 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'getRecord',
     summary: 'Get one record by id',
     procedure: 'records.get',
-    pathParams: { id: recordId },
+    pathParams: { id: 'id' },
     successStatus: 200,
-    toInput: ({ params }) => ({ id: params.id }),
   },
   {
     method: 'patch',
@@ -134,10 +97,9 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'updateRecord',
     summary: 'Update a record (merge; null clears a non-required field)',
     procedure: 'records.update',
-    pathParams: { id: recordId },
-    body: dataBody('Values to change, keyed by field key'),
+    pathParams: { id: 'id' },
+    body: true,
     successStatus: 200,
-    toInput: ({ params, body }) => ({ id: params.id, data: (body as { data: unknown }).data }),
   },
   {
     method: 'delete',
@@ -145,9 +107,8 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     operationId: 'deleteRecord',
     summary: 'Delete a record (soft by default; hard=true purges)',
     procedure: 'records.delete',
-    pathParams: { id: recordId },
-    query: { hard: booleanParameter('true purges the record, even one already soft-deleted (also needs records.purge)') },
+    pathParams: { id: 'id' },
+    query: { hard: 'boolean' },
     successStatus: 200,
-    toInput: ({ params, query }) => ({ id: params.id, ...query }),
   },
 ];

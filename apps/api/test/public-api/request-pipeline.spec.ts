@@ -121,7 +121,7 @@ describe('/api/v1 request pipeline', () => {
       expect((await client.get(`${records}?filter=${encodeURIComponent(tree)}`)).status).toBe(200);
       for (const value of [JSON.stringify(tree), '[]', 'null', '42']) {
         const error = await expectError(await client.get(`${records}?filter=${encodeURIComponent(value)}`), 400, 'validation_failed');
-        expect(error.details).toEqual([{ field: 'filter', code: 'invalid_format', message: 'filter must be a JSON object' }]);
+        expect(error.details).toEqual([{ field: 'filter', code: 'invalid_type', message: 'must be object' }]);
       }
     });
 

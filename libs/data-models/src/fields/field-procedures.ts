@@ -5,12 +5,11 @@ import { createIndexStatement, isIndexable } from '../indexes/field-index';
 import { scheduleIndexBuild, scheduleIndexDrop } from '../indexes/index-scheduling';
 import { DataField } from '../models/entities';
 import { fieldOutput, isLive, liveDefinitions, loadLiveModel, toDefinition, type LoadedModel } from '../models/model-store';
-import { FieldListSchema, FieldSchema, FieldTypeSchema, KeySchema, type FieldOutput } from '../models/schemas';
+import { FieldListSchema, FieldSchema, FieldTypeSchema, KeySchema, ModelKeyInput, type FieldOutput } from '../models/schemas';
 import { canonical } from '../records/record-data';
 import { checkExistingValues, countEmptyValues, recomputeFormulas, rewriteValues, type ModelScope } from './existing-values';
 import { assertFormulasHold, assertRelationTarget, refuse, resolveConfig } from './field-rules';
 
-const ModelKeyInput = Type.String({ minLength: 1, maxLength: 63, description: 'The model key' });
 const FieldKeyInput = Type.String({ minLength: 1, maxLength: 63 });
 const NameInput = Type.String({ minLength: 1, maxLength: 200 });
 const ConfigInput = Type.Record(Type.String(), Type.Unknown(), { description: 'Per-type configuration; omitted keys take defaults' });

@@ -7,6 +7,7 @@ import { archivedModelOutput, findLiveModel, isLive, loadFields, modelOutput } f
 import {
   ArchivedModelSchema,
   KeySchema,
+  ModelKeyInput,
   ModelListSchema,
   ModelSchema,
   type ArchivedModelOutput,
@@ -15,7 +16,6 @@ import {
 
 const NameInput = Type.String({ minLength: 1, maxLength: 200 });
 const DescriptionInput = Type.String({ maxLength: 2000 });
-const ModelKeyInput = Type.String({ minLength: 1, maxLength: 63 });
 
 export function createModelProcedures(): AnyProcedure[] {
   const list = defineProcedure({

@@ -8,6 +8,9 @@ const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC
 
 export const KeySchema = Type.String({ pattern: FIELD_KEY_PATTERN.source, description: 'Immutable snake_case key' });
 
+/** A model key as procedures take it to name an existing model: one that names none is not found, not invalid. */
+export const ModelKeyInput = Type.String({ minLength: 1, maxLength: 63, description: 'The model key (lowercase letters, digits and underscores)' });
+
 export const ModelSchema = Type.Object(
   {
     key: Type.String(),

@@ -1,4 +1,5 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { isDomainError } from '@mrp/platform';
 import type { FieldDefinition } from '@mrp/field-validation';
 import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH, sortValueDigest, type CursorScope } from './cursor';
 import { parseSort } from './sort';
@@ -8,9 +9,17 @@ const fields = new Map<string, FieldDefinition>([
   ['note', { key: 'note', type: 'TEXT', config: { maxLength: 1000 }, required: false }],
   ['price', { key: 'price', type: 'NUMBER', config: {}, required: false }],
 ]);
-const secret = 'unit-secret';
+const secret = randomBytes(32).toString('base64url');
 const id = '01900000-0000-7000-8000-000000000000';
-const scope = (sort: string): CursorScope => ({ modelId: '01900000-0000-7000-8000-0000000000aa', sort: parseSort(sort, fields), filter: undefined });
+const organizationId = '01900000-0000-7000-8000-0000000000bb';
+const modelId = '01900000-0000-7000-8000-0000000000aa';
+const scope = (sort: string, overrides: Partial<CursorScope> = {}): CursorScope => ({
+  organizationId,
+  modelId,
+  sort: parseSort(sort, fields),
+  filter: undefined,
+  ...overrides,
+});
 const payloadOf = (cursor: string) => JSON.parse(Buffer.from(cursor.split('.')[0], 'base64url').toString('utf8'));
 /** A correctly signed cursor around any payload: what only a holder of the secret could make. */
 const signed = (payload: unknown) => {
@@ -60,13 +69,59 @@ describe('cursors', () => {
     const list = scope('body');
     const binding = payloadOf(encodeCursor(secret, list, { values: ['x'], id })).b;
     for (const v of [[{ h: 'abc' }], [{ h: '0'.repeat(24), x: 1 }], [{}], [['0'.repeat(24)]], [{ h: 'G'.repeat(24) }], [1]]) {
-      expect(() => decodeCursor(secret, list, signed({ b: binding, v, i: id }))).toThrow(/cursor is invalid/);
+      expect(refusalOf(secret, list, signed({ b: binding, v, i: id }))).toEqual(REFUSAL);
     }
     expect(decodeCursor(secret, list, signed({ b: binding, v: [{ h: '0'.repeat(24) }], i: id }))).toEqual({ values: [{ digest: '0'.repeat(24) }], id });
 
     const cursor = encodeCursor(secret, list, { values: ['b'.repeat(50_000)], id });
-    expect(() => decodeCursor('another-secret', list, cursor)).toThrow(/cursor is invalid/);
-    expect(() => decodeCursor(secret, scope('-body'), cursor)).toThrow(/different list/);
-    expect(() => decodeCursor(secret, list, `${'a'.repeat(MAX_CURSOR_LENGTH)}.${cursor}`)).toThrow(/cursor is invalid/);
+    expect(refusalOf(secret, list, `${'a'.repeat(MAX_CURSOR_LENGTH)}.${cursor}`)).toEqual(REFUSAL);
+  });
+});
+
+/** What refusing `cursor` answers: the error's code, message and details, or 'accepted'. */
+function refusalOf(key: string, list: CursorScope, cursor: string): unknown {
+  try {
+    decodeCursor(key, list, cursor);
+    return 'accepted';
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return { code: error.code, message: error.message, details: error.details };
+  }
+}
+
+/** The answer to a cursor made of random characters: every other refusal must be exactly this. */
+const REFUSAL = refusalOf(secret, scope('-createdAt'), `${randomBytes(60).toString('base64url')}.${randomBytes(16).toString('base64url')}`);
+
+describe('a cursor that cannot continue the list is refused with one answer, whatever the reason', () => {
+  const list = scope('price,-createdAt');
+  const cursor = encodeCursor(secret, list, { values: ['12.5', '2030-01-01T00:00:00.000000Z'], id });
+
+  it('is a 400 naming the cursor, and says to start again', () => {
+    expect(REFUSAL).toEqual({
+      code: 'validation_failed',
+      message: expect.stringMatching(/first page/),
+      details: [{ field: 'cursor', code: 'invalid_format', message: expect.stringMatching(/first page/) }],
+    });
+    expect(refusalOf(secret, list, cursor)).toBe('accepted');
+  });
+
+  it('refuses a forged signature', () => {
+    const body = cursor.split('.')[0];
+    expect(refusalOf(secret, list, `${body}.${createHmac('sha256', 'data-models.cursor.v1').update(body).digest('base64url').slice(0, 22)}`)).toEqual(REFUSAL);
+    expect(refusalOf(secret, list, `${body}.${randomBytes(16).toString('base64url').slice(0, 22)}`)).toEqual(REFUSAL);
+  });
+
+  it("refuses a cursor signed with another deployment's secret", () => {
+    const elsewhere = encodeCursor(randomBytes(32).toString('base64url'), list, { values: ['12.5', '2030-01-01T00:00:00.000000Z'], id });
+    expect(refusalOf(secret, list, elsewhere)).toEqual(REFUSAL);
+  });
+
+  it.each([
+    ['another organization', scope('price,-createdAt', { organizationId: '01900000-0000-7000-8000-0000000000cc' })],
+    ['another model', scope('price,-createdAt', { modelId: '01900000-0000-7000-8000-0000000000dd' })],
+    ['another sort', scope('-price,-createdAt')],
+    ['another filter', scope('price,-createdAt', { filter: { field: 'price', op: 'gt', value: 1 } })],
+  ])('refuses a cursor of %s', (_, other) => {
+    expect(refusalOf(secret, other, cursor)).toEqual(REFUSAL);
   });
 });

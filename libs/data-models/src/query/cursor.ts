@@ -1,18 +1,19 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { badRequest, isUuidString, validationFailed, type DomainError } from '@mrp/platform';
+import { isUuidString, validationFailed, type DomainError } from '@mrp/platform';
 import type { SortPlan } from './sort';
 import { sql, trustedSql, type SqlFragment } from './sql';
 
 /**
  * Opaque keyset cursors: base64url(JSON of the last row's sort values and id, bound to the list
- * they came from) + "." + a truncated HMAC. A cursor that was altered, or that belongs to another
- * model, sort or filter, is refused with 400 instead of silently paging something else.
+ * they came from) + "." + a truncated HMAC under the deployment's cursor secret. A cursor that was
+ * altered, signed elsewhere, or that belongs to another organization, model, sort or filter, is
+ * refused with 400 instead of silently paging something else.
  *
  * A cursor is never longer than MAX_CURSOR_LENGTH, whatever the data. Sort values are carried in
  * full while they fit (such a cursor keeps working after its row is purged); when they do not, the
  * longest ones are replaced, one at a time, by a digest of the value, and the list query reads the
- * value from the cursor row itself (by id, in the same statement). That row must then still exist
- * with the same value, else the cursor is stale: 400, restart from the first page.
+ * value from the cursor row itself (by id, in the same statement, under the list's own conditions).
+ * That row must then still be listed for the caller with the same value, else the cursor is refused.
  */
 
 /** The longest cursor ever issued (and accepted). Only URL-safe characters: it never grows when URL-encoded. */
@@ -45,10 +46,8 @@ interface CursorPayload {
   i: string;
 }
 
-/** Used when the deployment configures no secret; cursors are then integrity-checked, not secret-keyed. */
-export const DEFAULT_CURSOR_SECRET = 'data-models.cursor.v1';
-
 export interface CursorScope {
+  organizationId: string;
   modelId: string;
   sort: SortPlan;
   /** The normalised filter tree, or undefined. */
@@ -77,23 +76,27 @@ export function sortValueDigestSql(expression: SqlFragment): SqlFragment {
   return sql`left(encode(sha256(convert_to(${expression}, 'UTF8')), 'hex'), ${trustedSql(String(DIGEST_LENGTH))})`;
 }
 
-/** The cursor could not be continued: the row it reads its sort values from is gone or changed. */
-export function staleCursor(): DomainError {
+/**
+ * The one answer to every cursor this list cannot continue from: malformed, altered, signed with
+ * another secret, issued for another list, or whose row is no longer listed for the caller. It is
+ * the same whatever the reason, so a cursor never tells anything about rows the caller cannot see.
+ */
+export function invalidCursor(): DomainError {
   return validationFailed(
     [
       {
         field: 'cursor',
-        code: 'stale',
-        message: 'The record this cursor continues from was deleted or its sort value changed; request the first page again, without cursor',
+        code: 'invalid_format',
+        message: 'This cursor cannot continue this list; request the first page again, without cursor',
       },
     ],
-    'cursor can no longer be continued: start again from the first page (omit cursor)',
+    "cursor cannot be used: pass the previous page's nextCursor unchanged, with the same model, sort and filter, or start again from the first page",
   );
 }
 
 function binding(scope: CursorScope): string {
   return createHash('sha256')
-    .update(JSON.stringify([scope.modelId, scope.sort.signature, scope.filter ?? null]))
+    .update(JSON.stringify([scope.organizationId, scope.modelId, scope.sort.signature, scope.filter ?? null]))
     .digest('base64url')
     .slice(0, 16);
 }
@@ -162,29 +165,26 @@ function decodeValue(kind: SortPlan['terms'][number]['kind'], value: unknown): C
   return keys.length === 1 && typeof digest === 'string' && DIGEST_TEXT.test(digest) ? { digest } : undefined;
 }
 
+/** The position a cursor continues from; every reason to refuse it throws the same invalidCursor(). */
 export function decodeCursor(secret: string, scope: CursorScope, cursor: string): CursorPosition {
-  const invalid = () => badRequest('cursor is invalid: use the nextCursor of the previous page unchanged');
-  if (cursor.length > MAX_CURSOR_LENGTH) throw invalid();
+  if (cursor.length > MAX_CURSOR_LENGTH) throw invalidCursor();
   const [body, signature, ...rest] = cursor.split('.');
-  if (!body || !signature || rest.length > 0) throw invalid();
+  if (!body || !signature || rest.length > 0) throw invalidCursor();
   const expected = Buffer.from(mac(secret, body));
   const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor();
 
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
   } catch {
-    throw invalid();
+    throw invalidCursor();
   }
-  if (typeof payload !== 'object' || payload === null) throw invalid();
+  if (typeof payload !== 'object' || payload === null) throw invalidCursor();
   const { b, v, i } = payload as Partial<CursorPayload>;
-  if (b !== binding(scope)) {
-    throw badRequest('cursor belongs to a different list: keep model, sort and filter unchanged while paging');
-  }
   const terms = scope.sort.terms;
-  if (!isUuidString(i) || !Array.isArray(v) || v.length !== terms.length) throw invalid();
+  if (b !== binding(scope) || !isUuidString(i) || !Array.isArray(v) || v.length !== terms.length) throw invalidCursor();
   const values = v.map((value: unknown, index) => decodeValue(terms[index].kind, value));
-  if (values.some((value) => value === undefined)) throw invalid();
+  if (values.some((value) => value === undefined)) throw invalidCursor();
   return { values: values as CursorValue[], id: i };
 }

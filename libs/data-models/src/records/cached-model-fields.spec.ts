@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { invokeProcedure, newId, ProcedureRegistry, type Principal } from '@mrp/platform';
 import { flagsAllOff, silentLogger, statementsOf } from '@mrp/platform/testing';
 import { createDataModelsProcedures } from '../procedures';
@@ -15,7 +16,7 @@ describe('record procedures with field definitions cached per process', () => {
   let org: TestOrganization;
   let owner: Principal;
   // "Process A" creates records; "process B" (the env's own procedures) changes the model.
-  const processA = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret: 'test-secret' }));
+  const processA = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret: randomBytes(32).toString('base64url') }));
   const createInA = (model: string, data: Record<string, unknown>) => inA<RecordOutput>('records.create', { model, data });
   const inA = <T>(name: string, input: unknown) =>
     invokeProcedure<T>(processA.require(name), input, { em: env.db.orm.em.fork(), principal: owner, correlationId: `test-${newId()}` }, {

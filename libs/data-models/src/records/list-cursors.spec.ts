@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
 import { definitionMap, loadLiveModel } from '../models/model-store';
-import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH } from '../query/cursor';
+import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH, type CursorScope } from '../query/cursor';
 import { parseSort } from '../query/sort';
 import { buildListQuery } from './list-query';
 import type { RecordListOutput, RecordOutput } from './schemas';
@@ -11,6 +11,24 @@ function payloadOf(cursor: string): { v: unknown[]; i: string } {
   return JSON.parse(Buffer.from(cursor.split('.')[0], 'base64url').toString('utf8'));
 }
 const isReference = (value: unknown) => typeof value === 'object' && value !== null;
+
+/** The one answer to a cursor the list cannot continue from, whatever the reason. */
+const refused = {
+  code: 'validation_failed',
+  message: expect.stringMatching(/first page/),
+  details: [{ field: 'cursor', code: 'invalid_format', message: expect.stringMatching(/first page/) }],
+};
+
+/** What a call answered: the error's code, message and details, or 'ok'. */
+async function outcome(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call;
+    return 'ok';
+  } catch (error) {
+    const { code, message, details } = error as { code: string; message: string; details?: unknown };
+    return { code, message, details };
+  }
+}
 
 describe('records.list cursors over long sort values', () => {
   let env: DataModelsTestEnv;
@@ -110,36 +128,78 @@ describe('records.list cursors over long sort values', () => {
       `${body}.${mac.slice(1)}x`,
       `${cursor}x`,
     ]) {
-      await expect(list({ sort: 'body', limit: 3, cursor: bad })).rejects.toMatchObject({ code: 'bad_request' });
+      await expect(list({ sort: 'body', limit: 3, cursor: bad })).rejects.toMatchObject(refused);
     }
     await expect(list({ sort: 'body', limit: 3, cursor: 'a'.repeat(MAX_CURSOR_LENGTH + 1) })).rejects.toMatchObject({
       code: 'validation_failed',
       details: [expect.objectContaining({ field: 'cursor' })],
     });
-    await expect(list({ sort: '-body', limit: 3, cursor })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/different list/) });
+    await expect(list({ sort: '-body', limit: 3, cursor })).rejects.toMatchObject(refused);
     await expect(list({ sort: 'body', limit: 3, cursor })).resolves.toMatchObject({ items: [expect.anything(), expect.anything(), expect.anything()] });
   });
 
   describe('when the cursor row changes', () => {
-    const stale = { code: 'validation_failed', details: [expect.objectContaining({ field: 'cursor', code: 'stale' })] };
-
     it.each(['body', 'rank,body', 'first,-second,body'])('refuses a by-reference cursor whose row was purged (sort %s), never an empty page', async (sort) => {
       const first = await list({ sort, limit: 3 });
       expect(payloadOf(first.nextCursor as string).v.some(isReference)).toBe(true);
       const anchor = first.items[2];
       await env.call('records.delete', { id: anchor.id, hard: true }, env.principal(org));
-      await expect(list({ sort, limit: 3, cursor: first.nextCursor })).rejects.toMatchObject({
-        ...stale,
-        message: expect.stringMatching(/first page/),
-      });
+      await expect(list({ sort, limit: 3, cursor: first.nextCursor })).rejects.toMatchObject(refused);
     });
 
-    it('continues after a by-reference cursor row was soft-deleted', async () => {
-      const before = (await list({ sort: 'body', limit: 100 })).items.map((record) => record.id);
+    it('refuses a by-reference cursor whose row was soft-deleted, as the list no longer shows that row', async () => {
       const first = await list({ sort: 'body', limit: 5 });
+      expect(payloadOf(first.nextCursor as string).v.some(isReference)).toBe(true);
       await env.call('records.delete', { id: first.items[4].id }, env.principal(org));
-      const second = await list({ sort: 'body', limit: 5, cursor: first.nextCursor });
-      expect(second.items.map((record) => record.id)).toEqual(before.slice(5, 10));
+      await expect(list({ sort: 'body', limit: 5, cursor: first.nextCursor })).rejects.toMatchObject(refused);
+    });
+
+    it('refuses a by-reference cursor whose row became hidden from the caller (row-level access)', async () => {
+      const member = env.principal(org, { roles: ['member'] });
+      const asMember = (input: Record<string, unknown>) => env.call<RecordListOutput>('records.list', { model: 'docs', ...input }, member);
+      const first = await asMember({ sort: 'body', limit: 4 });
+      expect(payloadOf(first.nextCursor as string).v.some(isReference)).toBe(true);
+      const anchor = first.items[3].id;
+      await env.call('records.setAccess', { id: anchor, roleIds: [org.roles['admin']] }, env.principal(org));
+      try {
+        await expect(asMember({ sort: 'body', limit: 4, cursor: first.nextCursor })).rejects.toMatchObject(refused);
+      } finally {
+        await env.call('records.setAccess', { id: anchor, roleIds: [] }, env.principal(org, { roles: ['admin'] }));
+      }
+    });
+
+    it("tells nothing about a hidden row's values, even to a cursor signed with the deployment's secret", async () => {
+      // Whoever holds the secret (or, before, the constant in the source) can make a cursor that
+      // refers to any row with a guessed value; answering such a cursor differently for a right
+      // and a wrong guess would confirm values of rows the caller cannot see.
+      const [{ id: modelId }] = await env.sql<{ id: string }>(`SELECT id FROM data_models WHERE organization_id = ? AND key = 'docs'`, [org.id]);
+      const em = env.db.orm.em.fork() as EntityManager;
+      const scope: CursorScope = {
+        organizationId: org.id,
+        modelId,
+        sort: parseSort('body', definitionMap((await loadLiveModel(em, org.id, 'docs')).fields)),
+        filter: undefined,
+      };
+      const target = (await list({ sort: 'body', limit: 100 })).items.find((record) => typeof record.data['body'] === 'string') as RecordOutput;
+      const body = target.data['body'] as string;
+      const guess = (value: string) => encodeCursor(env.cursorSecret, scope, { values: [value], id: target.id });
+      expect(payloadOf(guess(body)).v.every(isReference)).toBe(true);
+
+      const listAs = (roles: string[], cursor: string) =>
+        outcome(env.call('records.list', { model: 'docs', sort: 'body', limit: 2, cursor }, env.principal(org, { roles })));
+      await env.call('records.setAccess', { id: target.id, roleIds: [org.roles['admin']] }, env.principal(org));
+      try {
+        // An admin sees the row: the right guess continues the list, the wrong one cannot.
+        expect(await listAs(['admin'], guess(body))).toBe('ok');
+        const wrong = await listAs(['admin'], guess(`${body}?`));
+        expect(wrong).toMatchObject(refused);
+        // A member does not: right guess, wrong guess and random characters answer alike.
+        expect(await listAs(['member'], guess(body))).toEqual(wrong);
+        expect(await listAs(['member'], guess(`${body}?`))).toEqual(wrong);
+        expect(await listAs(['member'], `${Buffer.from('{}').toString('base64url')}.${'A'.repeat(22)}`)).toEqual(wrong);
+      } finally {
+        await env.call('records.setAccess', { id: target.id, roleIds: [] }, env.principal(org, { roles: ['admin'] }));
+      }
     });
 
     it("refuses a by-reference cursor whose row's sort value changed", async () => {
@@ -147,7 +207,7 @@ describe('records.list cursors over long sort values', () => {
       expect(payloadOf(first.nextCursor as string).v.some(isReference)).toBe(true);
       const anchor = first.items[3];
       await env.call('records.update', { id: anchor.id, data: { body: `${String(anchor.data['body'])}!` } }, env.principal(org));
-      await expect(list({ sort: 'body', limit: 4, cursor: first.nextCursor })).rejects.toMatchObject(stale);
+      await expect(list({ sort: 'body', limit: 4, cursor: first.nextCursor })).rejects.toMatchObject(refused);
       // Other fields of that row may change.
       const again = await list({ sort: 'first,second', limit: 4 });
       await env.call('records.update', { id: again.items[3].id, data: { rank: 99 } }, env.principal(org));
@@ -213,7 +273,7 @@ describe('records.list by-reference cursors (plans)', () => {
     const em = env.db.orm.em.fork() as EntityManager;
     const fields = definitionMap((await loadLiveModel(em, org.id, 'bulk')).fields);
     const plan = parseSort(sort, fields);
-    const after = decodeCursor('test-secret', { modelId, sort: plan, filter: undefined }, cursor);
+    const after = decodeCursor(env.cursorSecret, { organizationId: org.id, modelId, sort: plan, filter: undefined }, cursor);
     const query = buildListQuery({ organizationId: org.id, modelId, roleIds: [], fields, sort: plan, after, limit: 26 });
     return em.transactional(async (tx) => {
       await tx.execute('SET LOCAL enable_seqscan = off');
@@ -240,7 +300,7 @@ describe('records.list by-reference cursors (plans)', () => {
       [modelId],
     );
     const sort = parseSort('title', new Map());
-    const cursor = encodeCursor('test-secret', { modelId, sort, filter: undefined }, { values: [deep.title], id: deep.id });
+    const cursor = encodeCursor(env.cursorSecret, { organizationId: org.id, modelId, sort, filter: undefined }, { values: [deep.title], id: deep.id });
     const { after, text } = await plan('title', cursor, 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)');
     expect(isReference(after.values[0])).toBe(true);
     const scanned = Number(/Index Scan using records_live_by_title on records r \(actual rows=(\d+)/.exec(text)?.[1]);

@@ -25,11 +25,25 @@ export const sortValueColumn = (index: number) => `sort_${index}`;
 const CURSOR_ROW = 'cursor_row';
 
 /**
- * The cursor row's current sort values for the terms the cursor only refers to: one row while that
- * record still exists in the model (deleted or not) and each value still has the cursor's digest;
- * none once it was purged or re-sorted. Undefined for a cursor that carries all its values.
+ * The records a list shows: the model's live records the caller may see. The one definition of
+ * both the page and the cursor row, so a cursor can never read a row the list would not show.
  */
-export function cursorRowQuery(spec: Pick<ListQuerySpec, 'organizationId' | 'modelId' | 'sort' | 'after'>): SqlFragment | undefined {
+function listedRecordConditions(spec: Pick<ListQuerySpec, 'organizationId' | 'modelId' | 'roleIds'>): SqlFragment[] {
+  return [
+    sql`r.organization_id = ${spec.organizationId}`,
+    sql`r.model_id = ${spec.modelId}`,
+    trustedSql('r.deleted_at IS NULL'),
+    visibleTo(spec.roleIds),
+  ];
+}
+
+/**
+ * The cursor row's current sort values for the terms the cursor only refers to: one row while that
+ * record is still listed for the caller (live, visible) and each value still has the cursor's
+ * digest; none once it was deleted, hidden from the caller or re-sorted. Undefined for a cursor
+ * that carries all its values.
+ */
+export function cursorRowQuery(spec: Pick<ListQuerySpec, 'organizationId' | 'modelId' | 'roleIds' | 'sort' | 'after'>): SqlFragment | undefined {
   const after = spec.after;
   if (!after) return undefined;
   const columns: SqlFragment[] = [];
@@ -41,10 +55,10 @@ export function cursorRowQuery(spec: Pick<ListQuerySpec, 'organizationId' | 'mod
     checks.push(sql`${sortValueDigestSql(text)} = ${value.digest}`);
   });
   if (columns.length === 0) return undefined;
+  const conditions = [sql`r.id = ${after.id}::uuid`, ...listedRecordConditions(spec), ...checks];
   return sql`SELECT ${joinSql(columns, ', ')}
       FROM records r
-      WHERE r.organization_id = ${spec.organizationId} AND r.model_id = ${spec.modelId} AND r.id = ${after.id}::uuid
-        AND ${joinSql(checks, ' AND ')}`;
+      WHERE ${joinSql(conditions, ' AND ')}`;
 }
 
 /**
@@ -54,15 +68,10 @@ export function cursorRowQuery(spec: Pick<ListQuerySpec, 'organizationId' | 'mod
  *
  * A cursor that refers to its row's sort values reads them in the same statement (a primary-key
  * lookup in a CTE, evaluated once). Without that row the page is empty, never a wrong page: the
- * caller then tells a stale cursor from the end of the list with cursorRowQuery.
+ * caller then tells a refused cursor from the end of the list with cursorRowQuery.
  */
 export function buildListQuery(spec: ListQuerySpec): SqlFragment {
-  const conditions: SqlFragment[] = [
-    sql`r.organization_id = ${spec.organizationId}`,
-    sql`r.model_id = ${spec.modelId}`,
-    trustedSql('r.deleted_at IS NULL'),
-    visibleTo(spec.roleIds),
-  ];
+  const conditions = listedRecordConditions(spec);
   if (spec.filter) conditions.push(compileFilter(spec.filter, spec.fields));
   const cursorRow = cursorRowQuery(spec);
   if (spec.after) {

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import {
-  badRequest,
   conflict,
   defineProcedure,
   isDomainError,
@@ -13,17 +12,17 @@ import { createEvent, recordEventAliases } from '@mrp/events';
 import { rolesOfOrganization } from '@mrp/authz';
 import { validateFilterTree, type FilterNode } from '@mrp/field-validation';
 import { definitionMap, loadRecordModel, toDefinition, type FieldShape, type RecordModel } from '../models/model-store';
+import { ModelKeyInput } from '../models/schemas';
 import { RecordModelCache } from '../models/record-model-cache';
 import {
   decodeCursor,
   encodeCursor,
   hasCursorReferences,
-  staleCursor,
-  DEFAULT_CURSOR_SECRET,
+  invalidCursor,
   MAX_CURSOR_LENGTH,
   type CursorScope,
 } from '../query/cursor';
-import { parseSort } from '../query/sort';
+import { DEFAULT_SORT, MAX_SORT_TERMS, parseSort } from '../query/sort';
 import { runSql } from '../query/sql';
 import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import { changedFieldKeys, errorDetail, mergePatch, titleOf, validateWrite, withFormulas } from './record-data';
@@ -58,13 +57,12 @@ export const MAX_PAGE_SIZE = 100;
 const CREATE_ATTEMPTS = 3;
 
 export interface RecordProcedureDeps {
-  /** Keys cursor signatures; set it per deployment so cursors cannot be forged. */
-  cursorSecret?: string;
+  /** Keys cursor signatures: the deployment's own secret (CURSOR_SECRET), so cursors cannot be forged. */
+  cursorSecret: string;
 }
 
-const ModelKeyInput = Type.String({ minLength: 1, maxLength: 63, description: 'The model key' });
-const RecordIdInput = Type.String({ minLength: 1, maxLength: 64, description: 'The record id' });
-const DataInput = Type.Record(Type.String(), Type.Unknown(), { description: 'Values by field key' });
+const RecordIdInput = Type.String({ minLength: 1, maxLength: 64, description: 'The record id (a UUID)' });
+const dataInput = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
 
 type OrgContext = ProcedureContext<'organization'>;
 
@@ -89,15 +87,7 @@ function hasRelationFields(fields: readonly FieldShape[]): boolean {
   return fields.some((field) => field.type === 'RELATION');
 }
 
-function parseFilter(raw: unknown, fields: readonly FieldShape[]): FilterNode {
-  let tree = raw;
-  if (typeof raw === 'string') {
-    try {
-      tree = JSON.parse(raw);
-    } catch {
-      throw badRequest('filter is not valid JSON');
-    }
-  }
+function parseFilter(tree: object, fields: readonly FieldShape[]): FilterNode {
   const result = validateFilterTree(tree, fields.map(toDefinition));
   if (!result.ok) throw validationFailed(result.errors.map(errorDetail), 'The filter is invalid');
   return result.value;
@@ -131,8 +121,8 @@ async function createRecord(ctx: OrgContext, { model, fields, fieldsVersion }: R
   return record;
 }
 
-export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProcedure[] {
-  const cursorSecret = deps.cursorSecret ?? DEFAULT_CURSOR_SECRET;
+export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): AnyProcedure[] {
+  if (!cursorSecret) throw new Error('createRecordProcedures needs the deployment\'s cursorSecret');
   // Per factory, so each set of procedures (one per process in the apps) keeps its own.
   const models = new RecordModelCache();
 
@@ -157,13 +147,26 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
     input: Type.Object(
       {
         model: ModelKeyInput,
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
-        cursor: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH })),
-        sort: Type.Optional(Type.String({ maxLength: 200 })),
-        filter: Type.Optional(
-          Type.Union([Type.String({ maxLength: 65536 }), Type.Object({}, { additionalProperties: true })], {
-            description: 'Filter tree, as JSON or as its URL-decoded string',
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size' })),
+        cursor: Type.Optional(
+          Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'Opaque cursor from the previous page (its nextCursor)' }),
+        ),
+        sort: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 200,
+            description: `Up to ${MAX_SORT_TERMS} comma-separated keys: createdAt, updatedAt, title or a field key; prefix - for descending. Default ${DEFAULT_SORT}`,
           }),
+        ),
+        // An object, never its JSON text: the REST door parses the query parameter's text once.
+        filter: Type.Optional(
+          Type.Object(
+            {},
+            {
+              additionalProperties: true,
+              description: 'Filter tree, e.g. {"field":"status","op":"eq","value":"open"}, with and/or/not nodes; at most 100 nodes, depth 8',
+            },
+          ),
         ),
       },
       { additionalProperties: false },
@@ -174,7 +177,7 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
       const definitions = definitionMap(fields);
       const sort = parseSort(input.sort, definitions);
       const filter = input.filter === undefined ? undefined : parseFilter(input.filter, fields);
-      const scope: CursorScope = { modelId: model.id, sort, filter };
+      const scope: CursorScope = { organizationId: ctx.organizationId, modelId: model.id, sort, filter };
       const after = input.cursor === undefined ? undefined : decodeCursor(cursorSecret, scope, input.cursor);
       const limit = input.limit ?? DEFAULT_PAGE_SIZE;
       const query: ListQuerySpec = {
@@ -188,11 +191,11 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
         limit: limit + 1,
       };
       const rows = await runSql<RecordRow & Record<string, string | null>>(ctx.em, buildListQuery(query));
-      // A cursor that refers to its row yields no rows once that row is gone: only then, tell that
-      // apart from the end of the list (a page with rows proves the row was there).
+      // A cursor that refers to its row yields no rows once that row is no longer listed: only
+      // then, tell that apart from the end of the list (a page with rows proves the row was there).
       if (rows.length === 0 && after && hasCursorReferences(after)) {
         const cursorRow = cursorRowQuery(query);
-        if (cursorRow && (await runSql(ctx.em, cursorRow)).length === 0) throw staleCursor();
+        if (cursorRow && (await runSql(ctx.em, cursorRow)).length === 0) throw invalidCursor();
       }
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
@@ -223,7 +226,7 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
     summary: 'Creates a record; `data` must include `title`',
     scope: 'organization',
     permission: 'records.create',
-    input: Type.Object({ model: ModelKeyInput, data: DataInput }, { additionalProperties: false }),
+    input: Type.Object({ model: ModelKeyInput, data: dataInput('Values keyed by field key; must include title') }, { additionalProperties: false }),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const cached = models.get(ctx.organizationId, input.model);
@@ -252,7 +255,10 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
     summary: 'Updates a record (merge: given keys only; null clears a non-required field)',
     scope: 'organization',
     permission: 'records.update',
-    input: Type.Object({ id: RecordIdInput, data: DataInput }, { additionalProperties: false }),
+    input: Type.Object(
+      { id: RecordIdInput, data: dataInput('Values to change, keyed by field key; null clears a non-required field') },
+      { additionalProperties: false },
+    ),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const current = await requireRecord(ctx, input.id, 'live', true);
@@ -280,7 +286,15 @@ export function createRecordProcedures(deps: RecordProcedureDeps = {}): AnyProce
     scope: 'organization',
     permission: 'records.delete',
     inputPermissions: [{ permission: 'records.purge', when: 'hard=true', appliesTo: (input) => input.hard === true }],
-    input: Type.Object({ id: RecordIdInput, hard: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
+    input: Type.Object(
+      {
+        id: RecordIdInput,
+        hard: Type.Optional(
+          Type.Boolean({ default: false, description: 'true purges the record, even one already soft-deleted (also needs records.purge)' }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     output: RecordDeletionSchema,
     async handler(ctx, input): Promise<RecordDeletionOutput> {
       const hard = input.hard === true;

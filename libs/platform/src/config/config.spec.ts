@@ -32,6 +32,11 @@ describe('loadConfig', () => {
     [{ FEATURE_FLAGS: 'public-api.enabled=yes' }, 'FEATURE_FLAGS value for "public-api.enabled" must be true or false, got "yes"'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV must be one of development, production, test; got "staging"'],
     [{ AUTH_JWT_SECRET: 'short' }, 'AUTH_JWT_SECRET must be at least 32 characters'],
+    [{ CURSOR_SECRET: 'x'.repeat(31) }, 'CURSOR_SECRET must be at least 32 characters'],
+    [
+      { NODE_ENV: 'production' },
+      'CURSOR_SECRET is required in production: set it to 32+ random characters, the same in every process',
+    ],
     [{ WEBHOOK_SECRET_ENCRYPTION_KEY: 'abcd' }, 'WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64'],
   ])('rejects %j with one clear line', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
@@ -44,5 +49,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ AUTH_JWKS_URL: 'https://idp.example.com/jwks' }, { requireSessionAuth: true }).authJwksUrl).toBe(
       'https://idp.example.com/jwks',
     );
+  });
+
+  describe('CURSOR_SECRET', () => {
+    it('is the given secret when set', () => {
+      const secret = 'a-cursor-secret-of-at-least-32-chars!';
+      expect(loadConfig({ CURSOR_SECRET: secret }).cursorSecret).toBe(secret);
+      expect(loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: secret }).cursorSecret).toBe(secret);
+    });
+
+    it('outside production, unset, is a random one per process, never a fixed value', () => {
+      const first = loadConfig({ NODE_ENV: 'test' }).cursorSecret;
+      const second = loadConfig({}).cursorSecret;
+      expect(first.length).toBeGreaterThanOrEqual(32);
+      expect(second.length).toBeGreaterThanOrEqual(32);
+      expect(first).not.toBe(second);
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { isKnownFeatureFlag } from '../feature-flags/known-flags';
 
 /**
@@ -19,6 +20,8 @@ export interface PlatformConfig {
   authJwksUrl: string | undefined;
   platformAdminEmails: ReadonlySet<string>;
   cronSecret: string | undefined;
+  /** Signs list cursors; one per deployment, the same in every process that serves lists. */
+  cursorSecret: string;
   publicApiRatePerSecond: number;
   publicApiBurst: number;
   /** `postgres` (default) shares each key's bucket across api processes; `memory` is for a single process. */
@@ -103,6 +106,23 @@ function parseEncryptionKey(raw: string | undefined): Buffer | undefined {
   return key;
 }
 
+const CURSOR_SECRET_MIN_LENGTH = 32;
+
+/**
+ * Required in production: a secret in the source would let anyone sign cursors. Elsewhere an unset
+ * one is made up per process (`npm start` keeps one in .data/ so cursors survive a restart).
+ */
+function parseCursorSecret(raw: string | undefined, nodeEnv: NodeEnv): string {
+  if (raw === undefined) {
+    if (nodeEnv === 'production') {
+      throw new ConfigError(`CURSOR_SECRET is required in production: set it to ${CURSOR_SECRET_MIN_LENGTH}+ random characters, the same in every process`);
+    }
+    return randomBytes(32).toString('base64url');
+  }
+  if (raw.length < CURSOR_SECRET_MIN_LENGTH) throw new ConfigError(`CURSOR_SECRET must be at least ${CURSOR_SECRET_MIN_LENGTH} characters`);
+  return raw;
+}
+
 function parseRateLimitStore(raw: string | undefined): 'postgres' | 'memory' {
   if (raw === undefined || raw === 'postgres' || raw === 'memory') return raw ?? 'postgres';
   throw new ConfigError(`PUBLIC_API_RATE_LIMIT_STORE must be postgres or memory, got "${raw}"`);
@@ -141,6 +161,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     authJwksUrl,
     platformAdminEmails,
     cronSecret,
+    cursorSecret: parseCursorSecret(optional(env, 'CURSOR_SECRET'), nodeEnv),
     publicApiRatePerSecond: positiveNumber(env, 'PUBLIC_API_RATE_PER_SECOND', 5, { integer: false }),
     publicApiBurst: positiveNumber(env, 'PUBLIC_API_BURST', 20, { integer: true }),
     publicApiRateLimitStore: parseRateLimitStore(optional(env, 'PUBLIC_API_RATE_LIMIT_STORE')),

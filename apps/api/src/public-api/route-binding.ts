@@ -1,0 +1,104 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { ValidateFunction } from 'ajv';
+import { compileSchema, type AnyProcedure } from '@mrp/platform';
+import { PARSED_TYPES, declareQuery, type QueryDeclaration } from './query-parameters';
+import type { PublicRoute } from './route-table';
+
+/** A path parameter and the input property it fills. */
+export interface PathParameter {
+  name: string;
+  property: string;
+  schema: TSchema;
+}
+
+/**
+ * A route of the table joined to its procedure's input schema, once, when the router is built.
+ * Everything a parameter or the body may hold (types, ranges, lengths, defaults, descriptions)
+ * comes from that schema, so /rpc and /api/v1 cannot disagree, and the OpenAPI document shows
+ * exactly what the procedure accepts.
+ */
+export interface BoundRoute {
+  route: PublicRoute;
+  procedure: AnyProcedure;
+  pathParameters: readonly PathParameter[];
+  query: QueryDeclaration;
+  /** The input properties the JSON body carries; undefined when the route takes no body. */
+  body: ObjectSchema | undefined;
+  validateBody: ValidateFunction | undefined;
+  /** The procedure's input: the body's properties, then the query's, then the path's (which always win). */
+  toInput(request: { params: Record<string, string>; query: Record<string, unknown>; body: unknown }): Record<string, unknown>;
+}
+
+export interface ObjectSchema {
+  type: 'object';
+  properties: Record<string, TSchema>;
+  required?: string[];
+  additionalProperties?: boolean;
+}
+
+function isObjectSchema(schema: TSchema): schema is TSchema & ObjectSchema {
+  return schema['type'] === 'object' && typeof schema['properties'] === 'object' && schema['properties'] !== null;
+}
+
+function typesOf(schema: TSchema): string[] {
+  const type = schema['type'];
+  return Array.isArray(type) ? type : typeof type === 'string' ? [type] : [];
+}
+
+/** Throws, at start-up, when the route and its procedure do not fit together. */
+export function bindRoute(route: PublicRoute, procedure: AnyProcedure): BoundRoute {
+  const where = `${route.method.toUpperCase()} ${route.path} (${procedure.name})`;
+  const fail = (problem: string): never => {
+    throw new Error(`Public route ${where}: ${problem}`);
+  };
+  const input = procedure.input as TSchema;
+  if (!isObjectSchema(input)) return fail('the procedure input is not an object schema');
+  const properties = input.properties;
+  const required = new Set(input.required ?? []);
+  const propertySchema = (property: string): TSchema =>
+    Object.hasOwn(properties, property) ? properties[property] : fail(`the procedure has no input property "${property}"`);
+
+  const namesInPath = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1]).sort();
+  const mapped = Object.keys(route.pathParams ?? {}).sort();
+  if (namesInPath.join() !== mapped.join()) fail(`pathParams must map exactly the path's parameters (${namesInPath.join(', ') || 'none'})`);
+  const pathParameters = Object.entries(route.pathParams ?? {}).map(([name, property]) => ({ name, property, schema: propertySchema(property) }));
+
+  const queryParameters = Object.entries(route.query ?? {}).map(([name, parsing]) => {
+    const schema = propertySchema(name);
+    if (!typesOf(schema).some((type) => PARSED_TYPES[parsing].includes(type))) {
+      fail(`query parameter "${name}" is parsed as ${parsing}, but the procedure takes ${typesOf(schema).join(' or ') || 'an untyped value'}`);
+    }
+    return { name, parsing, schema, required: required.has(name) };
+  });
+
+  const fromRequest = new Set([...pathParameters.map((parameter) => parameter.property), ...queryParameters.map((parameter) => parameter.name)]);
+  if (fromRequest.size !== pathParameters.length + queryParameters.length) fail('an input property is taken from both the path and the query');
+  const remaining = Object.keys(properties).filter((property) => !fromRequest.has(property));
+  let body: ObjectSchema | undefined;
+  if (route.body) {
+    const bodyRequired = remaining.filter((property) => required.has(property));
+    body = {
+      type: 'object',
+      properties: Object.fromEntries(remaining.map((property) => [property, properties[property]])),
+      ...(bodyRequired.length > 0 ? { required: bodyRequired } : {}),
+      additionalProperties: false,
+    };
+  } else {
+    const unreachable = remaining.filter((property) => required.has(property));
+    if (unreachable.length > 0) fail(`required input ${unreachable.join(', ')} comes from neither the path nor the query, and the route takes no body`);
+  }
+
+  return {
+    route,
+    procedure,
+    pathParameters,
+    query: declareQuery(queryParameters),
+    body,
+    validateBody: body ? compileSchema(body) : undefined,
+    toInput: ({ params, query, body: sent }) => ({
+      ...(body && typeof sent === 'object' && sent !== null ? (sent as Record<string, unknown>) : {}),
+      ...query,
+      ...Object.fromEntries(pathParameters.map((parameter) => [parameter.property, params[parameter.name]])),
+    }),
+  };
+}
