@@ -100,7 +100,7 @@ describe('one rule for the effective permissions of a member, whatever the crede
       userId = claims.sub;
     } else {
       userId = newServiceAccountId();
-      await h.sql("INSERT INTO users (id, email, kind, display_name) VALUES (?, ?, 'SERVICE', 'Robot')", [
+      await h.sql("INSERT INTO users (id, email, email_verified, kind, display_name) VALUES (?, ?, true, 'SERVICE', 'Robot')", [
         userId,
         serviceAccountEmail(userId),
       ]);

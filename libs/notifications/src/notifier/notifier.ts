@@ -71,9 +71,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   async function notifyOperators(scope: NotificationScope, message: NotificationMessage) {
     if (operatorEmails.length === 0) return [];
-    // users_email_unique is an index on lower(email): this is an index lookup per admin address.
+    // Only an address the identity provider vouched for is anyone's (users_verified_email_unique,
+    // on lower(email) WHERE email_verified): an index lookup per admin address.
     const operators = await scope.em.execute<Array<{ id: string }>>(
-      'SELECT id FROM users WHERE lower(email) = ANY(?::text[])',
+      'SELECT id FROM users WHERE lower(email) = ANY(?::text[]) AND email_verified',
       [sqlTextArray(operatorEmails)],
     );
     return notify(
