@@ -270,5 +270,5 @@ describe('one rule for the effective permissions of a member, whatever the crede
       }),
       { numRuns: 25 },
     );
-  });
+  }, 120_000);
 });
