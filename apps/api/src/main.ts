@@ -17,7 +17,7 @@ runProcess('api', async () => {
   const runtime = await createRuntime(config, { name: 'api' });
   const app = buildApp({
     runtime,
-    authenticateSession: createSessionAuthenticator(config),
+    authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),
     rateLimiter: createRateLimiter(runtime),
   });
   const server = createServer(app.callback());

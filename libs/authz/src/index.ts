@@ -47,7 +47,7 @@ export {
 export { loadOrganizationAccess, type OrganizationAccess } from './access/organization-access';
 export { assertWithinGrantCeiling, permissionsBeyond } from './access/grant-ceiling';
 export { addOrganizationMember, type NewMember } from './organizations/memberships';
-export { rolesOfOrganization, notifiableUserIds, userIdsByEmail } from './directory/directory';
+export { rolesOfOrganization, notifiableUserIds, userIdsByVerifiedEmail } from './directory/directory';
 export type { UserNotifier, NotificationScope, NotificationMessage } from './notifier/user-notifier';
 export { createAuthzProcedures, type AuthzProcedureDeps } from './procedures/authz-procedures';
 export { getMe } from './accounts/me-procedure';

@@ -42,7 +42,7 @@ export async function startApi(databaseUrl: string, poolSize: number, extraEnv: 
     { requireSessionAuth: true },
   );
   const runtime = await createRuntime(config, { name: 'bench-api', poolSize });
-  const app = buildApp({ runtime, authenticateSession: createSessionAuthenticator(config), rateLimiter: createRateLimiter(runtime) });
+  const app = buildApp({ runtime, authenticateSession: createSessionAuthenticator(config, runtime.dispatcher), rateLimiter: createRateLimiter(runtime) });
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {

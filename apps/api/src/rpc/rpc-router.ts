@@ -6,7 +6,12 @@ import { bearerToken } from '../http/bearer-token';
 import { readJsonBody } from '../http/json-body';
 import { requestState } from '../http/request-context';
 
-export type SessionAuthenticator = (em: EntityManager, token: string, organizationId: string | null) => Promise<Principal>;
+export type SessionAuthenticator = (
+  em: EntityManager,
+  token: string,
+  organizationId: string | null,
+  correlationId: string,
+) => Promise<Principal>;
 
 /**
  * The internal interface of the web application: `POST /rpc/{procedure}` with a session token.
@@ -24,7 +29,7 @@ export function rpcRouter(runtime: Runtime, authenticate: SessionAuthenticator):
     if (organizationHeader && !isUuidString(organizationHeader)) {
       throw badRequest('X-Organization-Id must be an organization id (UUID)');
     }
-    const principal = await authenticate(em, bearerToken(ctx), organizationHeader || null);
+    const principal = await authenticate(em, bearerToken(ctx), organizationHeader || null, requestId);
     const input = (await readJsonBody(ctx)) ?? {};
     ctx.body = await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
   });

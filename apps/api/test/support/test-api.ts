@@ -56,7 +56,7 @@ export async function startTestApi(
   if (extraProcedures.length) runtime.procedures = new ProcedureRegistry([...runtime.procedures.all(), ...extraProcedures]);
   const app = buildApp({
     runtime,
-    authenticateSession: createSessionAuthenticator(config),
+    authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),
     rateLimiter: createRateLimiter(runtime),
   });
   const server: Server = createServer(app.callback());
@@ -99,6 +99,8 @@ export async function startTestApi(
 export interface SessionUser {
   sub: string;
   email: string;
+  /** The provider's `email_verified` claim; left out of the token when undefined. */
+  emailVerified?: boolean;
   name?: string;
 }
 
@@ -112,7 +114,11 @@ export function newHuman(name = 'user'): SessionUser {
 }
 
 export async function sessionToken(user: SessionUser, { expiresIn = '1h', secret = TEST_JWT_SECRET } = {}): Promise<string> {
-  return new SignJWT({ email: user.email, ...(user.name ? { name: user.name } : {}) })
+  return new SignJWT({
+    email: user.email,
+    ...(user.emailVerified === undefined ? {} : { email_verified: user.emailVerified }),
+    ...(user.name ? { name: user.name } : {}),
+  })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(user.sub)
     .setIssuedAt()

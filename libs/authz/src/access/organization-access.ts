@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuidString } from '@mrp/platform';
+import { memberAccessSql } from './member-access-sql';
 
 export interface OrganizationAccess {
   membershipId: string;
@@ -16,8 +17,8 @@ interface AccessRow {
 
 /**
  * A member's live role ids and effective permissions in one organization, or null when the user
- * is not a member. One query on the hot path of every call: the membership (unique index on
- * organization_id, user_id), its grants (unique index on membership_id, role_id) and the roles.
+ * is not a member (a human or a service account alike). One query on the hot path of every call:
+ * the membership by its unique (organization_id, user_id) index, then its access.
  */
 export async function loadOrganizationAccess(
   em: EntityManager,
@@ -27,15 +28,10 @@ export async function loadOrganizationAccess(
   // Not a uuid cannot name an organization; asking PostgreSQL would be a cast error, not a miss.
   if (!isUuidString(organizationId)) return null;
   const rows = await em.execute<AccessRow[]>(
-    `SELECT m.id AS membership_id,
-            coalesce(array_agg(DISTINCT r.id::text) FILTER (WHERE r.id IS NOT NULL), '{}') AS role_ids,
-            coalesce(array_agg(DISTINCT perm.permission) FILTER (WHERE perm.permission IS NOT NULL), '{}') AS permissions
+    `SELECT m.id AS membership_id, access.role_ids, access.permissions
        FROM memberships m
-       LEFT JOIN role_grants g ON g.membership_id = m.id
-       LEFT JOIN roles r ON r.id = g.role_id
-       LEFT JOIN LATERAL unnest(r.permissions) AS perm(permission) ON true
-      WHERE m.organization_id = ? AND m.user_id = ?
-      GROUP BY m.id`,
+       CROSS JOIN LATERAL (${memberAccessSql('m.id')}) access
+      WHERE m.organization_id = ? AND m.user_id = ?`,
     [organizationId, userId],
   );
   const row = rows[0];

@@ -8,6 +8,7 @@ import {
   type Principal,
   type PrincipalKind,
 } from '@mrp/platform';
+import { memberAccessSql, ownerCannotActSql } from '../access/member-access-sql';
 import { decide, type RateLimitDecision, type RateLimiter } from '../rate-limit/rate-limiter';
 import { PostgresRateLimiter, takeTokenSql } from '../rate-limit/postgres-rate-limiter';
 import { parseApiKeyToken } from './api-key-token';
@@ -62,8 +63,8 @@ interface KeyRowWithTake extends KeyRow {
 
 /*
  * The key by its unique hash ($1), its owner, the owner's membership in the key's organization
- * (unique (organization_id, user_id)), its grants (unique (membership_id, role_id)) and the
- * roles' permissions, aggregated. statement_timestamp() is database time, and stays right even
+ * (unique (organization_id, user_id)) and that membership's access (member-access-sql: the same
+ * rules a session is resolved by). statement_timestamp() is database time, and stays right even
  * if the caller's em happens to be inside a transaction.
  */
 const KEY_LOOKUP_SQL = `
@@ -72,18 +73,14 @@ const KEY_LOOKUP_SQL = `
          (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > statement_timestamp())) AS key_usable,
          (k.last_used_at IS NULL OR k.last_used_at < statement_timestamp() - interval '1 minute') AS use_is_stale,
          u.id AS user_id, u.kind, u.email, u.display_name,
-         (u.disabled_at IS NULL AND u.deleted_at IS NULL) AS owner_usable,
+         ${ownerCannotActSql('u')} IS NULL AS owner_usable,
          (m.id IS NOT NULL) AS is_member,
-         coalesce(array_agg(DISTINCT r.id::text) FILTER (WHERE r.id IS NOT NULL), '{}') AS role_ids,
-         coalesce(array_agg(DISTINCT perm.permission) FILTER (WHERE perm.permission IS NOT NULL), '{}') AS permissions
+         access.role_ids, access.permissions
     FROM api_keys k
     JOIN users u ON u.id = k.owner_user_id
     LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.owner_user_id
-    LEFT JOIN role_grants g ON g.membership_id = m.id
-    LEFT JOIN roles r ON r.id = g.role_id
-    LEFT JOIN LATERAL unnest(r.permissions) AS perm(permission) ON true
-   WHERE k.token_hash = $1
-   GROUP BY k.id, u.id, m.id`;
+    LEFT JOIN LATERAL (${memberAccessSql('m.id')}) access ON true
+   WHERE k.token_hash = $1`;
 
 // Prepared: the lookup runs on every /api/v1 request, and planning its joins costs about as much as running them.
 const KEY_LOOKUP = preparedStatement(KEY_LOOKUP_SQL);

@@ -27,10 +27,14 @@ export async function notifiableUserIds(em: EntityManager, userIds: readonly str
   return rows.map((row) => row.id);
 }
 
-/** Ids of the accounts holding these addresses, compared without case (an index lookup per address). */
-export async function userIdsByEmail(em: EntityManager, emails: readonly string[]): Promise<string[]> {
+/**
+ * Ids of the accounts holding these addresses, compared without case. Only an address the
+ * identity provider vouched for is anyone's (users_verified_email_unique, on lower(email) WHERE
+ * email_verified): an index lookup per address.
+ */
+export async function userIdsByVerifiedEmail(em: EntityManager, emails: readonly string[]): Promise<string[]> {
   if (emails.length === 0) return [];
-  const rows = await em.execute<Array<{ id: string }>>('SELECT id FROM users WHERE lower(email) = ANY(?::text[])', [
+  const rows = await em.execute<Array<{ id: string }>>('SELECT id FROM users WHERE lower(email) = ANY(?::text[]) AND email_verified', [
     sqlTextArray(emails.map((email) => email.toLowerCase())),
   ]);
   return rows.map((row) => row.id);

@@ -24,6 +24,8 @@ export const User = defineEntity({
     /** The identity provider's `sub` for humans; `svc_…` for service accounts. */
     id: p.text().primary(),
     email: p.text(),
+    /** Whether the identity provider vouched for `email`; only such addresses are unique. */
+    emailVerified: p.boolean().default(false),
     kind: p.enum(['HUMAN', 'SERVICE'] as const),
     displayName: p.text(),
     description: p.text().nullable(),

@@ -3,10 +3,12 @@ import { Migration20261122000200_identity } from './Migration20261122000200_iden
 import { Migration20261122000210_account_deletion_due } from './Migration20261122000210_account_deletion_due';
 import { Migration20261122000400_api_keys } from './Migration20261122000400_api_keys';
 import { Migration20261122000410_rate_limit_buckets } from './Migration20261122000410_rate_limit_buckets';
+import { Migration20261123000100_verified_emails } from './Migration20261123000100_verified_emails';
 
 export const authzMigrations: MigrationObject[] = [
   { name: 'Migration20261122000200_identity', class: Migration20261122000200_identity },
   { name: 'Migration20261122000210_account_deletion_due', class: Migration20261122000210_account_deletion_due },
   { name: 'Migration20261122000400_api_keys', class: Migration20261122000400_api_keys },
   { name: 'Migration20261122000410_rate_limit_buckets', class: Migration20261122000410_rate_limit_buckets },
+  { name: 'Migration20261123000100_verified_emails', class: Migration20261123000100_verified_emails },
 ];

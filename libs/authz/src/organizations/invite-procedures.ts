@@ -75,7 +75,7 @@ export function createInviteProcedures(deps: { notifier?: UserNotifier } = {}): 
 
       const [alreadyMember] = await ctx.em.execute<Array<{ user_id: string }>>(
         `SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id
-          WHERE m.organization_id = ? AND lower(u.email) = ? AND u.deleted_at IS NULL`,
+          WHERE m.organization_id = ? AND lower(u.email) = ? AND u.email_verified AND u.deleted_at IS NULL`,
         [ctx.organizationId, email],
       );
       if (alreadyMember) throw conflict(`${email} is already a member of this organization`);
@@ -128,9 +128,11 @@ export function createInviteProcedures(deps: { notifier?: UserNotifier } = {}): 
         [hashInviteToken(input.token)],
       );
       if (!row) throw notFound('Invite');
-      if (row.email !== ctx.principal.email.toLowerCase()) {
-        throw forbidden('This invite was sent to a different email address');
-      }
+      // Bound to the address the identity provider vouches for in this session, never a stored one.
+      const credential = ctx.principal.credential;
+      const verifiedEmail = credential.type === 'session' ? credential.verifiedEmail : undefined;
+      if (verifiedEmail === undefined) throw forbidden('This invite needs an email address your identity provider has verified');
+      if (row.email !== verifiedEmail) throw forbidden('This invite was sent to a different email address');
       if (row.accepted_at) throw conflict('This invite has already been used');
       if (row.expired) throw badRequest('This invite has expired; ask for a new one');
       if (await findMembership(ctx.em, row.organization_id, ctx.principal.userId)) {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, newId, type PrincipalKind } from '@mrp/platform';
+import { memberAccessSql, ownerCannotActSql } from '../access/member-access-sql';
 import { rethrowUniqueViolation } from '../db/sql-values';
 
 export interface MembershipRow {
@@ -58,14 +59,10 @@ export async function membershipRoleKeys(em: EntityManager, membershipId: string
 
 /** The permissions a membership's roles carry, sorted. */
 export async function membershipPermissions(em: EntityManager, membershipId: string): Promise<string[]> {
-  const rows = await em.execute<Array<{ permission: string }>>(
-    `SELECT DISTINCT perm.permission
-       FROM role_grants g JOIN roles r ON r.id = g.role_id, unnest(r.permissions) AS perm(permission)
-      WHERE g.membership_id = ?
-      ORDER BY perm.permission`,
-    [membershipId],
-  );
-  return rows.map((row) => row.permission);
+  const [access] = await em.execute<Array<{ permissions: string[] }>>(`SELECT access.permissions FROM (${memberAccessSql('?')}) access`, [
+    membershipId,
+  ]);
+  return [...access.permissions].sort();
 }
 
 /**
@@ -98,7 +95,7 @@ export async function lockMembershipForShare(em: EntityManager, organizationId: 
 export async function assertNotLastOwner(em: EntityManager, organizationId: string, membershipId: string): Promise<void> {
   const [row] = await em.execute<Array<{ holds: boolean; others: number }>>(
     `SELECT coalesce(bool_or(g.membership_id = ?), false) AS holds,
-            count(*) FILTER (WHERE g.membership_id <> ? AND u.kind = 'HUMAN' AND u.disabled_at IS NULL AND u.deleted_at IS NULL)::int
+            count(*) FILTER (WHERE g.membership_id <> ? AND u.kind = 'HUMAN' AND ${ownerCannotActSql('u')} IS NULL)::int
               AS others
        FROM role_grants g
        JOIN roles r ON r.id = g.role_id

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadOrganizationAccess } from '../access/organization-access';
 import type { ServiceAccountView } from './service-account-view';
 
 interface ServiceAccountRow {
@@ -140,23 +141,13 @@ export async function lockServiceAccountMembership(
   return rows.length > 0;
 }
 
-/** The service account's live permissions in the organization (union of its roles). */
+/** The service account's live permissions in the organization (union of its roles), sorted. */
 export async function serviceAccountPermissions(
   em: EntityManager,
   organizationId: string,
   serviceAccountId: string,
 ): Promise<string[]> {
-  const rows = await em.execute<{ permission: string }[]>(
-    `SELECT DISTINCT perm.permission
-       FROM memberships m
-       JOIN role_grants g ON g.membership_id = m.id
-       JOIN roles r ON r.id = g.role_id
-       CROSS JOIN LATERAL unnest(r.permissions) AS perm(permission)
-      WHERE m.organization_id = ? AND m.user_id = ?
-      ORDER BY perm.permission`,
-    [organizationId, serviceAccountId],
-  );
-  return rows.map((row) => row.permission);
+  return (await loadOrganizationAccess(em, serviceAccountId, organizationId))?.permissions ?? [];
 }
 
 /**

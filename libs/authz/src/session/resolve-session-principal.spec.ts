@@ -27,7 +27,7 @@ describe('resolveSessionPrincipal', () => {
       isPlatformAdmin: false,
       organizationId: null,
       roleIds: [],
-      credential: { type: 'session' },
+      credential: { type: 'session', verifiedEmail: 'grace@example.test' },
     });
     expect(principal.permissions.size).toBe(0);
     expect(await userRow(sub)).toEqual({ id: sub, email: 'grace@example.test', kind: 'HUMAN', display_name: 'Grace Hopper' });
@@ -44,10 +44,11 @@ describe('resolveSessionPrincipal', () => {
   it('refuses a new sub whose email already belongs to another account', async () => {
     const owner = h.person('taken');
     await h.principal(owner);
-    await expect(h.principal({ sub: 'another-sub', email: owner.email.toUpperCase() })).rejects.toMatchObject({
+    const another = '0b9f5a4e-3333-4c1e-9d3f-2b6a7c8d9e0f';
+    await expect(h.principal({ sub: another, email: owner.email.toUpperCase() })).rejects.toMatchObject({
       code: 'conflict',
     });
-    expect(await h.sql('SELECT id FROM users WHERE id = ?', ['another-sub'])).toHaveLength(0);
+    expect(await h.sql('SELECT id FROM users WHERE id = ?', [another])).toHaveLength(0);
   });
 
   it('refuses a disabled account and a deleted account, saying which', async () => {

@@ -51,11 +51,32 @@ describe('createSessionVerifier (HS256)', () => {
     ['email', { sub: claims.sub }],
     ['email', { sub: claims.sub, email: 'not-an-email' }],
     ['sub', { sub: 'svc_0123', email: claims.email }],
+    ['sub', { sub: 'auth0|5f0c1d8e5a7b', email: claims.email }],
+    ['sub', { sub: `${claims.sub}x`, email: claims.email }],
+    ['sub', { sub: 42, email: claims.email } as unknown as JWTPayload],
   ])('refuses a token without a valid %s claim', async (claim, payload) => {
     await expect(verifier.verify(await hs256(payload))).rejects.toMatchObject({
       code: 'unauthorized',
-      message: `Session token has no valid "${claim}" claim`,
+      message: expect.stringMatching(new RegExp(`^Session token has no valid "${claim}" claim`)),
     });
+  });
+
+  it('says that sub must be a UUID, and takes one in any case as its lowercase form', async () => {
+    await expect(verifier.verify(await hs256({ sub: 'not-a-uuid', email: claims.email }))).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: 'Session token has no valid "sub" claim (a UUID)',
+    });
+    await expect(verifier.verify(await hs256({ ...claims, sub: claims.sub.toUpperCase() }))).resolves.toMatchObject({ sub: claims.sub });
+  });
+
+  it.each([
+    [false, false],
+    ['false', false],
+    ['yes', false],
+    [true, true],
+    ['true', true],
+  ])('reads email_verified %j as %s', async (emailVerified, trusted) => {
+    await expect(verifier.verify(await hs256({ ...claims, email_verified: emailVerified }))).resolves.toEqual({ ...claims, emailVerified: trusted });
   });
 
   it('refuses garbage and an empty token', async () => {

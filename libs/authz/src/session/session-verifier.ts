@@ -1,10 +1,16 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { DomainError, unauthorized } from '@mrp/platform';
+import { DomainError, isUuidString, unauthorized } from '@mrp/platform';
 
 /** The identity provider's claims a session carries (DESIGN 3). */
 export interface SessionClaims {
+  /** The provider's id of the person: a UUID, lowercase. */
   sub: string;
   email: string;
+  /**
+   * `false` when the provider says it has not verified `email` (`email_verified: false`): the
+   * address then grants nothing. Absent when the provider does not say, and then it is trusted.
+   */
+  emailVerified?: boolean;
   name?: string;
 }
 
@@ -23,19 +29,28 @@ export interface SessionVerifier {
 const ASYMMETRIC_ALGORITHMS = ['RS256', 'ES256'];
 // A few seconds of skew between the identity provider's clock and ours must not log people out.
 const CLOCK_TOLERANCE_SECONDS = 5;
-const MAX_SUB_LENGTH = 255;
 const MAX_EMAIL_LENGTH = 254;
+
+/**
+ * Whether the provider vouches for the address. Some providers send the flag as a string; any
+ * other value than true is no vouching.
+ */
+function emailVerifiedFrom(value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  return value === true || value === 'true';
+}
 
 function claimsFrom(payload: JWTPayload): SessionClaims {
   const { sub, email, name } = payload as JWTPayload & { email?: unknown; name?: unknown };
-  // `svc_` ids are reserved for service accounts, which never hold a session.
-  if (typeof sub !== 'string' || !sub.trim() || sub.length > MAX_SUB_LENGTH || sub.startsWith('svc_')) {
-    throw unauthorized('Session token has no valid "sub" claim');
-  }
+  // Humans have the provider's UUID as id (the contract); it also keeps `svc_` ids, reserved for
+  // service accounts, out of reach of any session.
+  if (!isUuidString(sub)) throw unauthorized('Session token has no valid "sub" claim (a UUID)');
   if (typeof email !== 'string' || email.length > MAX_EMAIL_LENGTH || !/^[^\s@]+@[^\s@]+$/.test(email)) {
     throw unauthorized('Session token has no valid "email" claim');
   }
-  const claims: SessionClaims = { sub, email };
+  const claims: SessionClaims = { sub: sub.toLowerCase(), email };
+  const emailVerified = emailVerifiedFrom(payload.email_verified);
+  if (emailVerified !== undefined) claims.emailVerified = emailVerified;
   if (typeof name === 'string' && name.trim()) claims.name = name.trim();
   return claims;
 }

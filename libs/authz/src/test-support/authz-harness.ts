@@ -43,7 +43,7 @@ export async function createAuthzHarness(options: { notifier?: UserNotifier } = 
   const platformAdminEmails = new Set([ADMIN_EMAIL]);
 
   const principal = (who: SessionClaims, organizationId: string | null = null) =>
-    resolveSessionPrincipal(db.orm.em.fork(), who, { organizationId, platformAdminEmails });
+    resolveSessionPrincipal(db.orm.em.fork(), who, { organizationId, platformAdminEmails, dispatcher: events });
 
   return {
     db,

@@ -2,46 +2,46 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, forbidden, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
-import { rethrowUniqueViolation } from '../db/sql-values';
 import { USER_COLUMNS, USER_ID_SCHEMA, UserViewSchema, findUser, toUserView, type UserRow } from './user-rows';
+
+/** Why the email is refused: DESIGN 3, humans are owned by the identity provider. */
+const EMAIL_BELONGS_TO_PROVIDER = 'is set by your identity provider and cannot be changed here; change it there and sign in again';
 
 export const updateProfile = defineProcedure({
   name: 'users.updateProfile',
-  summary: 'Change your display name or email address',
+  summary: 'Change your display name (your email address belongs to your identity provider)',
   scope: 'user',
   permission: null,
   input: Type.Object(
     {
       displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-      email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+      // Declared only to be refused with a clear answer (and shown as such in the schemas).
+      email: Type.Optional(
+        Type.Unsafe<never>({ readOnly: true, description: `Not accepted: the email address ${EMAIL_BELONGS_TO_PROVIDER}.` }),
+      ),
     },
     { additionalProperties: false, minProperties: 1 },
   ),
   output: UserViewSchema,
   async handler(ctx, input) {
+    if (input.email !== undefined) {
+      throw validationFailed(
+        [{ field: 'email', code: 'read_only', message: EMAIL_BELONGS_TO_PROVIDER }],
+        'The email address belongs to your identity provider',
+      );
+    }
     if (ctx.principal.kind !== 'HUMAN') throw forbidden('Service accounts are changed through serviceAccounts.update');
     const current = await findUser(ctx.em, ctx.principal.userId, { forUpdate: true });
     if (!current) throw notFound('User');
     const displayName = input.displayName === undefined ? current.display_name : input.displayName.trim();
     if (!displayName) throw validationFailed([{ field: 'displayName', code: 'required', message: 'must not be blank' }]);
-    const email = input.email === undefined ? current.email : input.email.toLowerCase();
-    const changes = [
-      ...(displayName !== current.display_name ? ['displayName'] : []),
-      ...(email !== current.email ? ['email'] : []),
-    ];
-    if (changes.length === 0) return toUserView(current);
+    if (displayName === current.display_name) return toUserView(current);
 
-    const [updated] = await ctx.em
-      .execute<UserRow[]>(
-        `UPDATE users SET display_name = ?, email = ?, updated_at = now() WHERE id = ? RETURNING ${USER_COLUMNS}`,
-        [displayName, email, current.id],
-      )
-      .catch((error: unknown) => rethrowUniqueViolation(error, `The email address ${email} is already used by another account`));
-    const scope = { userId: current.id };
-    ctx.emit(createEvent('user.profile-updated', { userId: current.id, changes }, scope));
-    if (email !== current.email) {
-      ctx.emit(createEvent('user.email-changed', { userId: current.id, previousEmail: current.email, email }, scope));
-    }
+    const [updated] = await ctx.em.execute<UserRow[]>(
+      `UPDATE users SET display_name = ?, updated_at = now() WHERE id = ? RETURNING ${USER_COLUMNS}`,
+      [displayName, current.id],
+    );
+    ctx.emit(createEvent('user.profile-updated', { userId: current.id, changes: ['displayName'] }, { userId: current.id }));
     return toUserView(updated);
   },
 });

@@ -6,6 +6,8 @@ import { toIso } from '../db/sql-values';
 export interface UserRow {
   id: string;
   email: string;
+  /** Whether the identity provider vouched for `email` (always true for service accounts). */
+  email_verified: boolean;
   kind: PrincipalKind;
   display_name: string;
   disabled_at: string | null;
@@ -19,7 +21,7 @@ export interface UserRow {
 export const USER_ID_SCHEMA = Type.String({ minLength: 1, maxLength: 255 });
 
 export const USER_COLUMNS =
-  'id, email, kind, display_name, disabled_at, deleted_at, deletion_scheduled_for, created_at, updated_at';
+  'id, email, email_verified, kind, display_name, disabled_at, deleted_at, deletion_scheduled_for, created_at, updated_at';
 
 export const UserViewSchema = Type.Object({
   id: Type.String(),

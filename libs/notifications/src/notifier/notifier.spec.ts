@@ -56,14 +56,16 @@ describe('createNotifier', () => {
     expect(none).toEqual([]);
   });
 
-  it('notifyOperators reaches the platform admins only', async () => {
+  it('notifyOperators reaches the platform admins only, never an unverified claim of their address', async () => {
     const operator = await h.signUp({ sub: 'e5e5e5e5-0000-4000-8000-000000000001', email: OPERATOR_EMAIL.toUpperCase() });
     const someone = await h.signUp(h.person('someone'));
+    const pretender = await h.signUp({ sub: 'e5e5e5e5-0000-4000-8000-000000000002', email: OPERATOR_EMAIL, emailVerified: false });
     const { result } = await h.inTransaction((scope) =>
       h.notifier.notifyOperators(scope, { kind: 'webhook.endpoint-disabled', title: 'A webhook endpoint was disabled' }),
     );
     expect(result.map((notification) => notification.userId)).toEqual([operator]);
     expect(await rowsFor(someone)).toEqual([]);
+    expect(await rowsFor(pretender)).toEqual([]);
   });
 
   it('writes nothing when the surrounding transaction rolls back', async () => {

@@ -1,6 +1,6 @@
 import { newId } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
-import { notifiableUserIds, userIdsByEmail, type NotificationMessage, type NotificationScope, type UserNotifier } from '@mrp/authz';
+import { notifiableUserIds, userIdsByVerifiedEmail, type NotificationMessage, type NotificationScope, type UserNotifier } from '@mrp/authz';
 import { sqlTextArray } from '@mrp/platform';
 
 export interface NotifierOptions {
@@ -70,7 +70,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   async function notifyOperators(scope: NotificationScope, message: NotificationMessage) {
     if (operatorEmails.length === 0) return [];
-    return notify(scope, await userIdsByEmail(scope.em, operatorEmails), message);
+    return notify(scope, await userIdsByVerifiedEmail(scope.em, operatorEmails), message);
   }
 
   return { notify, notifyOperators };

@@ -1,7 +1,14 @@
 export type PrincipalKind = 'HUMAN' | 'SERVICE';
 
 export type Credential =
-  | { type: 'session' }
+  | {
+      type: 'session';
+      /**
+       * The session's address, lowercased, when the identity provider vouches for it; what invites
+       * bind to. Absent when the provider says it is unverified.
+       */
+      verifiedEmail?: string;
+    }
   | {
       type: 'api-key';
       apiKeyId: string;
@@ -22,7 +29,10 @@ export interface Principal {
   kind: PrincipalKind;
   email: string;
   displayName: string;
-  /** Only a session can act as platform admin; API keys never do. */
+  /**
+   * Only a session can act as platform admin, by the verified address of its claims; an API key
+   * never does, whoever owns it.
+   */
   isPlatformAdmin: boolean;
   organizationId: string | null;
   /** Role ids held in `organizationId` (row-level access is granted to roles). */

@@ -10,6 +10,7 @@ import {
   type Principal,
 } from '@mrp/platform';
 import { silentLogger, testPrincipal } from '@mrp/platform/testing';
+import { loadOrganizationAccess } from '../../access/organization-access';
 import { Membership, Organization, Role, RoleGrant, User } from '../../identity/entities';
 import { BUILT_IN_ROLES } from '../../rbac/permission-catalog';
 
@@ -101,20 +102,13 @@ export async function seedMember(orm: Orm, organization: SeededOrganization, rol
 
 /** A signed-in caller's principal, with permissions read live from the database as a session would. */
 export async function sessionPrincipal(orm: Orm, userId: string, organizationId: string): Promise<Principal> {
-  const rows = await orm.em.fork().execute<Array<{ permission: string }>>(
-    `SELECT DISTINCT perm.permission
-       FROM memberships m
-       JOIN role_grants g ON g.membership_id = m.id
-       JOIN roles r ON r.id = g.role_id
-       CROSS JOIN LATERAL unnest(r.permissions) AS perm(permission)
-      WHERE m.organization_id = ? AND m.user_id = ?`,
-    [organizationId, userId],
-  );
+  const access = await loadOrganizationAccess(orm.em.fork(), userId, organizationId);
   return testPrincipal({
     userId,
     email: `${userId}@example.com`,
     organizationId,
-    permissions: new Set(rows.map((row) => row.permission)),
+    roleIds: access?.roleIds ?? [],
+    permissions: new Set(access?.permissions ?? []),
   });
 }
 

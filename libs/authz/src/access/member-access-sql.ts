@@ -1,0 +1,37 @@
+/*
+ * The two rules every principal is resolved by, written once as SQL fragments and spliced into
+ * the statements that need them (the session's organization access, the API-key lookup, the
+ * grant-ceiling checks), so a session and a key of the same person can never disagree.
+ *
+ * Fragments, not a view: the API-key lookup is one prepared statement that also takes the
+ * rate-limit token, and a correlated LATERAL subquery keeps its plan an index lookup per key;
+ * a grouped view joined on the owner would be aggregated over every membership first.
+ */
+
+/**
+ * Effective access of one membership: the ids of the roles it holds and the union of their
+ * permissions, as two arrays (empty when it holds none, or when `membershipId` is NULL: no row
+ * is ever missing, so callers join it with `CROSS JOIN LATERAL` or `LEFT JOIN LATERAL … ON true`).
+ * `membershipId` is an SQL expression: a column of the outer query or a bind parameter. The
+ * grants are found through role_grants' unique (membership_id, role_id) index.
+ */
+export function memberAccessSql(membershipId: string): string {
+  return `SELECT coalesce(array_agg(DISTINCT g.role_id::text ORDER BY g.role_id::text), '{}') AS role_ids,
+                 coalesce(array_agg(DISTINCT perm.permission ORDER BY perm.permission)
+                            FILTER (WHERE perm.permission IS NOT NULL), '{}') AS permissions
+            FROM role_grants g
+            JOIN roles r ON r.id = g.role_id
+            LEFT JOIN LATERAL unnest(r.permissions) AS perm(permission) ON true
+           WHERE g.membership_id = ${membershipId}`;
+}
+
+/** Why a user may not act, by any credential: the value of `ownerCannotActSql`. */
+export type CannotAct = 'deleted' | 'disabled' | null;
+
+/**
+ * Whether the user of row alias `user` may act at all, by session or by key: NULL when they may,
+ * else 'deleted' (self-initiated deletion took effect) or 'disabled' (an administrator's lockout).
+ */
+export function ownerCannotActSql(user: string): string {
+  return `(CASE WHEN ${user}.deleted_at IS NOT NULL THEN 'deleted' WHEN ${user}.disabled_at IS NOT NULL THEN 'disabled' END)`;
+}
