@@ -11,7 +11,7 @@ describe('the api process', () => {
     const app = startAppProcess('apps/api/src/main.ts', { DATABASE_URL: database.url, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: 'abc' });
     const { code, stderr } = await app.exited;
     expect(code).toBe(1);
-    expect(stderr).toBe('api: configuration error: PORT must be a positive integer, got "abc"\n');
+    expect(stderr).toBe('api: configuration error: PORT must be an integer from 1 to 65535, got "abc"\n');
   });
 
   it('refuses to start without a way to verify sessions', async () => {
