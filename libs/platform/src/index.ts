@@ -15,7 +15,12 @@ export {
 export { createLogger, type Logger } from './logging/logger';
 export { newId, isUuidString } from './ids/ids';
 export { createOrm, migrateToLatest, ormOptions, type Orm, type CreateOrmOptions } from './database/orm';
-export { startEmbeddedPostgres, ensureDatabase, type EmbeddedDatabase } from './database/embedded-postgres';
+export {
+  startEmbeddedPostgres,
+  ensureDatabase,
+  EmbeddedPostgresError,
+  type EmbeddedDatabase,
+} from './database/embedded-postgres';
 export { freePort } from './net/free-port';
 export { collectMigrations, type PlatformModule } from './database/platform-module';
 export {
