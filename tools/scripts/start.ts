@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, relative, resolve } from 'node:path';
-import { ConfigError, EmbeddedPostgresError, loadConfig, startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform';
+import { ConfigError, EmbeddedPostgresError, apiAddress, loadConfig, startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform';
 import { describeStartupFailure } from '@mrp/runtime';
 import { loadOrCreateDevSecrets } from './dev-secrets';
 import { acquireLocalDataLock, localDataDir, type LocalDataLock } from './local-data-lock';
@@ -90,11 +90,6 @@ function startApp(app: string, env: NodeJS.ProcessEnv): Promise<RunningApp> {
   });
 }
 
-function apiUrl(host: string | undefined, port: number): string {
-  const shown = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  return `http://${shown}:${port}`;
-}
-
 async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   const dataDir = localDataDir(env, WORKSPACE_ROOT);
@@ -107,7 +102,7 @@ async function main(): Promise<void> {
     env.PLATFORM_ADMIN_EMAILS ??= 'admin@demo.example';
   }
   const config = loadConfig(env, { requireSessionAuth: true });
-  const url = apiUrl(config.host, config.port);
+  const url = apiAddress(config);
 
   const taken = acquireLocalDataLock(dataDir, 'npm start');
   if ('heldBy' in taken) {

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { ConfigError, loadConfig } from '@mrp/platform';
+import { ConfigError, apiAddress, loadConfig } from '@mrp/platform';
 import { createRuntime, runProcess } from '@mrp/runtime';
 import { buildApp } from './app';
 import { createSessionAuthenticator } from './rpc/session-authenticator';
@@ -43,9 +43,7 @@ runProcess('api', async () => {
     await runtime.close();
     throw error;
   }
-  const { host } = config;
-  const shownHost = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  runtime.logger.info({ port: config.port, host: config.host ?? null }, `api listening on http://${shownHost}:${config.port}`);
+  runtime.logger.info({ port: config.port, host: config.host ?? null }, `api listening on ${apiAddress(config)}`);
   return {
     logger: runtime.logger,
     async stop() {

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, apiAddress, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -49,6 +49,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).host).toBeUndefined();
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(loadConfig({ NODE_ENV: 'production', HOST: 'api.internal' }).host).toBe('api.internal');
+  });
+
+  it('shows the api address a person on this machine types', () => {
+    expect(apiAddress({ host: '127.0.0.1', port: 3000 })).toBe('http://127.0.0.1:3000');
+    expect(apiAddress({ host: undefined, port: 8080 })).toBe('http://localhost:8080');
+    expect(apiAddress({ host: '0.0.0.0', port: 80 })).toBe('http://localhost:80');
+    expect(apiAddress({ host: '::1', port: 3000 })).toBe('http://[::1]:3000');
   });
 
   it('accepts every pino level name for LOG_LEVEL', () => {

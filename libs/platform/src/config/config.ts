@@ -144,6 +144,12 @@ function parseRateLimitStore(raw: string | undefined): 'postgres' | 'memory' {
   throw new ConfigError(`PUBLIC_API_RATE_LIMIT_STORE must be postgres or memory, got "${raw}"`);
 }
 
+/** Where a person on this machine reaches the api: `http://127.0.0.1:3000`, `http://localhost:3000` for every interface. */
+export function apiAddress({ host, port }: Pick<PlatformConfig, 'host' | 'port'>): string {
+  const shown = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
 export interface LoadConfigOptions {
   /** The api process authenticates sessions and must have a JWT secret or a JWKS URL. */
   requireSessionAuth?: boolean;
