@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 
 /** The checkout's folder of local state: embedded PostgreSQL data, generated development secrets, the lock. */
@@ -23,8 +23,6 @@ export interface LocalDataLock {
 }
 
 const LOCK_FILE = 'local.lock';
-// A lock file seen empty or half-written this soon after creation belongs to a start in progress.
-const FRESH_LOCK_MS = 5_000;
 
 function isAlive(pid: number): boolean {
   try {
@@ -45,24 +43,19 @@ function stillHolds(holder: LockHolder): boolean {
   }
 }
 
-function readHolder(path: string): LockHolder | 'unreadable' | undefined {
-  let text: string;
+function readHolder(path: string): LockHolder | undefined {
   try {
-    text = readFileSync(path, 'utf8');
+    return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
   } catch {
     return undefined;
   }
-  try {
-    return JSON.parse(text) as LockHolder;
-  } catch {
-    return 'unreadable';
-  }
 }
 
-function writeAtomically(path: string, holder: LockHolder): void {
-  const temporary = `${path}.${process.pid}`;
-  writeFileSync(temporary, JSON.stringify(holder), { mode: 0o600 });
-  renameSync(temporary, path);
+/** Writes the whole file aside first, so a reader never sees it half-written. */
+function writeAside(path: string, holder: LockHolder): string {
+  const aside = `${path}.${process.pid}`;
+  writeFileSync(aside, JSON.stringify(holder), { mode: 0o600 });
+  return aside;
 }
 
 /**
@@ -76,29 +69,27 @@ export function acquireLocalDataLock(dataDir: string, command: string): LocalDat
   const path = join(dataDir, LOCK_FILE);
   const holder: LockHolder = { pid: process.pid, command, script: basename(process.argv[1] ?? command) };
   for (let attempt = 0; attempt < 5; attempt++) {
+    const aside = writeAside(path, holder);
     try {
-      writeFileSync(path, JSON.stringify(holder), { flag: 'wx', mode: 0o600 });
+      // link() creates the lock complete, or fails when another process holds it.
+      linkSync(aside, path);
       return {
         holder,
         update(change) {
           Object.assign(holder, change);
-          writeAtomically(path, holder);
+          renameSync(writeAside(path, holder), path);
         },
         release() {
-          const current = readHolder(path);
-          if (typeof current === 'object' && current.pid === process.pid) unlinkSync(path);
+          if (readHolder(path)?.pid === process.pid) unlinkSync(path);
         },
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(aside);
     }
     const current = readHolder(path);
-    if (current === 'unreadable') {
-      const age = Date.now() - statSync(path).mtimeMs;
-      if (age < FRESH_LOCK_MS) return { heldBy: { pid: 0, command: 'another start', script: '' } };
-    } else if (current && stillHolds(current)) {
-      return { heldBy: current };
-    }
+    if (current && stillHolds(current)) return { heldBy: current };
     try {
       unlinkSync(path);
     } catch {
