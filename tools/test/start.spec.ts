@@ -83,6 +83,7 @@ describe('npm start', () => {
   it('answers on 127.0.0.1, refuses a second start in one line naming the first (pid, address), and stops everything on SIGTERM to the launcher alone', async () => {
     const first = await launch();
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(first.launcher.output().stdout).toMatch(/^Demo API key \(shown once, keep it\): mrk_/m);
     expect((await fetch(`${first.url}/health`)).status).toBe(200);
 
     const second = startAppProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, PORT: String(await freePort()) });
@@ -100,8 +101,11 @@ describe('npm start', () => {
     expect(existsSync(join(dataDir, 'local.lock'))).toBe(false);
   });
 
-  it('stops the apps and PostgreSQL when its terminal closes (SIGHUP to its process group)', async () => {
-    const { launcher, pids } = await launch({}, true);
+  it('in production seeds no demo data and points to bootstrap; stops the apps and PostgreSQL when its terminal closes (SIGHUP to its process group)', async () => {
+    const { launcher, pids } = await launch({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'production-secret-long-enough-for-hs256' }, true);
+    const { stdout } = launcher.output();
+    expect(stdout).not.toMatch(/Demo/);
+    expect(stdout).toContain('npm run bootstrap -- --email you@example.com --org "Your organization"');
     process.kill(-(launcher.child.pid as number), 'SIGHUP');
     await launcher.exited;
     expect(await gone(pids)).toEqual([]);
