@@ -17,6 +17,7 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY tsconfig.base.json ./
 COPY apps apps
 COPY libs libs
+# migrate and bootstrap run from here (`docker compose exec api npm run bootstrap -- ...`); tsx is a runtime dependency.
 COPY tools/scripts tools/scripts
 USER node
 CMD ["node", "--import", "tsx", "apps/api/src/main.ts"]

@@ -2,8 +2,9 @@
  * `npm run migrate`: applies the committed migrations of every module to DATABASE_URL
  * (or to the embedded PostgreSQL under .data/ when DATABASE_URL is unset).
  */
-import { createOrm, loadConfig, migrateToLatest, startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform';
-import { ALL_MODULES } from '@mrp/runtime';
+import { ConfigError, EmbeddedPostgresError, createOrm, loadConfig, migrateToLatest } from '@mrp/platform';
+import { ALL_MODULES, describeStartupFailure } from '@mrp/runtime';
+import { withDatabase } from './local-database';
 
 export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
   const orm = await createOrm({ databaseUrl, modules: ALL_MODULES, poolSize: 2 });
@@ -15,24 +16,15 @@ export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  let databaseUrl = config.databaseUrl;
-  let embedded: EmbeddedDatabase | undefined;
-  if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres();
-    databaseUrl = embedded.url;
-  }
-  try {
-    const applied = await migrateDatabase(databaseUrl);
-    console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date');
-  } finally {
-    await embedded?.stop();
-  }
+  const applied = await withDatabase('npm run migrate', loadConfig(), migrateDatabase);
+  console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date');
 }
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    console.error(`migrate: ${error instanceof Error ? error.message : String(error)}`);
+    const line =
+      error instanceof ConfigError ? `configuration error: ${error.message}` : error instanceof EmbeddedPostgresError ? error.message : describeStartupFailure(error);
+    process.stderr.write(`migrate: ${line}\n`);
     process.exit(1);
   });
 }

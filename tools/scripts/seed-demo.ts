@@ -65,7 +65,7 @@ export async function seedDemo(config: PlatformConfig): Promise<void> {
       console.log('\nDemo organization exists; its API key was printed on first start (create more with apiKeys.create).');
     }
     if (config.authJwtSecret) {
-      const session = await new SignJWT({ email: DEMO_USER.email, name: DEMO_USER.name })
+      const session = await new SignJWT({ email: DEMO_USER.email, email_verified: true, name: DEMO_USER.name })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(DEMO_USER.sub)
         .setIssuedAt()

@@ -1,59 +1,101 @@
 /**
  * `npm start`: the whole platform on one machine. Without DATABASE_URL it starts the embedded
- * PostgreSQL (data under .data/), applies migrations, seeds a demo organization, then runs the
- * api, webhook-worker and cron-runner as separate processes, exactly as they are deployed.
+ * PostgreSQL (data under .data/), applies migrations, seeds a demo organization (development
+ * only), then runs the api, webhook-worker and cron-runner as separate processes, exactly as
+ * they are deployed. Whatever stops the launcher (Ctrl-C, SIGTERM, a closed terminal, a crash,
+ * SIGKILL) stops the apps and the database too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { loadConfig } from '@mrp/platform';
+import { join, relative, resolve } from 'node:path';
+import { ConfigError, EmbeddedPostgresError, apiAddress, loadConfig, startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform';
+import { describeStartupFailure } from '@mrp/runtime';
 import { loadOrCreateDevSecrets } from './dev-secrets';
+import { acquireLocalDataLock, localDataDir, type LocalDataLock } from './local-data-lock';
 import { migrateDatabase } from './migrate';
 import { seedDemo } from './seed-demo';
 
+const WORKSPACE_ROOT = resolve(__dirname, '..', '..');
 const APPS = ['api', 'webhook-worker', 'cron-runner'] as const;
+const APP_STOP_TIMEOUT_MS = 20_000;
 
-// Children run in their own process groups: a Ctrl-C reaches the launcher only, which stops the
-// apps first and the database last.
-function startApp(app: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join('apps', app, 'src', 'main.ts')], {
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    detached: true,
-  });
+/** A start-up failure the launcher explains itself, in one line. */
+class StartFailure extends Error {}
+
+interface RunningApp {
+  app: string;
+  child: ChildProcess;
+  ready: boolean;
 }
 
-function startEmbeddedDatabase(env: NodeJS.ProcessEnv): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join('tools', 'scripts', 'embedded-database-process.ts')], {
-    env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    detached: true,
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: { url: string }) => resolve({ url: message.url, process: child }));
-    child.once('exit', (code) => reject(new Error(`the embedded PostgreSQL exited (code ${code})`)));
-  });
+const apps: RunningApp[] = [];
+let database: EmbeddedDatabase | undefined;
+let lock: LocalDataLock | undefined;
+let stopping: Promise<void> | undefined;
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
+function stopApp({ child }: RunningApp): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    const force = setTimeout(() => child.kill('SIGKILL'), APP_STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(force);
+      done();
+    });
     child.kill('SIGTERM');
   });
 }
 
-let database: ChildProcess | undefined;
+/** Apps first, the database last, then the lock; exits with `code`. Safe to call more than once. */
+function stopEverything(code: number): Promise<void> {
+  stopping ??= (async () => {
+    await Promise.all(apps.map(stopApp));
+    await database?.stop().catch(() => undefined);
+    lock?.release();
+    process.exit(code);
+  })();
+  return stopping;
+}
+
+// Children run in their own process groups, so a Ctrl-C or a closed terminal reaches the launcher
+// only, which stops the apps first and the database last.
+function startApp(app: string, env: NodeJS.ProcessEnv): Promise<RunningApp> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(WORKSPACE_ROOT, 'apps', app, 'src', 'main.ts')], {
+    cwd: WORKSPACE_ROOT,
+    env,
+    // The IPC channel tells the app when the launcher is gone, however it died.
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    detached: true,
+  });
+  const running: RunningApp = { app, child, ready: false };
+  apps.push(running);
+  return new Promise((done, fail) => {
+    child.on('message', (message: { type?: string }) => {
+      if (message?.type !== 'ready' || running.ready) return;
+      running.ready = true;
+      done(running);
+    });
+    child.once('exit', (code, signal) => {
+      if (stopping) return;
+      if (!running.ready) {
+        // An app that fails to start has said why on stderr, in one line.
+        fail(code === 1 ? new StartFailure('') : new StartFailure(`${app} stopped during start-up (${signal ?? `exit code ${code}`})`));
+        return;
+      }
+      process.stderr.write(`start: ${app} stopped (${signal ?? `exit code ${code}`}); stopping the platform\n`);
+      void stopEverything(1);
+    });
+  });
+}
 
 async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  if (!env.DATABASE_URL) {
-    const embedded = await startEmbeddedDatabase(env);
-    database = embedded.process;
-    env.DATABASE_URL = embedded.url;
-    console.log(`Embedded PostgreSQL running (data in .data/postgres): ${embedded.url}`);
-  }
-  if (env.NODE_ENV !== 'production') {
-    const secrets = loadOrCreateDevSecrets(join('.data', 'dev-secrets.json'));
+  const dataDir = localDataDir(env, WORKSPACE_ROOT);
+  const { nodeEnv } = loadConfig(env);
+  if (nodeEnv !== 'production') {
+    const secrets = loadOrCreateDevSecrets(join(dataDir, 'dev-secrets.json'));
     env.AUTH_JWT_SECRET ??= env.AUTH_JWKS_URL ? undefined : secrets.authJwtSecret;
     env.CRON_SECRET ??= secrets.cronSecret;
     env.CURSOR_SECRET ??= secrets.cursorSecret;
@@ -61,34 +103,55 @@ async function main(): Promise<void> {
     env.PLATFORM_ADMIN_EMAILS ??= 'admin@demo.example';
   }
   const config = loadConfig(env, { requireSessionAuth: true });
+  const url = apiAddress(config);
+
+  const taken = acquireLocalDataLock(dataDir, 'npm start');
+  if ('heldBy' in taken) {
+    const { pid, command, apiUrl: runningUrl } = taken.heldBy;
+    const where = runningUrl ? `, api on ${runningUrl}` : '';
+    throw new StartFailure(`${command} is already running here (pid ${pid}${where}): stop it first (Ctrl-C in its terminal, or kill ${pid})`);
+  }
+  lock = taken;
+  lock.update({ apiUrl: url });
+
+  if (!env.DATABASE_URL) {
+    database = await startEmbeddedPostgres({
+      dataDir: join(dataDir, 'postgres'),
+      port: config.embeddedPostgresPort,
+      // We hold the lock: a server still running on our data was left by a killed start.
+      replaceLeftoverServer: true,
+    });
+    env.DATABASE_URL = database.url;
+    const shownDir = relative(WORKSPACE_ROOT, database.dataDir).startsWith('..') ? database.dataDir : relative(WORKSPACE_ROOT, database.dataDir);
+    say(`Embedded PostgreSQL on 127.0.0.1:${config.embeddedPostgresPort} (pid ${database.pid}, data in ${shownDir})`);
+  }
 
   const applied = await migrateDatabase(env.DATABASE_URL);
-  console.log(applied.length ? `Applied ${applied.length} migration(s)` : 'Database schema is up to date');
-  await seedDemo(config);
-
-  const children = APPS.map((app) => ({ app, child: startApp(app, env) }));
-  let stopping = false;
-  const stopAll = async (exitCode: number) => {
-    if (stopping) return;
-    stopping = true;
-    await Promise.all(children.map(({ child }) => stopChild(child)));
-    if (database) await stopChild(database);
-    process.exit(exitCode);
-  };
-  for (const { app, child } of children) {
-    child.once('exit', (code, signal) => {
-      if (stopping) return;
-      console.error(`${app} exited (${signal ?? `code ${code}`}); stopping the platform`);
-      void stopAll(1);
-    });
+  say(applied.length ? `Applied ${applied.length} migration(s)` : 'Database schema is up to date');
+  if (config.nodeEnv === 'development') {
+    await seedDemo(loadConfig(env, { requireSessionAuth: true }));
+  } else {
+    say(`No demo data outside development. Create the first organization and its key with:`);
+    say(`  npm run bootstrap -- --email you@example.com --org "Your organization"   (see docs/operations.md)`);
   }
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
-  console.log(`Platform starting: api on http://localhost:${config.port} (Ctrl-C stops everything)`);
+
+  const started = await Promise.all(APPS.map((app) => startApp(app, env)));
+  for (const { app, child } of started) say(`${app} running (pid ${child.pid})`);
+  say(`Platform running: api on ${url} (Ctrl-C stops everything)`);
 }
 
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => void stopEverything(0));
+}
+// A closed terminal must not turn the shutdown's own output into a crash.
+process.stdout.on('error', () => undefined);
+process.stderr.on('error', () => undefined);
+
 main().catch(async (error: unknown) => {
-  console.error(`start: ${error instanceof Error ? error.message : String(error)}`);
-  if (database) await stopChild(database);
-  process.exit(1);
+  if (stopping) return;
+  if (error instanceof ConfigError) process.stderr.write(`start: configuration error: ${error.message}\n`);
+  else if (error instanceof StartFailure || error instanceof EmbeddedPostgresError) {
+    if (error.message) process.stderr.write(`start: ${error.message}\n`);
+  } else process.stderr.write(`start: ${describeStartupFailure(error)}\n`);
+  await stopEverything(1);
 });

@@ -1,14 +1,30 @@
 import { createServer, type Server } from 'node:http';
-import { loadConfig } from '@mrp/platform';
+import { ConfigError, apiAddress, loadConfig } from '@mrp/platform';
 import { createRuntime, runProcess } from '@mrp/runtime';
 import { buildApp } from './app';
 import { createSessionAuthenticator } from './rpc/session-authenticator';
 import { createRateLimiter } from './public-api/rate-limiter';
 
-function listen(server: Server, port: number): Promise<void> {
+/** Listening failures an operator fixes with PORT or HOST, said as such. */
+function listenFailure(error: NodeJS.ErrnoException, port: number, host: string | undefined): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new ConfigError(`PORT ${port} is already in use${host ? ` on ${host}` : ''}: stop the program listening there, or set PORT to a free port`);
+    case 'EACCES':
+      return new ConfigError(`PORT ${port} needs privileges this process does not have: choose a port above 1023`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ConfigError(`HOST ${host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all`);
+    default:
+      return error;
+  }
+}
+
+function listen(server: Server, port: number, host: string | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, () => resolve());
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenFailure(error, port, host)));
+    server.listen(port, host, () => resolve());
   });
 }
 
@@ -21,8 +37,13 @@ runProcess('api', async () => {
     rateLimiter: createRateLimiter(runtime),
   });
   const server = createServer(app.callback());
-  await listen(server, config.port);
-  runtime.logger.info({ port: config.port }, `api listening on http://localhost:${config.port}`);
+  try {
+    await listen(server, config.port, config.host);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  runtime.logger.info({ port: config.port, host: config.host ?? null }, `api listening on ${apiAddress(config)}`);
   return {
     logger: runtime.logger,
     async stop() {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import { freePort } from '@mrp/platform';
 import { createTestDatabase, startAppProcess, type TestDatabase } from '@mrp/platform/testing';
 
 describe('the api process', () => {
@@ -11,7 +13,23 @@ describe('the api process', () => {
     const app = startAppProcess('apps/api/src/main.ts', { DATABASE_URL: database.url, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: 'abc' });
     const { code, stderr } = await app.exited;
     expect(code).toBe(1);
-    expect(stderr).toBe('api: configuration error: PORT must be a positive integer, got "abc"\n');
+    expect(stderr).toBe('api: configuration error: PORT must be an integer from 1 to 65535, got "abc"\n');
+  });
+
+  it('says in one line that its PORT is taken, and exits 1', async () => {
+    const port = await freePort();
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(port, '127.0.0.1', done));
+    try {
+      const app = startAppProcess('apps/api/src/main.ts', { DATABASE_URL: database.url, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: String(port) });
+      const { code, stderr } = await app.exited;
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        `api: configuration error: PORT ${port} is already in use on 127.0.0.1: stop the program listening there, or set PORT to a free port\n`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 
   it('refuses to start without a way to verify sessions', async () => {

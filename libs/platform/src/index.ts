@@ -1,4 +1,4 @@
-export { loadConfig, ConfigError, type PlatformConfig, type NodeEnv } from './config/config';
+export { loadConfig, apiAddress, ConfigError, type PlatformConfig, type NodeEnv } from './config/config';
 export {
   DomainError,
   ERROR_CODES,
@@ -15,7 +15,12 @@ export {
 export { createLogger, type Logger } from './logging/logger';
 export { newId, isUuidString } from './ids/ids';
 export { createOrm, migrateToLatest, ormOptions, type Orm, type CreateOrmOptions } from './database/orm';
-export { startEmbeddedPostgres, ensureDatabase, type EmbeddedDatabase } from './database/embedded-postgres';
+export {
+  startEmbeddedPostgres,
+  ensureDatabase,
+  EmbeddedPostgresError,
+  type EmbeddedDatabase,
+} from './database/embedded-postgres';
 export { freePort } from './net/free-port';
 export { collectMigrations, orderModules, type PlatformModule } from './database/platform-module';
 export {

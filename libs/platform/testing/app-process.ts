@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 
 export interface AppProcess {
   child: ChildProcess;
+  /** Everything written so far. */
+  output(): { stdout: string; stderr: string };
   /** Resolves with the first stdout line matching `pattern` (JSON log lines included). */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** Resolves with the exit code (or the signal name) and everything written to stderr. */
@@ -11,12 +13,20 @@ export interface AppProcess {
 
 const WORKSPACE_ROOT = resolve(__dirname, '..', '..', '..');
 
-/** Runs an app's main.ts exactly as it is deployed (`node --import tsx`), for start/stop tests. */
-export function startAppProcess(mainFile: string, env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+export interface AppProcessOptions {
+  /** Extra command-line arguments after the script. */
+  args?: string[];
+  /** Its own process group (the group id is its pid), to signal it as a terminal would. */
+  detached?: boolean;
+}
+
+/** Runs an app's main.ts (or a script) exactly as it is deployed (`node --import tsx`), for start/stop tests. */
+export function startAppProcess(mainFile: string, env: Record<string, string>, options: AppProcessOptions = {}): AppProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', mainFile, ...(options.args ?? [])], {
     cwd: WORKSPACE_ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let stdout = '';
   let stderr = '';
@@ -34,6 +44,7 @@ export function startAppProcess(mainFile: string, env: Record<string, string>): 
   return {
     child,
     exited,
+    output: () => ({ stdout, stderr }),
     waitForLine(pattern, timeoutMs = 20_000) {
       return new Promise((done, fail) => {
         const check = () => {

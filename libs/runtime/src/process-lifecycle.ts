@@ -5,11 +5,39 @@ interface RunningProcess {
   stop: () => Promise<void>;
 }
 
+/** What the launcher (`npm start`) hears from an app over the IPC channel it opened. */
+export interface AppReadyMessage {
+  type: 'ready';
+}
+
+const NETWORK_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'EAI_AGAIN']);
+
 /**
- * Runs an app's main: a configuration error is one clear line on stderr and exit code 1;
- * SIGTERM/SIGINT call `stop` once and exit 0 when it resolves (1 if it throws or hangs).
- * The signal handlers are in place before start-up begins, so a signal that arrives while the
- * app is still starting stops it cleanly as soon as it is up, instead of killing it mid-way.
+ * A start-up failure as one line with the cause and what to do; no stack reaches the terminal.
+ * At start-up the only peer an app connects to is PostgreSQL, so network and login failures
+ * are about DATABASE_URL.
+ */
+export function describeStartupFailure(error: unknown): string {
+  const failure = (error ?? {}) as { code?: string; address?: string; port?: number; message?: string };
+  const message = (failure.message ?? String(error)).split('\n')[0];
+  if (failure.code && NETWORK_FAILURES.has(failure.code)) {
+    const where = failure.address ? ` at ${failure.address}${failure.port ? `:${failure.port}` : ''}` : '';
+    return `cannot reach PostgreSQL${where} (${failure.code}): is it running, and is DATABASE_URL right?`;
+  }
+  if (failure.code === '28P01' || failure.code === '28000') {
+    return `PostgreSQL refused the login of DATABASE_URL (${message}): check its user and password`;
+  }
+  if (failure.code === '3D000') return `${message}: create it, or fix the database name in DATABASE_URL`;
+  return message;
+}
+
+/**
+ * Runs an app's main: a configuration error is one clear line on stderr and exit code 1, and so
+ * is any other start-up failure; SIGTERM, SIGINT and SIGHUP call `stop` once and exit 0 when it
+ * resolves (1 if it throws or hangs). An app started by `npm start` also stops when the launcher
+ * goes away, however it died: the IPC channel the launcher opened disconnects.
+ * The handlers are in place before start-up begins, so a signal that arrives while the app is
+ * still starting stops it cleanly as soon as it is up, instead of killing it mid-way.
  */
 export function runProcess(name: string, start: () => Promise<RunningProcess>): void {
   let running: RunningProcess | undefined;
@@ -43,18 +71,18 @@ export function runProcess(name: string, start: () => Promise<RunningProcess>): 
   };
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGHUP', () => onSignal('SIGHUP'));
+  if (process.connected) process.once('disconnect', () => onSignal('launcher gone'));
 
   start().then(
     (started) => {
       running = started;
       if (requestedSignal) shutdown(started, requestedSignal);
+      else if (process.connected) process.send?.({ type: 'ready' } satisfies AppReadyMessage);
     },
     (error: unknown) => {
-      if (error instanceof ConfigError) {
-        process.stderr.write(`${name}: configuration error: ${error.message}\n`);
-      } else {
-        process.stderr.write(`${name}: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      }
+      const line = error instanceof ConfigError ? `configuration error: ${error.message}` : `failed to start: ${describeStartupFailure(error)}`;
+      process.stderr.write(`${name}: ${line}\n`);
       process.exit(1);
     },
   );

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, apiAddress, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -24,7 +24,13 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    [{ PORT: 'abc' }, 'PORT must be a positive integer, got "abc"'],
+    [{ PORT: 'abc' }, 'PORT must be an integer from 1 to 65535, got "abc"'],
+    [{ PORT: '70000' }, 'PORT must be an integer from 1 to 65535, got "70000"'],
+    [{ PORT: '0' }, 'PORT must be an integer from 1 to 65535, got "0"'],
+    [{ PORT: '3000.5' }, 'PORT must be an integer from 1 to 65535, got "3000.5"'],
+    [{ EMBEDDED_POSTGRES_PORT: '99999' }, 'EMBEDDED_POSTGRES_PORT must be an integer from 1 to 65535, got "99999"'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "verbose"'],
+    [{ HOST: 'local host' }, 'HOST must be an IP address or a host name (e.g. 127.0.0.1 or 0.0.0.0), got "local host"'],
     [{ PUBLIC_API_BURST: '0' }, 'PUBLIC_API_BURST must be a positive integer, got "0"'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must use the postgres:// scheme, got "mysql:"'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database)'],
@@ -40,6 +46,26 @@ describe('loadConfig', () => {
     [{ WEBHOOK_SECRET_ENCRYPTION_KEY: 'abcd' }, 'WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64'],
   ])('rejects %j with one clear line', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('listens on loopback outside production unless HOST says otherwise', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'production' }).host).toBeUndefined();
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production', HOST: 'api.internal' }).host).toBe('api.internal');
+  });
+
+  it('shows the api address a person on this machine types', () => {
+    expect(apiAddress({ host: '127.0.0.1', port: 3000 })).toBe('http://127.0.0.1:3000');
+    expect(apiAddress({ host: undefined, port: 8080 })).toBe('http://localhost:8080');
+    expect(apiAddress({ host: '0.0.0.0', port: 80 })).toBe('http://localhost:80');
+    expect(apiAddress({ host: '::1', port: 3000 })).toBe('http://[::1]:3000');
+  });
+
+  it('accepts every pino level name for LOG_LEVEL', () => {
+    expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    expect(loadConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
   });
 
   it('requires a session verifier when asked to', () => {

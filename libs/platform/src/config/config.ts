@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { isKnownFeatureFlag } from '../feature-flags/known-flags';
 
 /**
@@ -16,6 +17,10 @@ export interface PlatformConfig {
   /** Unset means: start (or reuse) the embedded PostgreSQL under `.data/`. */
   databaseUrl: string | undefined;
   port: number;
+  /** Address the api listens on; undefined = every interface (production default). */
+  host: string | undefined;
+  /** Port of the embedded PostgreSQL that `npm start` runs when DATABASE_URL is unset. */
+  embeddedPostgresPort: number;
   authJwtSecret: string | undefined;
   authJwksUrl: string | undefined;
   platformAdminEmails: ReadonlySet<string>;
@@ -48,6 +53,37 @@ function positiveNumber(env: Env, name: string, fallback: number, { integer }: {
     throw new ConfigError(`${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
   }
   return value;
+}
+
+function tcpPort(env: Env, name: string, fallback: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 65_535) {
+    throw new ConfigError(`${name} must be an integer from 1 to 65535, got "${raw}"`);
+  }
+  return value;
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+/** A development api prints a full-access key, so it listens on loopback unless told otherwise. */
+function parseHost(raw: string | undefined, nodeEnv: NodeEnv): string | undefined {
+  if (raw === undefined) return nodeEnv === 'production' ? undefined : '127.0.0.1';
+  if (!isIP(raw) && !HOST_NAME.test(raw)) {
+    throw new ConfigError(`HOST must be an IP address or a host name (e.g. 127.0.0.1 or 0.0.0.0), got "${raw}"`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseLogLevel(raw: string | undefined, nodeEnv: NodeEnv): string {
+  if (raw === undefined) return nodeEnv === 'test' ? 'silent' : 'info';
+  if (!LOG_LEVELS.includes(raw)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${raw}"`);
+  }
+  return raw;
 }
 
 function parseNodeEnv(raw: string | undefined): NodeEnv {
@@ -128,6 +164,12 @@ function parseRateLimitStore(raw: string | undefined): 'postgres' | 'memory' {
   throw new ConfigError(`PUBLIC_API_RATE_LIMIT_STORE must be postgres or memory, got "${raw}"`);
 }
 
+/** Where a person on this machine reaches the api: `http://127.0.0.1:3000`, `http://localhost:3000` for every interface. */
+export function apiAddress({ host, port }: Pick<PlatformConfig, 'host' | 'port'>): string {
+  const shown = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
 export interface LoadConfigOptions {
   /** The api process authenticates sessions and must have a JWT secret or a JWKS URL. */
   requireSessionAuth?: boolean;
@@ -156,7 +198,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   return {
     nodeEnv,
     databaseUrl: parseDatabaseUrl(optional(env, 'DATABASE_URL')),
-    port: positiveNumber(env, 'PORT', 3000, { integer: true }),
+    port: tcpPort(env, 'PORT', 3000),
+    host: parseHost(optional(env, 'HOST'), nodeEnv),
+    embeddedPostgresPort: tcpPort(env, 'EMBEDDED_POSTGRES_PORT', 54329),
     authJwtSecret,
     authJwksUrl,
     platformAdminEmails,
@@ -168,6 +212,6 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
     featureFlagDefaults: parseFeatureFlags(optional(env, 'FEATURE_FLAGS')),
-    logLevel: optional(env, 'LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    logLevel: parseLogLevel(optional(env, 'LOG_LEVEL'), nodeEnv),
   };
 }

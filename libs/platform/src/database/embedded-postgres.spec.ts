@@ -1,0 +1,180 @@
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { freePort } from '../net/free-port';
+import { EmbeddedPostgresError, locatePostgresDistribution, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
+import { canReach } from './postgres-user-placement';
+
+const IS_ROOT = process.getuid?.() === 0;
+const WORKSPACE_ROOT = resolve(__dirname, '..', '..', '..', '..');
+
+function uidOfProcess(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
+  return true;
+}
+
+describe('canReach: whether the postgres user can enter a folder', () => {
+  const user = { uid: 101, gid: 104 };
+  const folders: Record<string, { mode: number; uid: number; gid: number }> = {
+    '/': { mode: 0o755, uid: 0, gid: 0 },
+    '/tmp': { mode: 0o1777, uid: 0, gid: 0 },
+    '/tmp/private': { mode: 0o700, uid: 0, gid: 0 },
+    '/tmp/private/repo': { mode: 0o755, uid: 0, gid: 0 },
+    '/tmp/shared': { mode: 0o710, uid: 0, gid: 104 },
+    '/tmp/theirs': { mode: 0o700, uid: 101, gid: 104 },
+  };
+  const statOf = (path: string) => {
+    const stat = folders[path];
+    if (!stat) throw Object.assign(new Error(`ENOENT ${path}`), { code: 'ENOENT' });
+    return stat;
+  };
+
+  it('needs search permission on every folder down from the root', () => {
+    expect(canReach('/tmp', user, statOf)).toBe(true);
+    expect(canReach('/tmp/private/repo', user, statOf)).toBe(false);
+  });
+
+  it('counts the group and the owner bits for the user they name', () => {
+    expect(canReach('/tmp/shared', user, statOf)).toBe(true);
+    expect(canReach('/tmp/theirs', user, statOf)).toBe(true);
+    expect(canReach('/tmp/shared', { uid: 5, gid: 5 }, statOf)).toBe(false);
+  });
+
+  it('judges a path that does not exist yet by its nearest existing folder', () => {
+    expect(canReach('/tmp/new/deeper', user, statOf)).toBe(true);
+    expect(canReach('/tmp/private/new', user, statOf)).toBe(false);
+  });
+});
+
+describe('locatePostgresDistribution', () => {
+  it('finds the folder the binaries package exports its postgres and initdb from', () => {
+    // The package is an ES module; ask a plain Node process what it exports.
+    const exported = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { createRequire } from 'node:module';
+           const require = createRequire(process.cwd() + '/');
+           const entry = createRequire(require.resolve('embedded-postgres')).resolve(process.argv[1]);
+           const { postgres, initdb } = await import(entry);
+           console.log(JSON.stringify({ postgres, initdb }));`,
+          `@embedded-postgres/${process.platform}-${process.arch}`,
+        ],
+        { cwd: WORKSPACE_ROOT, encoding: 'utf8' },
+      ),
+    ) as { postgres: string; initdb: string };
+    const dir = locatePostgresDistribution();
+    expect(exported).toEqual({ postgres: join(dir, 'bin', 'postgres'), initdb: join(dir, 'bin', 'initdb') });
+  });
+});
+
+describe('startEmbeddedPostgres from a data folder inside a private (mode 700) folder', () => {
+  let privateDir: string;
+  let database: EmbeddedDatabase;
+  beforeAll(async () => {
+    privateDir = mkdtempSync(join(tmpdir(), 'mrp-private-'));
+    database = await startEmbeddedPostgres({ dataDir: join(privateDir, 'postgres'), port: await freePort(), database: 'app', persistent: false });
+  }, 90_000);
+  afterAll(async () => {
+    await database?.stop();
+    rmSync(privateDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('serves queries, as an unprivileged user when started by root', async () => {
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      expect((await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0].db).toBe('app');
+    } finally {
+      await client.end();
+    }
+    const expectedUid = IS_ROOT ? Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })) : process.getuid?.();
+    expect(uidOfProcess(database.pid)).toBe(expectedUid);
+  });
+
+  it('keeps its data private to the server and its password out of sight', () => {
+    expect(statSync(database.dataDir).mode & 0o077).toBe(0);
+    expect(new URL(database.url).password).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const leftovers = [privateDir, join(database.dataDir, '..'), tmpdir()].flatMap((dir) =>
+      readdirSync(dir).filter((name) => name.startsWith('.initdb-') || name.startsWith('pg-password-')),
+    );
+    expect(leftovers).toEqual([]);
+  });
+
+  it('refuses a second server on the same data folder in one line naming the running one', async () => {
+    await expect(startEmbeddedPostgres({ dataDir: join(privateDir, 'postgres'), port: await freePort() })).rejects.toThrow(
+      new EmbeddedPostgresError(
+        `another PostgreSQL (pid ${database.pid}) is running on the data folder ${database.dataDir}: stop it first (kill ${database.pid})`,
+      ),
+    );
+    expect(isAlive(database.pid)).toBe(true);
+  });
+});
+
+describe('startEmbeddedPostgres failures and clean-up', () => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'mrp-embedded-'));
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('names EMBEDDED_POSTGRES_PORT when its port is taken', async () => {
+    const port = await freePort();
+    const blocker: Server = createServer();
+    await new Promise<void>((done) => blocker.listen(port, '127.0.0.1', done));
+    try {
+      await expect(startEmbeddedPostgres({ dataDir: join(scratch, 'taken'), port, persistent: false })).rejects.toThrow(
+        `port ${port} of the embedded PostgreSQL is taken by another program: stop it, or set EMBEDDED_POSTGRES_PORT to a free port`,
+      );
+    } finally {
+      blocker.close();
+    }
+  }, 90_000);
+
+  it('stops the server when the process that started it is killed', async () => {
+    const starter = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `require('./libs/platform/src/database/embedded-postgres.ts')
+          .startEmbeddedPostgres({ dataDir: process.argv[1], port: Number(process.argv[2]), persistent: false })
+          .then((db) => console.log('server pid ' + db.pid))`,
+        join(scratch, 'orphan'),
+        String(await freePort()),
+      ],
+      { cwd: WORKSPACE_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    starter.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    expect(await waitUntil(() => /server pid \d+/.test(output), 60_000)).toBe(true);
+    const serverPid = Number(/server pid (\d+)/.exec(output)?.[1]);
+    expect(isAlive(serverPid)).toBe(true);
+    starter.kill('SIGKILL');
+    expect(await waitUntil(() => !isAlive(serverPid), 15_000)).toBe(true);
+  }, 90_000);
+});

@@ -1,0 +1,100 @@
+import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+
+/** The checkout's folder of local state: embedded PostgreSQL data, generated development secrets, the lock. */
+export function localDataDir(env: NodeJS.ProcessEnv, workspaceRoot: string): string {
+  return resolve(workspaceRoot, env.LOCAL_DATA_DIR?.trim() || '.data');
+}
+
+export interface LockHolder {
+  pid: number;
+  /** What holds it, as the operator typed it: `npm start`, `npm run migrate`. */
+  command: string;
+  /** The script's file name, to tell our process from another that reuses its id. */
+  script: string;
+  /** Where the api answers, once known. */
+  apiUrl?: string;
+}
+
+export interface LocalDataLock {
+  holder: LockHolder;
+  update(change: Partial<Pick<LockHolder, 'apiUrl'>>): void;
+  release(): void;
+}
+
+const LOCK_FILE = 'local.lock';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether the recorded process still runs our script (a rebooted machine may have given its id to another). */
+function stillHolds(holder: LockHolder): boolean {
+  if (!Number.isInteger(holder.pid) || !isAlive(holder.pid)) return false;
+  try {
+    return readFileSync(`/proc/${holder.pid}/cmdline`, 'utf8').includes(holder.script);
+  } catch {
+    return true;
+  }
+}
+
+function readHolder(path: string): LockHolder | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the whole file aside first, so a reader never sees it half-written. */
+function writeAside(path: string, holder: LockHolder): string {
+  const aside = `${path}.${process.pid}`;
+  writeFileSync(aside, JSON.stringify(holder), { mode: 0o600 });
+  return aside;
+}
+
+/**
+ * One process at a time uses a checkout's local data (`npm start`, or `npm run migrate` on the
+ * embedded database). The lock is a file naming its holder; a holder that is gone (killed,
+ * machine rebooted) leaves a stale file that the next start takes over, so an unclean stop never
+ * blocks the next one.
+ */
+export function acquireLocalDataLock(dataDir: string, command: string): LocalDataLock | { heldBy: LockHolder } {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const path = join(dataDir, LOCK_FILE);
+  const holder: LockHolder = { pid: process.pid, command, script: basename(process.argv[1] ?? command) };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const aside = writeAside(path, holder);
+    try {
+      // link() creates the lock complete, or fails when another process holds it.
+      linkSync(aside, path);
+      return {
+        holder,
+        update(change) {
+          Object.assign(holder, change);
+          renameSync(writeAside(path, holder), path);
+        },
+        release() {
+          if (readHolder(path)?.pid === process.pid) unlinkSync(path);
+        },
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(aside);
+    }
+    const current = readHolder(path);
+    if (current && stillHolds(current)) return { heldBy: current };
+    try {
+      unlinkSync(path);
+    } catch {
+      // Another start removed it first; try again.
+    }
+  }
+  throw new Error(`could not take the lock ${path}: remove it if no npm start or npm run migrate is running`);
+}

@@ -1,0 +1,147 @@
+import { freePort } from '@mrp/platform';
+import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
+
+/**
+ * `npm run bootstrap` on a fresh, migrated database, run as the operator runs it (a child
+ * process), then its printed key and session used against a real api process over HTTP.
+ */
+
+const BOOTSTRAP = 'tools/scripts/bootstrap.ts';
+const JWT_SECRET = 'bootstrap-test-secret-long-enough-for-hs256';
+const OPERATOR = 'ops@acme.example';
+
+function bootstrap(database: TestDatabase, args: string[], env: Record<string, string> = {}): AppProcess {
+  return startAppProcess(BOOTSTRAP, { DATABASE_URL: database.url, NODE_ENV: 'production', AUTH_JWT_SECRET: JWT_SECRET, ...env }, { args });
+}
+
+function printed(output: string, label: RegExp): string {
+  const value = new RegExp(`${label.source}.*?: (\\S+)$`, 'm').exec(output)?.[1];
+  if (!value) throw new Error(`no ${label} in: ${output}`);
+  return value;
+}
+
+describe('npm run bootstrap', () => {
+  describe('on an empty deployment', () => {
+    let database: TestDatabase;
+    let api: AppProcess;
+    let baseUrl: string;
+    let output: string;
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      const run = bootstrap(database, ['--email', 'Ops@Acme.example', '--org', 'Acme Corp', '--name', 'Olga Ops', '--enable-public-api'], {
+        PLATFORM_ADMIN_EMAILS: OPERATOR,
+      });
+      const { code, stderr } = await run.exited;
+      output = run.output().stdout;
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+
+      const port = await freePort();
+      // No FEATURE_FLAGS: the public API answers only because bootstrap stored the flag.
+      api = startAppProcess('apps/api/src/main.ts', {
+        DATABASE_URL: database.url,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        AUTH_JWT_SECRET: JWT_SECRET,
+        PLATFORM_ADMIN_EMAILS: OPERATOR,
+      });
+      await api.waitForLine(/api listening/, 60_000);
+      baseUrl = `http://127.0.0.1:${port}`;
+    }, 120_000);
+    afterAll(async () => {
+      if (api && api.child.exitCode === null) {
+        api.child.kill('SIGTERM');
+        await api.exited;
+      }
+      await database?.drop();
+    });
+
+    it('prints a full-access key that works on /api/v1/me for the new organization', async () => {
+      const response = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${printed(output, /API key/)}` } });
+      expect(response.status).toBe(200);
+      const me = (await response.json()) as {
+        principal: { email: string; displayName: string; kind: string };
+        organization: { name: string; slug: string };
+        apiKey: { fullAccess: boolean };
+        permissions: string[];
+      };
+      expect(me.principal).toMatchObject({ email: OPERATOR, displayName: 'Olga Ops', kind: 'HUMAN' });
+      expect(me.organization).toMatchObject({ name: 'Acme Corp', slug: 'acme-corp' });
+      expect(me.apiKey.fullAccess).toBe(true);
+      expect(me.permissions).toContain('organization.manage');
+    });
+
+    it('prints a session (UUID subject, verified email) with which the owner acts as platform admin over /rpc', async () => {
+      const session = printed(output, /Session token/);
+      const claims = JSON.parse(Buffer.from(session.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+      expect(claims).toMatchObject({ email: OPERATOR, email_verified: true, name: 'Olga Ops' });
+      expect(claims.sub).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      const flags = await fetch(`${baseUrl}/rpc/featureFlags.list`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(flags.status).toBe(200);
+      const { items } = (await flags.json()) as { items: Array<{ key: string; enabled: boolean; source: string }> };
+      expect(items.find((flag) => flag.key === 'public-api.enabled')).toMatchObject({ enabled: true, source: 'stored' });
+      expect(output).toContain(`${OPERATOR} is a platform admin (listed in PLATFORM_ADMIN_EMAILS).`);
+    });
+
+    it('run again, refuses in one line and creates nothing', async () => {
+      const again = bootstrap(database, ['--email', 'someone@else.example', '--org', 'Second'], { PLATFORM_ADMIN_EMAILS: OPERATOR });
+      const { code, stderr } = await again.exited;
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        'bootstrap: this deployment already has an organization ("Acme Corp", slug acme-corp), so bootstrap changes nothing: ' +
+          'sign in and use /rpc (apiKeys.create, organizations.create, featureFlags.set) instead\n',
+      );
+      expect(again.output().stdout).toBe('');
+      const session = printed(output, /Session token/);
+      const me = await fetch(`${baseUrl}/rpc/me.get`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const { organizations } = (await me.json()) as { organizations: unknown[] };
+      expect(organizations).toHaveLength(1);
+    });
+  });
+
+  describe('what it tells the operator', () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await createTestDatabase();
+    });
+    afterAll(() => database?.drop());
+
+    it('says the operator must list the owner in PLATFORM_ADMIN_EMAILS when it is not', async () => {
+      const run = bootstrap(database, ['--email', 'owner@acme.example', '--org', 'Acme']);
+      expect((await run.exited).code).toBe(0);
+      expect(run.output().stdout).toContain(
+        'owner@acme.example is not a platform admin: add it to PLATFORM_ADMIN_EMAILS of the api (e.g. in .env) and restart the api',
+      );
+      expect(run.output().stdout).toContain('Public API is off');
+    });
+
+    it.each([
+      [['--org', 'Acme'], /^bootstrap: --email needs the owner's address; usage: npm run bootstrap -- --email/],
+      [['--email', 'a@b.example', '--org', 'Acme', '--user-id', 'not-a-uuid'], /^bootstrap: --user-id must be a UUID/],
+    ])('%j', async (args, line) => {
+      const { code, stderr } = await bootstrap(database, args).exited;
+      expect(code).toBe(1);
+      expect(stderr).toMatch(line);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+    });
+
+    it('asks for the identity provider subject when sessions come from AUTH_JWKS_URL', async () => {
+      const run = startAppProcess(
+        BOOTSTRAP,
+        { DATABASE_URL: (await createTestDatabase()).url, NODE_ENV: 'production', AUTH_JWKS_URL: 'https://idp.example/jwks' },
+        { args: ['--email', 'a@b.example', '--org', 'Acme'] },
+      );
+      const { code, stderr } = await run.exited;
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^bootstrap: sessions come from your identity provider \(AUTH_JWKS_URL\): pass --user-id/);
+    });
+  });
+});

@@ -1,0 +1,128 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@mrp/platform';
+import { startAppProcess, type AppProcess } from '@mrp/platform/testing';
+
+/**
+ * `npm start` as an operator meets it: the launcher process with its apps and the embedded
+ * PostgreSQL, signalled the way a terminal, `kill` or a crash would. Every test waits for every
+ * process it started to be gone, within a bound.
+ */
+
+const LAUNCHER = 'tools/scripts/start.ts';
+const READY = /Platform running: api on (http:\/\/\S+)/;
+const STOP_BOUND_MS = 30_000;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function gone(pids: number[], timeoutMs = STOP_BOUND_MS): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const alive = pids.filter(isAlive);
+    if (alive.length === 0 || Date.now() > deadline) return alive;
+    await new Promise((wake) => setTimeout(wake, 200));
+  }
+}
+
+/** The launcher, the database and the three apps, from the launcher's own lines. */
+function platformPids(launcher: AppProcess): number[] {
+  const children = [...launcher.output().stdout.matchAll(/\(pid (\d+)/g)].map((match) => Number(match[1]));
+  return [launcher.child.pid as number, ...children];
+}
+
+describe('npm start', () => {
+  let dataDir: string;
+  const everyPid = new Set<number>();
+
+  async function launch(env: Record<string, string> = {}, detached = false): Promise<{ launcher: AppProcess; url: string; pids: number[] }> {
+    const launcher = startAppProcess(
+      LAUNCHER,
+      { LOCAL_DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_POSTGRES_PORT: String(await freePort()), ...env },
+      { detached },
+    );
+    everyPid.add(launcher.child.pid as number);
+    const line = await launcher.waitForLine(READY, 90_000);
+    const pids = platformPids(launcher);
+    pids.forEach((pid) => everyPid.add(pid));
+    // Five processes: the launcher, PostgreSQL, api, webhook-worker, cron-runner.
+    expect(pids).toHaveLength(5);
+    return { launcher, url: READY.exec(line)?.[1] as string, pids };
+  }
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'mrp-start-'));
+  });
+  afterAll(async () => {
+    // Whatever a failed test left running is ours to stop.
+    for (const pid of everyPid) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe('refuses a bad setting before starting anything, in one line naming it', () => {
+    it.each([
+      [{ PORT: '70000' }, 'start: configuration error: PORT must be an integer from 1 to 65535, got "70000"\n'],
+      [{ LOG_LEVEL: 'verbose' }, 'start: configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "verbose"\n'],
+      [{ EMBEDDED_POSTGRES_PORT: 'x' }, 'start: configuration error: EMBEDDED_POSTGRES_PORT must be an integer from 1 to 65535, got "x"\n'],
+    ])('%j', async (env, line) => {
+      const launcher = startAppProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, ...env });
+      const { code, stderr } = await launcher.exited;
+      expect(code).toBe(1);
+      expect(stderr).toBe(line);
+      expect(existsSync(join(dataDir, 'local.lock'))).toBe(false);
+    });
+  });
+
+  it('answers on 127.0.0.1, refuses a second start in one line naming the first (pid, address), and stops everything on SIGTERM to the launcher alone', async () => {
+    const first = await launch();
+    expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(first.launcher.output().stdout).toMatch(/^Demo API key \(shown once, keep it\): mrk_/m);
+    expect((await fetch(`${first.url}/health`)).status).toBe(200);
+
+    const second = startAppProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, PORT: String(await freePort()) });
+    const refused = await second.exited;
+    expect(refused.code).toBe(1);
+    const pid = first.launcher.child.pid as number;
+    expect(refused.stderr).toBe(
+      `start: npm start is already running here (pid ${pid}, api on ${first.url}): stop it first (Ctrl-C in its terminal, or kill ${pid})\n`,
+    );
+    expect(await gone(first.pids, 0)).toEqual(first.pids);
+
+    first.launcher.child.kill('SIGTERM');
+    expect((await first.launcher.exited).code).toBe(0);
+    expect(await gone(first.pids)).toEqual([]);
+    expect(existsSync(join(dataDir, 'local.lock'))).toBe(false);
+  });
+
+  it('in production seeds no demo data and points to bootstrap; stops the apps and PostgreSQL when its terminal closes (SIGHUP to its process group)', async () => {
+    const { launcher, pids } = await launch({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'production-secret-long-enough-for-hs256' }, true);
+    const { stdout } = launcher.output();
+    expect(stdout).not.toMatch(/Demo/);
+    expect(stdout).toContain('npm run bootstrap -- --email you@example.com --org "Your organization"');
+    process.kill(-(launcher.child.pid as number), 'SIGHUP');
+    await launcher.exited;
+    expect(await gone(pids)).toEqual([]);
+    expect(existsSync(join(dataDir, 'local.lock'))).toBe(false);
+  });
+
+  it('takes its apps and PostgreSQL with it when killed outright, and its stale lock does not block the next start', async () => {
+    const killed = await launch();
+    killed.launcher.child.kill('SIGKILL');
+    expect(await gone(killed.pids)).toEqual([]);
+    const lock = JSON.parse(readFileSync(join(dataDir, 'local.lock'), 'utf8')) as { pid: number };
+    expect(lock.pid).toBe(killed.launcher.child.pid);
+
+    const next = await launch();
+    expect((await fetch(`${next.url}/health`)).status).toBe(200);
+    next.launcher.child.kill('SIGTERM');
+    expect((await next.launcher.exited).code).toBe(0);
+    expect(await gone(next.pids)).toEqual([]);
+  });
+});
