@@ -104,9 +104,13 @@ function fieldPath(error: ErrorObject): string {
 }
 
 export function schemaErrorDetails(errors: readonly ErrorObject[] | null | undefined): ErrorDetail[] {
+  // A type error next to other errors at the same place comes from a branch of a union the value
+  // was never meant for ("must be null" beside what is wrong with the string).
+  const pathsWithOtherErrors = new Set((errors ?? []).filter((error) => error.keyword !== 'type').map((error) => error.instancePath));
   const details = (errors ?? [])
     // anyOf/oneOf wrappers repeat what their branches already said.
     .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && error.keyword !== 'if')
+    .filter((error) => error.keyword !== 'type' || !pathsWithOtherErrors.has(error.instancePath))
     .map((error) => ({
       field: fieldPath(error),
       code: CODE_BY_KEYWORD[error.keyword] ?? 'invalid_format',
