@@ -1,7 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { loadConfig } from '@mrp/platform';
 import { createRuntime, runProcess } from '@mrp/runtime';
 import { buildApp } from './app';
+import { createHttpServer } from './http/http-server';
 import { createSessionAuthenticator } from './rpc/session-authenticator';
 import { createRateLimiter } from './public-api/rate-limiter';
 
@@ -20,7 +21,7 @@ runProcess('api', async () => {
     authenticateSession: createSessionAuthenticator(config),
     rateLimiter: createRateLimiter(runtime),
   });
-  const server = createServer(app.callback());
+  const server = createHttpServer(app);
   await listen(server, config.port);
   runtime.logger.info({ port: config.port }, `api listening on http://localhost:${config.port}`);
   return {

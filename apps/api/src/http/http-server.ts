@@ -1,0 +1,47 @@
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type Koa from 'koa';
+import { DomainError } from '@mrp/platform';
+import { errorBody } from './error-handler';
+
+/**
+ * Room for the request line and headers: the longest query a route accepts (a 64 KiB filter, which
+ * URL-encoding can triple) must fit, or its declared limit could never be reached.
+ */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
+function reasonFor(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return `The request line and headers must fit in ${MAX_HEADER_BYTES / 1024} KiB`;
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return 'The request was not received in time';
+    default:
+      return 'The request is not well-formed HTTP';
+  }
+}
+
+/**
+ * A request Node's parser refuses (a NUL or line break in a header, oversized headers, a broken
+ * request line or chunk) never reaches Koa; Node would answer it with a bare status line. It gets
+ * the contract's error shape like any other 400.
+ */
+function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(errorBody(new DomainError('bad_request', reasonFor(error))));
+  socket.end(
+    'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** The api's HTTP server around the Koa app: the same in production, tests and benchmarks. */
+export function createHttpServer(app: Koa): Server {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
+  server.on('clientError', answerMalformedRequest);
+  return server;
+}
