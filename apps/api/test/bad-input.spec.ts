@@ -1,4 +1,5 @@
-import { startTestApi, type TestApi } from './support/test-api';
+import { SignJWT } from 'jose';
+import { TEST_JWT_SECRET, startTestApi, type TestApi } from './support/test-api';
 import {
   createOrganizationWithKey,
   expectError,
@@ -165,6 +166,17 @@ describe('bad input', () => {
       // Percent-encoded bytes that are not UTF-8 cannot spell a lone surrogate: they name nothing.
       await expectError(await client.get('/models/a%ED%A0%80b'), 404, 'not_found');
       await expectError(await client.delete(`/records/${nul}?hard=true`), 400, 'validation_failed');
+    });
+
+    it.each(UNSTORABLE)('%s in a session claim is a 401, and no account is created', async (_name, text) => {
+      const sign = (claims: Record<string, unknown>, sub: string) =>
+        new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(TEST_JWT_SECRET));
+      for (const claims of [{ email: `a${text}@example.com` }, { email: `${crypto.randomUUID()}@example.com`, name: `Name ${text}` }]) {
+        const sub = crypto.randomUUID();
+        const response = await api.request('/rpc/me.get', { method: 'POST', json: {}, token: await sign(claims, sub) });
+        await expectError(response, 401, 'unauthorized');
+        expect(await queryDatabase(api, 'SELECT 1 FROM users WHERE id = $1', [sub])).toEqual([]);
+      }
     });
 
     it('well-formed text, astral characters and escaped lookalikes are stored and returned exactly', async () => {
