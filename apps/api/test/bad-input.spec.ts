@@ -35,7 +35,7 @@ const THINGS_FIELDS = [
 
 const file = (name: string) => ({ url: 'https://files.example.com/a', name });
 
-/** DESIGN 6/7 and issue points 5-6: bad values are a 400 naming the field, never a 500 and never silently dropped. */
+/** DESIGN 6 and 7: bad values are a 400 naming the field, never a 500 and never silently dropped. */
 describe('bad input', () => {
   let api: TestApi;
   let org: OrganizationWithKey;
