@@ -7,7 +7,6 @@ import { booleanHandler } from './boolean';
 import { dateHandler, dateTimeHandler } from './date';
 import { emailHandler } from './email';
 import type { FieldTypeHandler } from './field-type-handler';
-import { CONFIG_PATH } from './field-type-handler';
 import { formulaHandler } from './formula';
 import { numberHandler } from './number';
 import { relationHandler } from './relation';
@@ -35,16 +34,14 @@ const looksEmpty = (value: unknown): boolean => value === '' || (Array.isArray(v
 
 /**
  * Hides each handler's configuration type behind a closure, so all types fit in one table. Rules
- * every type shares live here, so no handler can forget them: the emptiness rule, and that a
- * configuration or a value PostgreSQL could not store exactly is refused.
+ * every type shares live here, so no handler can forget them: the emptiness rule, and that a value
+ * PostgreSQL could not store exactly is refused.
  */
 function compiler<C extends Record<string, unknown>>(handler: FieldTypeHandler<C>): FieldCompiler {
   return (rawConfig, type) => {
     const parsed = handler.parseConfig(rawConfig);
     if (!parsed.ok) return parsed;
     const config = parsed.value;
-    const unstorableConfig = findUnstorableText(config, CONFIG_PATH);
-    if (unstorableConfig) return failWith([unstorableConfig]);
     const isEmpty = (value: unknown) => value === null || value === undefined || (handler.isEmpty?.(value, config) ?? false);
     return ok({
       config,
