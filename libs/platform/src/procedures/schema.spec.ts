@@ -75,4 +75,8 @@ describe('compileSchema: text PostgreSQL cannot store', () => {
     expect(withDefault(input)).toBe(true);
     expect(input['shape']).toEqual({ type: 'string' });
   });
+
+  it('keeps the type errors of a union when no branch fits the type', () => {
+    expect(details({ name: 'x', nickname: 5 })).toEqual(['nickname:invalid_type', 'nickname:invalid_type']);
+  });
 });

@@ -103,13 +103,17 @@ function fieldPath(error: ErrorObject): string {
   return path || '(body)';
 }
 
+const isWrapper = (error: ErrorObject) => error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if';
+
 export function schemaErrorDetails(errors: readonly ErrorObject[] | null | undefined): ErrorDetail[] {
   // A type error next to other errors at the same place comes from a branch of a union the value
   // was never meant for ("must be null" beside what is wrong with the string).
-  const pathsWithOtherErrors = new Set((errors ?? []).filter((error) => error.keyword !== 'type').map((error) => error.instancePath));
+  const pathsWithOtherErrors = new Set(
+    (errors ?? []).filter((error) => error.keyword !== 'type' && !isWrapper(error)).map((error) => error.instancePath),
+  );
   const details = (errors ?? [])
     // anyOf/oneOf wrappers repeat what their branches already said.
-    .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && error.keyword !== 'if')
+    .filter((error) => !isWrapper(error))
     .filter((error) => error.keyword !== 'type' || !pathsWithOtherErrors.has(error.instancePath))
     .map((error) => ({
       field: fieldPath(error),
