@@ -18,7 +18,8 @@ module.exports = [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'scope:field-validation', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: [] },
+            // The text PostgreSQL can store is one rule, field-validation's; input schemas apply it too.
+            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:field-validation'] },
             { sourceTag: 'scope:events', onlyDependOnLibsWithTags: ['scope:platform'] },
             { sourceTag: 'scope:authz', onlyDependOnLibsWithTags: ['scope:platform', 'scope:events'] },
             {

@@ -1,7 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { ConfigError, apiAddress, loadConfig } from '@mrp/platform';
 import { createRuntime, runProcess } from '@mrp/runtime';
 import { buildApp } from './app';
+import { createHttpServer } from './http/http-server';
 import { createSessionAuthenticator } from './rpc/session-authenticator';
 import { createRateLimiter } from './public-api/rate-limiter';
 
@@ -36,7 +37,7 @@ runProcess('api', async () => {
     authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),
     rateLimiter: createRateLimiter(runtime),
   });
-  const server = createServer(app.callback());
+  const server = createHttpServer(app);
   try {
     await listen(server, config.port, config.host);
   } catch (error) {

@@ -81,6 +81,26 @@ describe('browser bundle', () => {
     });
   });
 
+  it('applies the emptiness rule and refuses text PostgreSQL cannot store, as the server does', () => {
+    const fields = [
+      { key: 'won', type: 'BOOLEAN', config: {}, required: false },
+      { key: 'note', type: 'TEXT', config: {}, required: false },
+    ];
+    const codes = (data: Record<string, unknown>) => {
+      const result = JSON.parse(JSON.stringify(library.validateRecordData(fields, data, { mode: 'update' }))) as {
+        ok: boolean;
+        errors?: Array<{ field: string; code: string }>;
+      };
+      return result.ok ? 'ok' : result.errors?.map(({ field, code }) => `${field}:${code}`);
+    };
+    expect(codes({ won: null, note: '' })).toBe('ok');
+    expect(codes({ won: '' })).toEqual(['won:invalid_type']);
+    expect(codes({ won: [] })).toEqual(['won:invalid_type']);
+    expect(codes({ note: [] })).toEqual(['note:invalid_type']);
+    expect(codes({ note: 'a\u0000b' })).toEqual(['note:invalid_format']);
+    expect(codes({ note: 'a\ud800' })).toEqual(['note:invalid_format']);
+  });
+
   it('accepts data passed in from another realm', () => {
     const fields = [{ key: 'price', type: 'NUMBER', config: { min: 0 }, required: true }];
     const result = library.validateRecordData(fields, { title: 'Cross-realm', price: 3 }, { mode: 'create' });

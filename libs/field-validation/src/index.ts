@@ -11,7 +11,9 @@ export type { SelectOption } from './field-types/select';
 export type { FileReference } from './field-types/file';
 export { validateRecordData, RECORD_ROOT_PATH } from './record/validate-record-data';
 export type { ValidateRecordOptions, WriteMode } from './record/validate-record-data';
-export { isEmptyValue } from './record/empty-value';
+export { isEmptyFieldValue } from './record/empty-value';
+export { unstorableText } from './values/text';
+export type { UnstorableText } from './values/text';
 
 // Formulas
 export { parseFormula } from './formula/parser';

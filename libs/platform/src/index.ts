@@ -42,6 +42,8 @@ export {
   type InvocationDeps,
 } from './procedures/invoke';
 export { compileSchema, schemaErrorDetails } from './procedures/schema';
+// The one rule for text PostgreSQL can store, for libs that take strings from elsewhere than an input schema.
+export { unstorableText } from '@mrp/field-validation';
 export type { Principal, PrincipalKind, Credential } from './procedures/principal';
 export {
   noopEventDispatcher,

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '@mrp/platform';
 import { createRuntime, type Runtime } from '@mrp/runtime';
 // The benchmark measures the real api app, in-process: its middleware, doors and procedures as deployed.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { buildApp } from '../../../apps/api/src/app';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { createHttpServer } from '../../../apps/api/src/http/http-server';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { createSessionAuthenticator } from '../../../apps/api/src/rpc/session-authenticator';
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -43,7 +44,7 @@ export async function startApi(databaseUrl: string, poolSize: number, extraEnv: 
   );
   const runtime = await createRuntime(config, { name: 'bench-api', poolSize });
   const app = buildApp({ runtime, authenticateSession: createSessionAuthenticator(config, runtime.dispatcher), rateLimiter: createRateLimiter(runtime) });
-  const server = createServer(app.callback());
+  const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { SignJWT } from 'jose';
 import { ProcedureRegistry, loadConfig, type AnyProcedure, type Logger, type PlatformConfig } from '@mrp/platform';
 import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { createRuntime, type Runtime } from '@mrp/runtime';
 import { buildApp } from '../../src/app';
+import { createHttpServer } from '../../src/http/http-server';
 import { createSessionAuthenticator } from '../../src/rpc/session-authenticator';
 import { createRateLimiter } from '../../src/public-api/rate-limiter';
 
@@ -59,7 +60,7 @@ export async function startTestApi(
     authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),
     rateLimiter: createRateLimiter(runtime),
   });
-  const server: Server = createServer(app.callback());
+  const server: Server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { DomainError, isUuidString, unauthorized } from '@mrp/platform';
+import { DomainError, isUuidString, unauthorized, unstorableText } from '@mrp/platform';
 
 /** The identity provider's claims a session carries (DESIGN 3). */
 export interface SessionClaims {
@@ -52,6 +52,10 @@ function claimsFrom(payload: JWTPayload): SessionClaims {
   const emailVerified = emailVerifiedFrom(payload.email_verified);
   if (emailVerified !== undefined) claims.emailVerified = emailVerified;
   if (typeof name === 'string' && name.trim()) claims.name = name.trim();
+  // Claims are stored with the user: PostgreSQL refuses U+0000, and a lone surrogate would be altered.
+  if (Object.values(claims).some((claim) => typeof claim === 'string' && unstorableText(claim) !== undefined)) {
+    throw unauthorized('Session token claims hold U+0000 or a lone surrogate');
+  }
   return claims;
 }
 

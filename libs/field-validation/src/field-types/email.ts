@@ -3,6 +3,7 @@ import { MAX_EMAIL_LENGTH, normaliseEmailAddress } from '../values/email-address
 import type { EmptyConfig } from './boolean';
 import { parseEmptyConfig } from './boolean';
 import type { FieldTypeHandler } from './field-type-handler';
+import { isEmptyText } from './field-type-handler';
 
 export const emailHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
@@ -16,4 +17,5 @@ export const emailHandler: FieldTypeHandler<EmptyConfig> = {
       ? fail(path, 'invalid_format', 'Must be an email address such as name@example.com.')
       : ok(address);
   },
+  isEmpty: isEmptyText,
 };

@@ -8,7 +8,18 @@ export interface FieldTypeHandler<C extends Record<string, unknown>> {
   parseConfig(config: unknown): Result<C>;
   /** Validates a non-empty value against an already parsed configuration and returns it normalised. */
   validateValue(value: unknown, config: C, path: string): Result<unknown>;
+  /**
+   * Whether a value other than null also means "no value" for this type: `""` for free text, `[]`
+   * for lists. Absent: only null does.
+   */
+  isEmpty?(value: unknown, config: C): boolean;
 }
+
+/** The empty form of free text. */
+export const isEmptyText = (value: unknown): boolean => value === '';
+
+/** The empty form of a list. */
+export const isEmptyList = (value: unknown): boolean => Array.isArray(value) && value.length === 0;
 
 /** Errors of field configurations are reported below this path, e.g. `config.maxLength`. */
 export const CONFIG_PATH = 'config';

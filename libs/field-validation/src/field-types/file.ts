@@ -6,7 +6,7 @@ import { fail, failWith, ok } from '../core/result';
 import { mimeTypeAllowed, normaliseMimeType, normaliseMimeTypePattern } from '../values/mime-type';
 import { containsControlCharacter, containsLineBreak, exceedsLength } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
-import { configParser } from './field-type-handler';
+import { configParser, isEmptyList } from './field-type-handler';
 import { validateHttpUrl } from './url';
 
 export interface FileReference {
@@ -138,4 +138,5 @@ export const attachmentsHandler: FieldTypeHandler<AttachmentsConfig> = {
     }
     return errors.length > 0 ? failWith(errors) : ok(files);
   },
+  isEmpty: isEmptyList,
 };

@@ -1,5 +1,7 @@
 import type { FieldType } from '../core/field-types';
 import type { Result } from '../core/result';
+import { fail, failWith, ok } from '../core/result';
+import { findUnstorableText } from '../values/storable-value';
 import { attachmentsHandler, fileHandler } from './file';
 import { booleanHandler } from './boolean';
 import { dateHandler, dateTimeHandler } from './date';
@@ -17,21 +19,44 @@ import { urlHandler } from './url';
 export interface CompiledField {
   /** The normalised configuration, defaults filled in. */
   readonly config: Readonly<Record<string, unknown>>;
-  /** Validates a non-empty value; errors are reported at `path`. */
+  /**
+   * "No value": null (and undefined), plus `""` for free-text types and `[]` for list types. An
+   * empty string or array given to any other type is a value of the wrong type.
+   */
+  isEmpty(value: unknown): boolean;
+  /** Validates a value that is not empty; errors are reported at `path`. */
   validateValue(value: unknown, path: string): Result<unknown>;
 }
 
-type FieldCompiler = (config: unknown) => Result<CompiledField>;
+type FieldCompiler = (config: unknown, type: FieldType) => Result<CompiledField>;
 
-/** Hides each handler's configuration type behind a closure, so all types fit in one table. */
+const looksEmpty = (value: unknown): boolean => value === '' || (Array.isArray(value) && value.length === 0);
+
+/**
+ * Hides each handler's configuration type behind a closure, so all types fit in one table. Rules
+ * every type shares live here, so no handler can forget them: the emptiness rule, and that a value
+ * PostgreSQL could not store exactly is refused.
+ */
 function compiler<C extends Record<string, unknown>>(handler: FieldTypeHandler<C>): FieldCompiler {
-  return (rawConfig) => {
-    const config = handler.parseConfig(rawConfig);
-    if (!config.ok) return config;
-    return {
-      ok: true,
-      value: { config: config.value, validateValue: (value, path) => handler.validateValue(value, config.value, path) },
-    };
+  return (rawConfig, type) => {
+    const parsed = handler.parseConfig(rawConfig);
+    if (!parsed.ok) return parsed;
+    const config = parsed.value;
+    const isEmpty = (value: unknown) => value === null || value === undefined || (handler.isEmpty?.(value, config) ?? false);
+    return ok({
+      config,
+      isEmpty,
+      validateValue(value, path) {
+        if (looksEmpty(value) && !isEmpty(value)) {
+          const form = value === '' ? 'An empty string' : 'An empty array';
+          return fail(path, 'invalid_type', `${form} is not a ${type} value; send null to clear the field.`);
+        }
+        const checked = handler.validateValue(value, config, path);
+        if (!checked.ok) return checked;
+        const unstorable = findUnstorableText(checked.value, path);
+        return unstorable ? failWith([unstorable]) : checked;
+      },
+    });
   };
 }
 
@@ -54,5 +79,5 @@ const FIELD_COMPILERS: Readonly<Record<FieldType, FieldCompiler>> = {
 };
 
 export function compileField(type: FieldType, config: unknown): Result<CompiledField> {
-  return FIELD_COMPILERS[type](config);
+  return FIELD_COMPILERS[type](config, type);
 }

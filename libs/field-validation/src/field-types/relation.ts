@@ -6,7 +6,7 @@ import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { normaliseUuid } from '../values/uuid';
 import type { FieldTypeHandler } from './field-type-handler';
-import { configParser } from './field-type-handler';
+import { configParser, isEmptyList } from './field-type-handler';
 
 export type RelationConfig = { targetModel: string; multiple: boolean };
 
@@ -50,4 +50,5 @@ export const relationHandler: FieldTypeHandler<RelationConfig> = {
     }
     return ok([...ids]);
   },
+  isEmpty: (value, config) => config.multiple && isEmptyList(value),
 };

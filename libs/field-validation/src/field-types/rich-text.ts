@@ -2,7 +2,7 @@ import { fail, ok } from '../core/result';
 import { checkRichText } from '../rich-text/check-rich-text';
 import { exceedsLength } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
-import { configParser } from './field-type-handler';
+import { configParser, isEmptyText } from './field-type-handler';
 import type { TextConfig } from './text';
 import { LONG_TEXT_MAX_LENGTH, maxLengthSchema } from './text';
 
@@ -17,4 +17,5 @@ export const richTextHandler: FieldTypeHandler<TextConfig> = {
     const check = checkRichText(value);
     return check.ok ? ok(value) : fail(path, 'invalid_format', `Disallowed HTML: ${check.reason}`);
   },
+  isEmpty: isEmptyText,
 };

@@ -5,7 +5,7 @@ import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { containsControlCharacter, containsLineBreak } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
-import { configParser } from './field-type-handler';
+import { configParser, isEmptyList } from './field-type-handler';
 
 export interface SelectOption {
   value: string;
@@ -105,4 +105,5 @@ export const multiSelectHandler: FieldTypeHandler<MultiSelectConfig> = {
     }
     return ok([...selected]);
   },
+  isEmpty: isEmptyList,
 };

@@ -3,7 +3,7 @@ import { withDefault } from '../config/config-schema';
 import { fail, ok } from '../core/result';
 import { containsLineBreak, exceedsLength } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
-import { configParser } from './field-type-handler';
+import { configParser, isEmptyText } from './field-type-handler';
 
 export type TextConfig = { maxLength: number };
 
@@ -28,6 +28,7 @@ function plainTextHandler(options: { ceiling: number; singleLine: boolean }): Fi
       }
       return ok(value);
     },
+    isEmpty: isEmptyText,
   };
 }
 

@@ -3,6 +3,7 @@ import { isHttpUrl, MAX_URL_LENGTH } from '../values/http-url';
 import type { EmptyConfig } from './boolean';
 import { parseEmptyConfig } from './boolean';
 import type { FieldTypeHandler } from './field-type-handler';
+import { isEmptyText } from './field-type-handler';
 
 export function validateHttpUrl(value: unknown, path: string) {
   if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be a URL string.');
@@ -13,4 +14,5 @@ export function validateHttpUrl(value: unknown, path: string) {
 export const urlHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
   validateValue: (value, _config, path) => validateHttpUrl(value, path),
+  isEmpty: isEmptyText,
 };

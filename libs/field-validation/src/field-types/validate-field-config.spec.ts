@@ -27,6 +27,22 @@ describe('validateFieldConfig', () => {
     expect(validateFieldConfig(type, null)).toEqual({ ok: true, value: expected });
   });
 
+  it('refuses configurations holding text PostgreSQL cannot store', () => {
+    expect(errorsOf(validateFieldConfig('SELECT', { options: [{ value: 'a\ud800' }] }))).toEqual([
+      { field: 'config.options[0].value', code: 'invalid_format' },
+    ]);
+    expect(errorsOf(validateFieldConfig('MULTI_SELECT', { options: [{ value: 'a', label: 'x\udfff' }] }))).toEqual([
+      { field: 'config.options[0].label', code: 'invalid_format' },
+    ]);
+    expect(errorsOf(validateFieldConfig('SELECT', { options: [{ value: 'a\u0000' }] }))).toEqual([
+      { field: 'config.options[0].value', code: 'invalid_format' },
+    ]);
+    expect(errorsOf(validateFieldConfig('FORMULA', { expression: '"\\u0000"', resultType: 'TEXT' }))).toEqual([
+      { field: 'config.expression', code: 'invalid_format' },
+    ]);
+    expect(validateFieldConfig('SELECT', { options: [{ value: '😀', label: 'Smile 😀' }] }).ok).toBe(true);
+  });
+
   it('rejects unknown keys for every type', () => {
     for (const type of FIELD_TYPES) {
       const result = validateFieldConfig(type, { colour: 'red' });

@@ -67,7 +67,7 @@ const dateArbitrary = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new 
 const TYPE_CASES: Readonly<Record<FieldType, TypeCase>> = {
   TEXT: {
     field: field('TEXT', { maxLength: 20 }),
-    valid: fc.string({ unit: 'binary', maxLength: 20 }).filter((text) => !LINE_BREAK.test(text)),
+    valid: fc.string({ unit: 'binary', maxLength: 20 }).filter((text) => !LINE_BREAK.test(text) && !text.includes('\u0000')),
     invalid: [
       ['invalid_type', nonString],
       ['too_long', fc.string({ unit: 'binary', minLength: 21, maxLength: 40 }).filter((text) => !LINE_BREAK.test(text))],
@@ -76,7 +76,7 @@ const TYPE_CASES: Readonly<Record<FieldType, TypeCase>> = {
   },
   LONG_TEXT: {
     field: field('LONG_TEXT', { maxLength: 50 }),
-    valid: fc.string({ unit: 'binary', maxLength: 50 }),
+    valid: fc.string({ unit: 'binary', maxLength: 50 }).filter((text) => !text.includes('\u0000')),
     invalid: [
       ['invalid_type', nonString],
       ['too_long', fc.string({ unit: 'binary', minLength: 51, maxLength: 80 })],
@@ -170,7 +170,7 @@ const TYPE_CASES: Readonly<Record<FieldType, TypeCase>> = {
     normalise: (value: string) => value.toLowerCase(),
     invalid: [
       ['invalid_type', fc.oneof(fc.integer(), fc.uniqueArray(fc.uuid(), { minLength: 1, maxLength: 2 }))],
-      ['invalid_format', fc.string().filter((text) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text))],
+      ['invalid_format', fc.string({ minLength: 1 }).filter((text) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text))],
     ],
   },
   URL: {

@@ -2,18 +2,23 @@ import type { FieldDefinition } from '../core/field-definition';
 import { isFieldType } from '../core/field-types';
 import type { FieldType } from '../core/field-types';
 import type { Result } from '../core/result';
-import { fail, ok } from '../core/result';
+import { fail, failWith, ok } from '../core/result';
+import { findUnstorableText } from '../values/storable-value';
+import { CONFIG_PATH } from './field-type-handler';
 import type { CompiledField } from './registry';
 import { compileField } from './registry';
 
 /**
- * Validates a field type's configuration and returns it with defaults filled in.
+ * Validates a field type's configuration and returns it with defaults filled in; text PostgreSQL
+ * could not store exactly is refused (stored configurations were checked when they were written).
  * Errors are reported at `config.<key>` (or `type` for an unknown type). Never throws.
  */
 export function validateFieldConfig(type: FieldType, config: unknown): Result<Record<string, unknown>> {
   if (!isFieldType(type)) return fail('type', 'invalid_option', 'Unknown field type.');
   const compiled = compileField(type, config);
-  return compiled.ok ? ok({ ...compiled.value.config }) : compiled;
+  if (!compiled.ok) return compiled;
+  const unstorable = findUnstorableText(compiled.value.config, CONFIG_PATH);
+  return unstorable ? failWith([unstorable]) : ok({ ...compiled.value.config });
 }
 
 /**

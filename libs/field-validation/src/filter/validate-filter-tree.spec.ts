@@ -210,6 +210,12 @@ describe('validateFilterTree', () => {
     ['a value for isEmpty', { field: 'price', op: 'isEmpty', value: 1 }, 'filter.value:invalid_format'],
     ['a null value for isNotEmpty', { field: 'price', op: 'isNotEmpty', value: null }, 'filter.value:invalid_format'],
     ['null inside a list', { field: 'price', op: 'in', value: [1, null] }, 'filter.value[1]:invalid_type'],
+    ['NUL in a text value', { field: 'title', op: 'eq', value: 'a\u0000b' }, 'filter.value:invalid_format'],
+    ['NUL in a fragment', { field: 'notes', op: 'contains', value: '\u0000' }, 'filter.value:invalid_format'],
+    ['a lone surrogate in a fragment', { field: 'body', op: 'startsWith', value: 'x\ud800' }, 'filter.value:invalid_format'],
+    ['a lone surrogate in a list', { field: 'title', op: 'in', value: ['ok', '\udc00'] }, 'filter.value[1]:invalid_format'],
+    ['NUL in an exact email', { field: 'email', op: 'neq', value: 'a@example.com\u0000' }, 'filter.value:invalid_format'],
+    ['NUL in a text formula', { field: 'summary', op: 'eq', value: 'A\u0000' }, 'filter.value:invalid_format'],
   ])('rejects %s', (_description, tree, expected) => {
     expect(errorList(validateFilterTree(tree, FIELDS))).toEqual([expected]);
   });

@@ -3,6 +3,7 @@ import { indexModelFields } from '../core/field-definition';
 import { describeType, isPlainObject, ownValue } from '../core/plain-object';
 import type { FieldError, Result } from '../core/result';
 import { fail, failWith, ok } from '../core/result';
+import { findUnstorableText } from '../values/storable-value';
 import type { FilterOp } from './filter-ops';
 import { isFilterOp } from './filter-ops';
 import type { FilterTarget } from './filter-targets';
@@ -132,6 +133,9 @@ class FilterTreeValidator {
 
     const value = this.operand(target.value, op, ownValue(node, 'value'), `${path}.value`);
     if (!value.ok) return this.fromErrors(value.errors);
+    // Operands become SQL parameters, which PostgreSQL refuses to decode when they hold such text.
+    const unstorable = findUnstorableText(value.value, `${path}.value`);
+    if (unstorable) return this.fromErrors([unstorable]);
     const condition: FilterCondition = { field, op };
     if (value.value !== undefined) condition.value = value.value;
     return condition;

@@ -115,10 +115,18 @@ describe('parseFormula', () => {
     ['chained comparisons', '1 < 2 < 3', /cannot be chained/],
     ['single quotes', "'text'", /Unexpected character/],
     ['a missing comma', 'MIN(1 2)', /Expected "\)"/],
+    ['a NUL escape, whose result could not be stored', 'CONCAT({title}, "a\\u0000")', /string starting at character 17 holds U\+0000 or a lone surrogate/],
+    ['a raw NUL in a string', '"a\u0000"', /holds U\+0000 or a lone surrogate/],
+    ['a lone surrogate escape', '"\\ud800"', /holds U\+0000 or a lone surrogate/],
+    ['a surrogate pair split across strings', '"\\ud83d" & "\\ude00"', /string starting at character 1 holds/],
   ])('rejects %s', (_description, expression, message) => {
     const error = parseError(expression);
     expect(error.code).toBe('invalid_format');
     expect(error.message).toMatch(message);
+  });
+
+  it('accepts an escaped surrogate pair', () => {
+    expect(parse('"\\ud83d\\ude00"')).toEqual({ kind: 'text', value: '😀' });
   });
 
   it('rejects empty and non-string formulas', () => {

@@ -1,4 +1,5 @@
 import { FIELD_KEY_PATTERN } from '../core/field-definition';
+import { unstorableText } from '../values/text';
 import type { BinaryOperator } from './ast';
 import { FormulaSyntaxError } from './syntax-error';
 
@@ -126,7 +127,13 @@ function readString(expression: string, start: number): { value: string; end: nu
   let position = start + 1;
   while (position < expression.length) {
     const character = expression.charAt(position);
-    if (character === '"') return { value, end: position + 1 };
+    if (character === '"') {
+      // A result holding such text could not be stored with its record.
+      if (unstorableText(value) !== undefined) {
+        throw new FormulaSyntaxError(`The string starting at character ${start + 1} holds U+0000 or a lone surrogate.`, start);
+      }
+      return { value, end: position + 1 };
+    }
     if (character !== '\\') {
       value += character;
       position++;

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import type { FieldDefinition } from '../core/field-definition';
 import type { FieldType } from '../core/field-types';
 import type { Result } from '../core/result';
+import { FIELD_TYPES } from '../core/field-types';
+import { isEmptyFieldValue } from './empty-value';
 import { validateRecordData } from './validate-record-data';
 
 const field = (key: string, type: FieldType, config: Record<string, unknown> = {}, extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
@@ -85,6 +87,121 @@ describe('validateRecordData', () => {
         'labels:required',
       ]);
       expect(errorList(validateRecordData(FIELDS, { title: '' }, { mode: 'update' }))).toEqual(['title:required']);
+    });
+  });
+
+  describe('emptiness: only null clears; "" only free text, [] only lists', () => {
+    const OPTIONS = { options: [{ value: 'a' }] };
+    const FILE_CONFIG = {};
+    /** Per type: a valid value, and the empty form besides null it accepts, if any. */
+    const BY_TYPE: ReadonlyArray<readonly [FieldType, Record<string, unknown>, unknown, '' | '[]' | 'none']> = [
+      ['TEXT', {}, 'x', ''],
+      ['LONG_TEXT', {}, 'x', ''],
+      ['RICH_TEXT', {}, '<p>x</p>', ''],
+      ['URL', {}, 'https://example.com', ''],
+      ['EMAIL', {}, 'a@example.com', ''],
+      ['NUMBER', {}, 1, 'none'],
+      ['BOOLEAN', {}, true, 'none'],
+      ['DATE', {}, '2024-01-01', 'none'],
+      ['DATETIME', {}, '2024-01-01T00:00:00.000Z', 'none'],
+      ['SELECT', OPTIONS, 'a', 'none'],
+      ['MULTI_SELECT', OPTIONS, ['a'], '[]'],
+      ['RELATION', { targetModel: 'people' }, '1b4e28ba-2fa1-41d2-883f-0016d3cca427', 'none'],
+      ['RELATION', { targetModel: 'people', multiple: true }, ['1b4e28ba-2fa1-41d2-883f-0016d3cca427'], '[]'],
+      ['FILE', FILE_CONFIG, { url: 'https://example.com/a.pdf', name: 'a.pdf' }, 'none'],
+      ['ATTACHMENTS', FILE_CONFIG, [{ url: 'https://example.com/a.pdf', name: 'a.pdf' }], '[]'],
+    ];
+
+    it('covers every writable type', () => {
+      expect(new Set(BY_TYPE.map(([type]) => type))).toEqual(new Set(FIELD_TYPES.filter((type) => type !== 'FORMULA')));
+    });
+
+    it.each(BY_TYPE)('%s %j: null clears, its own empty form clears, the other empty form is invalid_type', (type, config, _valid, emptyForm) => {
+      const optional = [field('value', type, config)];
+      for (const mode of ['create', 'update'] as const) {
+        const data = (value: unknown) => (mode === 'create' ? { title: 't', value } : { value });
+        const cleared = mode === 'create' ? { title: 't', value: null } : { value: null };
+        expect(validateRecordData(optional, data(null), { mode })).toEqual({ ok: true, value: cleared });
+        for (const [form, value] of [['', ''], ['[]', []]] as const) {
+          const result = validateRecordData(optional, data(value), { mode });
+          if (form === emptyForm) expect(result).toEqual({ ok: true, value: cleared });
+          else expect(errorList(result)).toEqual(['value:invalid_type']);
+        }
+      }
+    });
+
+    it.each(BY_TYPE)('%s %j required: present and non-empty on create, never cleared on update', (type, config, valid, emptyForm) => {
+      const required = [field('value', type, config, { required: true })];
+      expect(validateRecordData(required, { title: 't', value: valid }, { mode: 'create' }).ok).toBe(true);
+      expect(validateRecordData(required, { value: valid }, { mode: 'update' }).ok).toBe(true);
+      expect(errorList(validateRecordData(required, { title: 't' }, { mode: 'create' }))).toEqual(['value:required']);
+      expect(validateRecordData(required, {}, { mode: 'update' })).toEqual({ ok: true, value: {} });
+      for (const mode of ['create', 'update'] as const) {
+        const data = (value: unknown) => (mode === 'create' ? { title: 't', value } : { value });
+        expect(errorList(validateRecordData(required, data(null), { mode }))).toEqual(['value:required']);
+        for (const [form, value] of [['', ''], ['[]', []]] as const) {
+          expect(errorList(validateRecordData(required, data(value), { mode }))).toEqual([form === emptyForm ? 'value:required' : 'value:invalid_type']);
+        }
+      }
+    });
+
+    it('says how to clear a value when an empty form of another type is sent', () => {
+      const result = validateRecordData([field('won', 'BOOLEAN')], { won: [] }, { mode: 'update' });
+      expect(result).toEqual({
+        ok: false,
+        errors: [{ field: 'won', code: 'invalid_type', message: 'An empty array is not a BOOLEAN value; send null to clear the field.' }],
+      });
+    });
+
+    it('isEmptyFieldValue applies the same rule', () => {
+      for (const [type, config, valid, emptyForm] of BY_TYPE) {
+        const definition = field('value', type, config);
+        expect(isEmptyFieldValue(definition, null)).toBe(true);
+        expect(isEmptyFieldValue(definition, undefined)).toBe(true);
+        expect(isEmptyFieldValue(definition, valid)).toBe(false);
+        expect(isEmptyFieldValue(definition, '')).toBe(emptyForm === '');
+        expect(isEmptyFieldValue(definition, [])).toBe(emptyForm === '[]');
+      }
+    });
+  });
+
+  describe('text PostgreSQL cannot store', () => {
+    const UNSTORABLE = ['a\u0000b', '\u0000', 'lone high \ud800', '\udc00 lone low', 'reversed \udc00\ud800', 'cut pair \ud83d'];
+    const FILES = [field('doc', 'FILE'), field('files', 'ATTACHMENTS'), field('notes', 'LONG_TEXT'), field('body', 'RICH_TEXT'), field('site', 'URL')];
+    const file = (name: string) => ({ url: 'https://example.com/a', name });
+
+    it.each(UNSTORABLE)('refuses %j as invalid_format naming the field, in every string-carrying place', (text) => {
+      const data = {
+        title: `t${text}`,
+        notes: text,
+        body: `<p>${text}</p>`,
+        site: `https://example.com/${text}`,
+        doc: file(`${text}.pdf`),
+        files: [file('ok.pdf'), file(text)],
+      };
+      const result = validateRecordData(FILES, data, { mode: 'create' });
+      expect(errorList(result)).toEqual([
+        'title:invalid_format',
+        'notes:invalid_format',
+        'body:invalid_format',
+        'site:invalid_format',
+        'doc.name:invalid_format',
+        'files[1].name:invalid_format',
+      ]);
+    });
+
+    it('names the reason', () => {
+      const messages = (text: string) => {
+        const result = validateRecordData([], { title: text }, { mode: 'create' });
+        return result.ok ? [] : result.errors.map((error) => error.message);
+      };
+      expect(messages('a\u0000')).toEqual([expect.stringContaining('U+0000')]);
+      expect(messages('a\ud800')).toEqual([expect.stringContaining('lone surrogate')]);
+    });
+
+    it('accepts well-formed text beyond the BMP and lookalikes of NUL', () => {
+      const data = { title: '😀 \ud83d\ude00 \\u0000 ␀', notes: '𝄞'.repeat(10) };
+      expect(validateRecordData(FILES, data, { mode: 'create' })).toEqual({ ok: true, value: data });
     });
   });
 

@@ -4,7 +4,6 @@ import { isPlainObject, ownValue } from '../core/plain-object';
 import type { FieldError, Result } from '../core/result';
 import { fail, failWith, ok } from '../core/result';
 import { compileDefinition } from '../field-types/validate-field';
-import { isEmptyValue } from './empty-value';
 
 export type WriteMode = 'create' | 'update';
 
@@ -24,8 +23,10 @@ export const RECORD_ROOT_PATH = '$';
  *   field and is kept as null so the server knows to clear it. Emptying a required field is refused.
  *
  * In both modes unknown keys and archived fields give `unknown_field`, FORMULA fields give
- * `read_only`, and an empty value ("", [] or null) on an optional field is normalised to null so
- * that "no value" has a single representation. Keys whose value is `undefined` count as absent.
+ * `read_only`, and an empty value on an optional field is normalised to null so that "no value"
+ * has a single representation. Empty is null, plus `""` for free-text types (TEXT, LONG_TEXT,
+ * RICH_TEXT, URL, EMAIL) and `[]` for list types (MULTI_SELECT, multiple RELATION, ATTACHMENTS);
+ * `""` or `[]` given to any other type is `invalid_type`. Keys whose value is `undefined` count as absent.
  * Never throws, whatever `data` is.
  */
 export function validateRecordData(
@@ -65,13 +66,17 @@ function validateRecord(fields: unknown, data: unknown, mode: WriteMode): Result
       continue;
     }
     if (value === undefined) continue;
-    if (isEmptyValue(value)) {
+    const compiled = compileDefinition(field);
+    if (!compiled.ok) {
+      errors.push(...compiled.errors);
+      continue;
+    }
+    if (compiled.value.isEmpty(value)) {
       if (field.required) errors.push(requiredError(key));
       else normalised[key] = null;
       continue;
     }
-    const compiled = compileDefinition(field);
-    const checked = compiled.ok ? compiled.value.validateValue(value, key) : compiled;
+    const checked = compiled.value.validateValue(value, key);
     if (checked.ok) normalised[key] = checked.value;
     else errors.push(...checked.errors);
   }

@@ -1,7 +1,6 @@
 /** Characters Unicode treats as mandatory line breaks (LF, VT, FF, CR, NEL, LS, PS). */
 const LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/;
 
-
 export function containsLineBreak(text: string): boolean {
   return LINE_BREAK.test(text);
 }
@@ -44,3 +43,34 @@ export function exceedsLength(text: string, maxLength: number): boolean {
   if (text.length > maxLength * 2) return true;
   return codePointLength(text) > maxLength;
 }
+
+/** Any UTF-16 surrogate unit; matched without the `u` flag, so each unit is seen on its own. */
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** Why PostgreSQL cannot keep a string exactly as it is. */
+export type UnstorableText = 'nul' | 'lone_surrogate';
+
+/**
+ * Whether `text` can be stored and returned unchanged. PostgreSQL refuses U+0000 in `text` and in
+ * JSONB, and a lone surrogate has no UTF-8 form: JSONB refuses its `\ud800` escape and a `text`
+ * parameter would come back as U+FFFD. Both are refused, never altered.
+ */
+export function unstorableText(text: string): UnstorableText | undefined {
+  if (text.includes('\u0000')) return 'nul';
+  // Well-formed text rarely has surrogates at all; only then is each one checked for its partner.
+  if (!SURROGATE.test(text)) return undefined;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    const next = text.charCodeAt(index + 1);
+    if (unit > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return 'lone_surrogate';
+    index++;
+  }
+  return undefined;
+}
+
+/** The sentence an error gives for text that cannot be stored. */
+export const UNSTORABLE_TEXT_MESSAGES: Readonly<Record<UnstorableText, string>> = {
+  nul: 'Must not contain the character U+0000 (NUL).',
+  lone_surrogate: 'Must be well-formed Unicode: a lone surrogate (U+D800 to U+DFFF) cannot be stored.',
+};

@@ -68,6 +68,17 @@ describe('invokeProcedure', () => {
     });
   });
 
+  it.each([
+    ['U+0000', 'a.nul\u0000'],
+    ['a lone surrogate', 'a.lone\ud800'],
+  ])('refuses a string holding %s before PostgreSQL sees it', async (_name, key) => {
+    await expect(invoke({ key })).rejects.toMatchObject({
+      code: 'validation_failed',
+      details: [expect.objectContaining({ field: 'key', code: 'invalid_format' })],
+    });
+    expect(await count(key.slice(0, -1))).toBe(0);
+  });
+
   it('refuses a principal without the permission before the handler runs', async () => {
     const who = testPrincipal({ organizationId: 'org-1', permissions: new Set() });
     await expect(invoke({ key: 'a.denied' }, undefined, who)).rejects.toMatchObject({

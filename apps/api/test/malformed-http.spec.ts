@@ -1,0 +1,55 @@
+import { connect } from 'node:net';
+import { startTestApi, type TestApi } from './support/test-api';
+import { createOrganizationWithKey, publicApi, type OrganizationWithKey } from './support/public-api-fixtures';
+
+/** Sends bytes as they are (no client library would) and reads the whole answer. */
+function sendRaw(api: TestApi, bytes: string | Buffer): Promise<{ status: number; headers: string; body: string }> {
+  const { hostname, port } = new URL(api.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head, body });
+    });
+  });
+}
+
+/** A request Node's own HTTP parser refuses still gets the contract's error shape, not a bare status line. */
+describe('malformed HTTP', () => {
+  let api: TestApi;
+  let org: OrganizationWithKey;
+  beforeAll(async () => {
+    api = await startTestApi({ PUBLIC_API_BURST: '1000' });
+    org = await createOrganizationWithKey(api);
+  });
+  afterAll(() => api.close());
+
+  it.each([
+    ['a NUL in a header value', 'GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Request-Id: a\u0000b\r\n\r\n'],
+    ['a NUL in the Authorization header', 'GET /api/v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer mrk_\u0000\r\n\r\n'],
+    ['a bare carriage return inside a header value', 'GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Organization-Id: a\rb\r\n\r\n'],
+    ['a broken request line', 'GET\u0000/ HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a broken chunk', 'POST /rpc/me.get HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+    ['headers beyond 256 KiB', `GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(300 * 1024)}\r\n\r\n`],
+  ])('%s is a JSON 400 bad_request', async (_name, request) => {
+    const answer = await sendRaw(api, Buffer.from(request, 'latin1'));
+    expect(answer.status).toBe(400);
+    expect(answer.headers).toMatch(/\r\ncontent-type: application\/json/i);
+    const body = JSON.parse(answer.body) as { error: Record<string, unknown> };
+    expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
+    expect(body.error['code']).toBe('bad_request');
+  });
+
+  it('a URL long enough for the largest filter a route accepts reaches the route', async () => {
+    const filter = { or: Array.from({ length: 99 }, () => ({ field: 'notes', op: 'contains', value: '{"%":"\\u00e9"}'.repeat(25) })) };
+    const query = `filter=${encodeURIComponent(JSON.stringify(filter))}`;
+    expect(JSON.stringify(filter).length).toBeLessThanOrEqual(65_536);
+    expect(query.length).toBeGreaterThan(100_000);
+    const response = await publicApi(api, org.key.token).get(`/models/${org.modelKey}/records?${query}`);
+    expect(response.status).toBe(200);
+  });
+});
