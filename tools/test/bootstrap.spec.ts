@@ -9,9 +9,10 @@ import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase
 const BOOTSTRAP = 'tools/scripts/bootstrap.ts';
 const JWT_SECRET = 'bootstrap-test-secret-long-enough-for-hs256';
 const OPERATOR = 'ops@acme.example';
+const PRODUCTION_CURSOR_SECRET = 'bootstrap-test-cursor-secret-32-characters';
 
 function bootstrap(database: TestDatabase, args: string[], env: Record<string, string> = {}): AppProcess {
-  return startAppProcess(BOOTSTRAP, { DATABASE_URL: database.url, NODE_ENV: 'production', AUTH_JWT_SECRET: JWT_SECRET, ...env }, { args });
+  return startAppProcess(BOOTSTRAP, { DATABASE_URL: database.url, NODE_ENV: 'production', CURSOR_SECRET: PRODUCTION_CURSOR_SECRET, AUTH_JWT_SECRET: JWT_SECRET, ...env }, { args });
 }
 
 function printed(output: string, label: RegExp): string {
@@ -40,6 +41,7 @@ describe('npm run bootstrap', () => {
       api = startAppProcess('apps/api/src/main.ts', {
         DATABASE_URL: database.url,
         NODE_ENV: 'production',
+        CURSOR_SECRET: PRODUCTION_CURSOR_SECRET,
         HOST: '127.0.0.1',
         PORT: String(port),
         AUTH_JWT_SECRET: JWT_SECRET,
@@ -136,7 +138,7 @@ describe('npm run bootstrap', () => {
     it('asks for the identity provider subject when sessions come from AUTH_JWKS_URL', async () => {
       const run = startAppProcess(
         BOOTSTRAP,
-        { DATABASE_URL: (await createTestDatabase()).url, NODE_ENV: 'production', AUTH_JWKS_URL: 'https://idp.example/jwks' },
+        { DATABASE_URL: (await createTestDatabase()).url, NODE_ENV: 'production', CURSOR_SECRET: PRODUCTION_CURSOR_SECRET, AUTH_JWKS_URL: 'https://idp.example/jwks' },
         { args: ['--email', 'a@b.example', '--org', 'Acme'] },
       );
       const { code, stderr } = await run.exited;

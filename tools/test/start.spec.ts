@@ -102,7 +102,7 @@ describe('npm start', () => {
   });
 
   it('in production seeds no demo data and points to bootstrap; stops the apps and PostgreSQL when its terminal closes (SIGHUP to its process group)', async () => {
-    const { launcher, pids } = await launch({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'production-secret-long-enough-for-hs256' }, true);
+    const { launcher, pids } = await launch({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'production-secret-long-enough-for-hs256', CURSOR_SECRET: 'production-cursor-secret-long-enough-32' }, true);
     const { stdout } = launcher.output();
     expect(stdout).not.toMatch(/Demo/);
     expect(stdout).toContain('npm run bootstrap -- --email you@example.com --org "Your organization"');

@@ -108,14 +108,12 @@ describe('bad input', () => {
       expect(error.details).toEqual([expect.objectContaining({ field: `data.${text}`, code: 'invalid_format' })]);
     });
 
-    it.each(UNSTORABLE)('%s in a filter value, over REST and /rpc, as an object and as a string', async (_name, text) => {
+    it.each(UNSTORABLE)('%s in a filter value, over REST and /rpc', async (_name, text) => {
       const filter = { or: [{ field: 'note', op: 'eq', value: 'fine' }, { field: 'title', op: 'contains', value: text }] };
       const rest = await expectError(await client.get(`/models/things/records?filter=${encodeURIComponent(JSON.stringify(filter))}`), 400, 'validation_failed');
       expect(rest.details).toEqual([expect.objectContaining({ field: 'filter.or[1].value', code: 'invalid_format' })]);
-      for (const asSent of [filter, JSON.stringify(filter)]) {
-        const rpc = await expectError(await rpcAsOwner('records.list', { model: 'things', filter: asSent }), 400, 'validation_failed');
-        expect(rpc.details).toEqual(rest.details);
-      }
+      const rpc = await expectError(await rpcAsOwner('records.list', { model: 'things', filter }), 400, 'validation_failed');
+      expect(rpc.details).toEqual(rest.details);
       const list = { field: 'stage', op: 'in', value: ['new', text] };
       const inList = await expectError(await client.get(`/models/things/records?filter=${encodeURIComponent(JSON.stringify(list))}`), 400, 'validation_failed');
       expect(inList.details?.[0]?.field).toMatch(/^filter\.value\[1\]$/);

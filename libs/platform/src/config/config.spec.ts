@@ -49,11 +49,12 @@ describe('loadConfig', () => {
   });
 
   it('listens on loopback outside production unless HOST says otherwise', () => {
+    const production = { NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32) };
     expect(loadConfig({}).host).toBe('127.0.0.1');
     expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
-    expect(loadConfig({ NODE_ENV: 'production' }).host).toBeUndefined();
+    expect(loadConfig(production).host).toBeUndefined();
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
-    expect(loadConfig({ NODE_ENV: 'production', HOST: 'api.internal' }).host).toBe('api.internal');
+    expect(loadConfig({ ...production, HOST: 'api.internal' }).host).toBe('api.internal');
   });
 
   it('shows the api address a person on this machine types', () => {
