@@ -1,7 +1,5 @@
-export { EVENT_TYPES, type EventCatalog, type EventType } from './catalog/event-catalog';
-export { createEvent, recordEventAliases, type CatalogEvent, type EventScope } from './catalog/create-event';
-export { InProcessEventBus, type EventHandler } from './bus/in-process-event-bus';
-export { createEventDispatcher, type EventPersister } from './bus/event-dispatcher';
-export { eventMatches, patternMatchesType, SUBSCRIPTION_PATTERN } from './bus/subscription-pattern';
+export { createEvent, recordEventAliases } from './catalog/create-event';
+export { InProcessEventBus } from './bus/in-process-event-bus';
+export { createEventDispatcher } from './bus/event-dispatcher';
 export { eventsModule } from './events-module';
-export { createJobQueue, ensureQueues, QUEUES, JOB_QUEUE_SCHEMA, type JobQueueOptions } from './queue/job-queue';
+export { createJobQueue, ensureQueues } from './queue/job-queue';
