@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { freePort } from '@mrp/platform';
 import { startAppProcess, type AppProcess } from '@mrp/platform/testing';
 
@@ -41,6 +41,8 @@ function platformPids(launcher: AppProcess): number[] {
 describe('npm start', () => {
   let dataDir: string;
   const everyPid = new Set<number>();
+  // As root, the data may live outside dataDir (see postgres-user-placement.ts); the launcher says where.
+  const serverDataDirs = new Set<string>();
 
   async function launch(env: Record<string, string> = {}, detached = false): Promise<{ launcher: AppProcess; url: string; pids: number[] }> {
     const launcher = startAppProcess(
@@ -52,6 +54,8 @@ describe('npm start', () => {
     const line = await launcher.waitForLine(READY, 90_000);
     const pids = platformPids(launcher);
     pids.forEach((pid) => everyPid.add(pid));
+    const serverDataDir = /^Embedded PostgreSQL .*, data in (.+)\)$/m.exec(launcher.output().stdout)?.[1];
+    if (serverDataDir) serverDataDirs.add(serverDataDir);
     // Five processes: the launcher, PostgreSQL, api, webhook-worker, cron-runner.
     expect(pids).toHaveLength(5);
     return { launcher, url: READY.exec(line)?.[1] as string, pids };
@@ -64,6 +68,10 @@ describe('npm start', () => {
     // Whatever a failed test left running is ours to stop.
     for (const pid of everyPid) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of serverDataDirs) {
+      const placedElsewhere = basename(dirname(dirname(dir))) === 'mrp-embedded-postgres';
+      rmSync(placedElsewhere ? dirname(dir) : dir, { recursive: true, force: true });
+    }
   });
 
   describe('refuses a bad setting before starting anything, in one line naming it', () => {
