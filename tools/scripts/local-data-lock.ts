@@ -14,11 +14,13 @@ export interface LockHolder {
   script: string;
   /** Where the api answers, once known. */
   apiUrl?: string;
+  /** The embedded PostgreSQL it runs, once started (its password stays in its data folder). */
+  embeddedPostgres?: { dataDir: string; port: number };
 }
 
 export interface LocalDataLock {
   holder: LockHolder;
-  update(change: Partial<Pick<LockHolder, 'apiUrl'>>): void;
+  update(change: Partial<Pick<LockHolder, 'apiUrl' | 'embeddedPostgres'>>): void;
   release(): void;
 }
 

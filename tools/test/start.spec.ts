@@ -47,7 +47,7 @@ describe('npm start', () => {
   async function launch(env: Record<string, string> = {}, detached = false): Promise<{ launcher: AppProcess; url: string; pids: number[] }> {
     const launcher = startAppProcess(
       LAUNCHER,
-      { LOCAL_DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_POSTGRES_PORT: String(await freePort()), ...env },
+      { LOCAL_DATA_DIR: env.LOCAL_DATA_DIR ?? dataDir, PORT: String(await freePort()), EMBEDDED_POSTGRES_PORT: String(await freePort()), ...env },
       { detached },
     );
     everyPid.add(launcher.child.pid as number);
@@ -109,15 +109,44 @@ describe('npm start', () => {
     expect(existsSync(join(dataDir, 'local.lock'))).toBe(false);
   });
 
-  it('in production seeds no demo data and points to bootstrap; stops the apps and PostgreSQL when its terminal closes (SIGHUP to its process group)', async () => {
-    const { launcher, pids } = await launch({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'production-secret-long-enough-for-hs256' }, true);
-    const { stdout } = launcher.output();
-    expect(stdout).not.toMatch(/Demo/);
-    expect(stdout).toContain('npm run bootstrap -- --email you@example.com --org "Your organization"');
-    process.kill(-(launcher.child.pid as number), 'SIGHUP');
-    await launcher.exited;
-    expect(await gone(pids)).toEqual([]);
-    expect(existsSync(join(dataDir, 'local.lock'))).toBe(false);
+  describe('in production', () => {
+    const secret = 'production-secret-long-enough-for-hs256';
+    // A deployment of its own: the development starts above seeded theirs.
+    let productionDataDir: string;
+    let running: { launcher: AppProcess; url: string; pids: number[] };
+    beforeAll(async () => {
+      productionDataDir = mkdtempSync(join(tmpdir(), 'mrp-start-production-'));
+      running = await launch({ LOCAL_DATA_DIR: productionDataDir, NODE_ENV: 'production', AUTH_JWT_SECRET: secret }, true);
+    }, 120_000);
+    afterAll(() => rmSync(productionDataDir, { recursive: true, force: true }));
+
+    it('seeds no demo data and points to npm run bootstrap', () => {
+      const { stdout } = running.launcher.output();
+      expect(stdout).not.toMatch(/Demo/);
+      expect(stdout).toContain('npm run bootstrap -- --email you@example.com --org "Your organization"');
+    });
+
+    it('lets npm run bootstrap use its embedded database, and the printed key works on the running api', async () => {
+      const bootstrap = startAppProcess(
+        'tools/scripts/bootstrap.ts',
+        { LOCAL_DATA_DIR: productionDataDir, NODE_ENV: 'production', AUTH_JWT_SECRET: secret },
+        { args: ['--email', 'ops@example.com', '--org', 'Prod Org', '--enable-public-api'] },
+      );
+      const { code, stderr } = await bootstrap.exited;
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      const key = /^API key .*: (mrk_\S+)$/m.exec(bootstrap.output().stdout)?.[1];
+      const me = await fetch(`${running.url}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(me.status).toBe(200);
+      expect(((await me.json()) as { organization: { name: string } }).organization.name).toBe('Prod Org');
+    });
+
+    it('stops the apps and PostgreSQL when its terminal closes (SIGHUP to its process group)', async () => {
+      const { launcher, pids } = running;
+      process.kill(-(launcher.child.pid as number), 'SIGHUP');
+      await launcher.exited;
+      expect(await gone(pids)).toEqual([]);
+      expect(existsSync(join(productionDataDir, 'local.lock'))).toBe(false);
+    });
   });
 
   it('takes its apps and PostgreSQL with it when killed outright, and its stale lock does not block the next start', async () => {

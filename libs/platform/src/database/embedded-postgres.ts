@@ -296,8 +296,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     throw error instanceof EmbeddedPostgresError ? error : new EmbeddedPostgresError(`the embedded PostgreSQL did not start: ${firstLine(error)}`);
   }
   const pid = runningServerPid(dataDir) ?? child.pid ?? 0;
-  const password = encodeURIComponent(readPassword(dataDir));
-  const adminUrl = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
+  const adminUrl = embeddedDatabaseUrl({ dataDir, port, database: 'postgres' });
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= stopServer(child, pid).then(cleanUp));
@@ -308,12 +307,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     throw new EmbeddedPostgresError(`the embedded PostgreSQL started but refused a connection: ${firstLine(error)}`);
   }
   return {
-    url: `postgres://${USER}:${password}@127.0.0.1:${port}/${database}`,
+    url: embeddedDatabaseUrl({ dataDir, port, database }),
     adminUrl,
     pid,
     dataDir,
     stop,
   };
+}
+
+/** The URL of an embedded server, running or about to run, from its data folder (the password is kept there). */
+export function embeddedDatabaseUrl({ dataDir, port, database = 'platform' }: { dataDir: string; port: number; database?: string }): string {
+  return `postgres://${USER}:${encodeURIComponent(readPassword(dataDir))}@127.0.0.1:${port}/${database}`;
 }
 
 export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
