@@ -95,6 +95,8 @@ function reasonIn(output: string): string {
 
 /** Runs initdb with a generated password handed over in a private file that never outlives it. */
 async function initialise(distribution: string, dataDir: string, runAs: SystemUser | undefined): Promise<void> {
+  // Folders on the way keep the usual mode, so the postgres user can pass; the data folder is private.
+  await mkdir(dirname(dataDir), { recursive: true });
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
   const password = randomBytes(24).toString('base64url');
