@@ -14,11 +14,13 @@ export interface LockHolder {
   script: string;
   /** Where the api answers, once known. */
   apiUrl?: string;
+  /** The embedded PostgreSQL it runs, once started (its password stays in its data folder). */
+  embeddedPostgres?: { dataDir: string; port: number };
 }
 
 export interface LocalDataLock {
   holder: LockHolder;
-  update(change: Partial<Pick<LockHolder, 'apiUrl'>>): void;
+  update(change: Partial<Pick<LockHolder, 'apiUrl' | 'embeddedPostgres'>>): void;
   release(): void;
 }
 
@@ -65,7 +67,8 @@ function writeAside(path: string, holder: LockHolder): string {
  * blocks the next one.
  */
 export function acquireLocalDataLock(dataDir: string, command: string): LocalDataLock | { heldBy: LockHolder } {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // The usual mode: the postgres user passes through to the data (as root), each file inside is private.
+  mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, LOCK_FILE);
   const holder: LockHolder = { pid: process.pid, command, script: basename(process.argv[1] ?? command) };
   for (let attempt = 0; attempt < 5; attempt++) {

@@ -122,6 +122,8 @@ async function main(): Promise<void> {
       replaceLeftoverServer: true,
     });
     env.DATABASE_URL = database.url;
+    // npm run bootstrap and npm run migrate use this server while we run.
+    lock.update({ embeddedPostgres: { dataDir: database.dataDir, port: config.embeddedPostgresPort } });
     const shownDir = relative(WORKSPACE_ROOT, database.dataDir).startsWith('..') ? database.dataDir : relative(WORKSPACE_ROOT, database.dataDir);
     say(`Embedded PostgreSQL on 127.0.0.1:${config.embeddedPostgresPort} (pid ${database.pid}, data in ${shownDir})`);
   }

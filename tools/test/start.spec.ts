@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { freePort } from '@mrp/platform';
 import { startAppProcess, type AppProcess } from '@mrp/platform/testing';
 
@@ -41,17 +41,21 @@ function platformPids(launcher: AppProcess): number[] {
 describe('npm start', () => {
   let dataDir: string;
   const everyPid = new Set<number>();
+  // As root, the data may live outside dataDir (see postgres-user-placement.ts); the launcher says where.
+  const serverDataDirs = new Set<string>();
 
   async function launch(env: Record<string, string> = {}, detached = false): Promise<{ launcher: AppProcess; url: string; pids: number[] }> {
     const launcher = startAppProcess(
       LAUNCHER,
-      { LOCAL_DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_POSTGRES_PORT: String(await freePort()), ...env },
+      { LOCAL_DATA_DIR: env.LOCAL_DATA_DIR ?? dataDir, PORT: String(await freePort()), EMBEDDED_POSTGRES_PORT: String(await freePort()), ...env },
       { detached },
     );
     everyPid.add(launcher.child.pid as number);
     const line = await launcher.waitForLine(READY, 90_000);
     const pids = platformPids(launcher);
     pids.forEach((pid) => everyPid.add(pid));
+    const serverDataDir = /^Embedded PostgreSQL .*, data in (.+)\)$/m.exec(launcher.output().stdout)?.[1];
+    if (serverDataDir) serverDataDirs.add(serverDataDir);
     // Five processes: the launcher, PostgreSQL, api, webhook-worker, cron-runner.
     expect(pids).toHaveLength(5);
     return { launcher, url: READY.exec(line)?.[1] as string, pids };
@@ -64,6 +68,10 @@ describe('npm start', () => {
     // Whatever a failed test left running is ours to stop.
     for (const pid of everyPid) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of serverDataDirs) {
+      const placedElsewhere = basename(dirname(dirname(dir))) === 'mrp-embedded-postgres';
+      rmSync(placedElsewhere ? dirname(dir) : dir, { recursive: true, force: true });
+    }
   });
 
   describe('refuses a bad setting before starting anything, in one line naming it', () => {
@@ -101,15 +109,45 @@ describe('npm start', () => {
     expect(existsSync(join(dataDir, 'local.lock'))).toBe(false);
   });
 
-  it('in production seeds no demo data and points to bootstrap; stops the apps and PostgreSQL when its terminal closes (SIGHUP to its process group)', async () => {
-    const { launcher, pids } = await launch({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'production-secret-long-enough-for-hs256', CURSOR_SECRET: 'production-cursor-secret-long-enough-32' }, true);
-    const { stdout } = launcher.output();
-    expect(stdout).not.toMatch(/Demo/);
-    expect(stdout).toContain('npm run bootstrap -- --email you@example.com --org "Your organization"');
-    process.kill(-(launcher.child.pid as number), 'SIGHUP');
-    await launcher.exited;
-    expect(await gone(pids)).toEqual([]);
-    expect(existsSync(join(dataDir, 'local.lock'))).toBe(false);
+  describe('in production', () => {
+    const secret = 'production-secret-long-enough-for-hs256';
+    const cursorSecret = 'production-cursor-secret-long-enough-32';
+    // A deployment of its own: the development starts above seeded theirs.
+    let productionDataDir: string;
+    let running: { launcher: AppProcess; url: string; pids: number[] };
+    beforeAll(async () => {
+      productionDataDir = mkdtempSync(join(tmpdir(), 'mrp-start-production-'));
+      running = await launch({ LOCAL_DATA_DIR: productionDataDir, NODE_ENV: 'production', AUTH_JWT_SECRET: secret, CURSOR_SECRET: cursorSecret }, true);
+    }, 120_000);
+    afterAll(() => rmSync(productionDataDir, { recursive: true, force: true }));
+
+    it('seeds no demo data and points to npm run bootstrap', () => {
+      const { stdout } = running.launcher.output();
+      expect(stdout).not.toMatch(/Demo/);
+      expect(stdout).toContain('npm run bootstrap -- --email you@example.com --org "Your organization"');
+    });
+
+    it('lets npm run bootstrap use its embedded database, and the printed key works on the running api', async () => {
+      const bootstrap = startAppProcess(
+        'tools/scripts/bootstrap.ts',
+        { LOCAL_DATA_DIR: productionDataDir, NODE_ENV: 'production', AUTH_JWT_SECRET: secret, CURSOR_SECRET: cursorSecret },
+        { args: ['--email', 'ops@example.com', '--org', 'Prod Org', '--enable-public-api'] },
+      );
+      const { code, stderr } = await bootstrap.exited;
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      const key = /^API key .*: (mrk_\S+)$/m.exec(bootstrap.output().stdout)?.[1];
+      const me = await fetch(`${running.url}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(me.status).toBe(200);
+      expect(((await me.json()) as { organization: { name: string } }).organization.name).toBe('Prod Org');
+    });
+
+    it('stops the apps and PostgreSQL when its terminal closes (SIGHUP to its process group)', async () => {
+      const { launcher, pids } = running;
+      process.kill(-(launcher.child.pid as number), 'SIGHUP');
+      await launcher.exited;
+      expect(await gone(pids)).toEqual([]);
+      expect(existsSync(join(productionDataDir, 'local.lock'))).toBe(false);
+    });
   });
 
   it('takes its apps and PostgreSQL with it when killed outright, and its stale lock does not block the next start', async () => {

@@ -17,6 +17,7 @@ export { newId, isUuidString } from './ids/ids';
 export { createOrm, migrateToLatest, ormOptions, type Orm, type CreateOrmOptions } from './database/orm';
 export {
   startEmbeddedPostgres,
+  embeddedDatabaseUrl,
   ensureDatabase,
   EmbeddedPostgresError,
   type EmbeddedDatabase,

@@ -1,5 +1,5 @@
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -138,6 +138,8 @@ describe('startEmbeddedPostgres failures and clean-up', () => {
   let scratch: string;
   beforeAll(() => {
     scratch = mkdtempSync(join(tmpdir(), 'mrp-embedded-'));
+    // Open to the postgres user, so nothing is placed elsewhere and a killed server's data stays here.
+    chmodSync(scratch, 0o755);
   });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

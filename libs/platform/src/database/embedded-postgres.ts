@@ -95,6 +95,8 @@ function reasonIn(output: string): string {
 
 /** Runs initdb with a generated password handed over in a private file that never outlives it. */
 async function initialise(distribution: string, dataDir: string, runAs: SystemUser | undefined): Promise<void> {
+  // Folders on the way keep the usual mode, so the postgres user can pass; the data folder is private.
+  await mkdir(dirname(dataDir), { recursive: true });
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
   const password = randomBytes(24).toString('base64url');
@@ -296,8 +298,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     throw error instanceof EmbeddedPostgresError ? error : new EmbeddedPostgresError(`the embedded PostgreSQL did not start: ${firstLine(error)}`);
   }
   const pid = runningServerPid(dataDir) ?? child.pid ?? 0;
-  const password = encodeURIComponent(readPassword(dataDir));
-  const adminUrl = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
+  const adminUrl = embeddedDatabaseUrl({ dataDir, port, database: 'postgres' });
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= stopServer(child, pid).then(cleanUp));
@@ -308,12 +309,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     throw new EmbeddedPostgresError(`the embedded PostgreSQL started but refused a connection: ${firstLine(error)}`);
   }
   return {
-    url: `postgres://${USER}:${password}@127.0.0.1:${port}/${database}`,
+    url: embeddedDatabaseUrl({ dataDir, port, database }),
     adminUrl,
     pid,
     dataDir,
     stop,
   };
+}
+
+/** The URL of an embedded server, running or about to run, from its data folder (the password is kept there). */
+export function embeddedDatabaseUrl({ dataDir, port, database = 'platform' }: { dataDir: string; port: number; database?: string }): string {
+  return `postgres://${USER}:${encodeURIComponent(readPassword(dataDir))}@127.0.0.1:${port}/${database}`;
 }
 
 export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
