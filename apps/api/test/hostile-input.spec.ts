@@ -164,11 +164,16 @@ describe('hostile input sweep', () => {
     context.hints = { ...recordHints(context, model, FILTER_OPS), cursor: fc.constant(cursor) };
   }
 
-  /** Puts back what a run may have taken away: the flags, a live model and record to aim at. */
-  async function repairWorld(): Promise<void> {
+  /** The public API and the service-account surface on, so their doors and procedures are swept. */
+  async function enableFlags(): Promise<void> {
     for (const key of ['public-api.enabled', 'public-api.service-accounts']) {
       await rpcOk(api, 'featureFlags.set', { key, enabled: true }, { token: adminSession });
     }
+  }
+
+  /** Puts back what a run may have taken away: the flags, a live model and records to aim at. */
+  async function repairWorld(): Promise<void> {
+    await enableFlags();
     const asOwner = { token: org.owner.session, organizationId: org.organizationId };
     const model = await api.rpc('dataModels.get', { key: `things_${worldCounter}` }, asOwner);
     const records = await Promise.all(recordIds.map((id) => api.rpc('records.get', { id }, asOwner)));
@@ -179,7 +184,7 @@ describe('hostile input sweep', () => {
     api = await startTestApi({ PUBLIC_API_BURST: '1000000', PUBLIC_API_RATE_PER_SECOND: '1000000' });
     adminSession = await sessionToken(PLATFORM_ADMIN);
     org = await createOrganizationWithKey(api);
-    await repairWorld();
+    await enableFlags();
     await buildModel();
     const role = await org.rpc<{ id: string; key: string }>('rbac.roles.create', { key: 'auditor', name: 'Auditor', permissions: ['records.read'] });
     const member = await org.addMember(['member']);

@@ -2,18 +2,22 @@ import { connect } from 'node:net';
 import { startTestApi, type TestApi } from './support/test-api';
 import { createOrganizationWithKey, publicApi, type OrganizationWithKey } from './support/public-api-fixtures';
 
-/** Sends bytes as they are (no client library would) and reads the whole answer. */
-function sendRaw(api: TestApi, bytes: string | Buffer): Promise<{ status: number; headers: string; body: string }> {
+/**
+ * Sends bytes as they are (no client library would) and reads everything until the server closes
+ * the connection; like an HTTP client, it does not half-close its side first.
+ */
+function sendRaw(api: TestApi, bytes: string | Buffer): Promise<{ status: number; headers: string; body: string; raw: string }> {
   const { hostname, port } = new URL(api.url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    socket.setTimeout(10_000, () => socket.destroy());
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', body = ''] = text.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head, body });
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head, body, raw: text });
     });
   });
 }
@@ -42,6 +46,23 @@ describe('malformed HTTP', () => {
     const body = JSON.parse(answer.body) as { error: Record<string, unknown> };
     expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
     expect(body.error['code']).toBe('bad_request');
+  });
+
+  it('a malformed request after a finished one on the same kept-alive connection still gets the JSON 400', async () => {
+    const answer = await sendRaw(api, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0000\r\n\r\n');
+    expect(answer.status).toBe(200);
+    const [, second = ''] = answer.raw.split(/(?=HTTP\/1\.1 )/);
+    expect(second).toMatch(/^HTTP\/1\.1 400 /);
+    expect(second).toContain('"code":"bad_request"');
+  });
+
+  it.each([
+    ['a 1 MiB URL', () => publicApi(api, org.key.token).get(`/models/${org.modelKey}/records?filter=${'x'.repeat(1024 * 1024)}`)],
+    ['a 1 MiB header', () => api.request('/rpc/me.get', { method: 'POST', json: {}, headers: { Authorization: `Bearer ${'x'.repeat(1024 * 1024)}` } })],
+  ])('%s is answered, not cut off while the client is still sending it', async (_name, send) => {
+    const response = await send();
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('bad_request');
   });
 
   it('a URL long enough for the largest filter a route accepts reaches the route', async () => {
