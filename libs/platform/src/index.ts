@@ -53,6 +53,6 @@ export {
 } from './feature-flags/known-flags';
 export { platformModule } from './platform-module';
 export { sqlTextArray, toIso } from './database/sql-values';
-export { preparedStatement, type PreparedStatement, type PreparedValue } from './database/prepared-statement';
+export { preparedStatement, type IntendedPlan, type PreparedStatement, type PreparedValue } from './database/prepared-statement';
 export { executePrepared } from './database/execute-prepared';
 export { runInTransaction } from './database/transaction';

@@ -145,8 +145,11 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
   });
 
   describe('prepared statements', () => {
-    const insertProbe = preparedStatement('INSERT INTO probe (id, note) VALUES ($1::int, $2::text) RETURNING id, note');
-    const isPrepared = preparedStatement('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1::text');
+    const insertProbe = preparedStatement('INSERT INTO probe (id, note) VALUES ($1::int, $2::text) RETURNING id, note', { purpose: 'probe insert', indexes: ['probe_pkey'] });
+    const isPrepared = preparedStatement('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1::text', {
+      purpose: 'prepared statement check',
+      indexes: [],
+    });
 
     it('run in one round trip together with the BEGIN still due, inside the transaction', async () => {
       const sent = await statementsOf(() =>
@@ -179,7 +182,7 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
     });
 
     it('report a statement that does not parse, every time, and leave the connection usable', async () => {
-      const broken = preparedStatement('INSERT INTO no_such_table (id) VALUES ($1::int)');
+      const broken = preparedStatement('INSERT INTO no_such_table (id) VALUES ($1::int)', { purpose: 'broken insert', indexes: [] });
       for (let attempt = 0; attempt < 2; attempt++) {
         await expect(runInTransaction(fork(), (em) => executePrepared(em, broken, [1]))).rejects.toThrow(/relation "no_such_table" does not exist/);
       }
