@@ -11,3 +11,4 @@ export { flagsAllOff, silentLogger, testPrincipal } from './fixtures';
 export { startAppProcess, type AppProcess } from './app-process';
 export { RecordingEventDispatcher } from './recording-dispatcher';
 export { statementsOf } from './statements';
+export { definedPreparedStatements, genericPlanReads, type PlanReads } from './generic-plans';

@@ -3,18 +3,20 @@
  *
  * Throughput on a small shared machine mixes every process's cost with scheduling noise; this
  * measures the cost itself. Each server (the api with its PostgreSQL bucket, the api with the
- * in-memory bucket, the minimal and the tuned baselines) takes GET /api/v1/records/{id} at a fixed
- * rate well below saturation from an autocannon child process, and the run reports the CPU time
- * the server's process (this one) and PostgreSQL's processes (read from /proc, Linux only) spent
- * per request. Ratios are against the tuned baseline of the same round.
+ * in-memory bucket, the minimal and the tuned baselines) takes GET /api/v1/records/{id}, then
+ * POST /api/v1/models/{key}/records (a transaction), at a fixed rate well below saturation from an
+ * autocannon child process, and the run reports the CPU time the server's process (this one) and
+ * the benchmark's PostgreSQL processes (read from /proc, Linux only) spent per request. Ratios are against the
+ * tuned baseline of the same round and route.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Client } from 'pg';
 import { startApi, type RunningServer } from './api-server';
 import { startMinimalServer } from './minimal-server';
-import { seed } from './seed';
-import { createThrowawayDatabase } from '../shared/throwaway-database';
+import { MODEL_KEY, sampleData, seed } from './seed';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '../shared/throwaway-database';
 
 const RATE = Number(process.env.BENCH_RATE ?? 400);
 const SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 8);
@@ -22,8 +24,29 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const POOL_SIZE = 10;
 const AUTOCANNON = resolve(__dirname, '../../../node_modules/.bin/autocannon');
 
-/** CPU milliseconds used so far by each process named postgres, by pid; null where /proc cannot tell. */
-function postgresCpuByPid(): Map<string, number> | null {
+/**
+ * Which PostgreSQL processes this run may charge: every process of the embedded server (its
+ * postmaster and the children it forks), or, on a shared DATABASE_URL server, the backends
+ * connected to the benchmark's database. Other PostgreSQL servers on the machine are not ours.
+ */
+type OwnProcess = (pid: number, parentPid: number) => boolean;
+
+async function ownPostgresProcesses(database: ThrowawayDatabase): Promise<OwnProcess> {
+  const { postmasterPid } = database;
+  if (postmasterPid !== null) return (pid, parentPid) => pid === postmasterPid || parentPid === postmasterPid;
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    const backends = new Set(rows.map((row) => row.pid));
+    return (pid) => backends.has(pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU milliseconds used so far by each of our PostgreSQL processes, by pid; null where /proc cannot tell. */
+function postgresCpuByPid(own: OwnProcess): Map<string, number> | null {
   const byPid = new Map<string, number>();
   try {
     for (const pid of readdirSync('/proc')) {
@@ -36,6 +59,7 @@ function postgresCpuByPid(): Map<string, number> | null {
       }
       if (!stat.includes('(postgres)')) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (!own(Number(pid), Number(fields[1]))) continue;
       byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * 10); // utime + stime, USER_HZ = 100
     }
   } catch {
@@ -45,8 +69,8 @@ function postgresCpuByPid(): Map<string, number> | null {
 }
 
 /** What the processes alive at the end spent since `before` (pools close idle connections meanwhile). */
-function postgresCpuSince(before: Map<string, number> | null): number | null {
-  const after = postgresCpuByPid();
+function postgresCpuSince(own: OwnProcess, before: Map<string, number> | null): number | null {
+  const after = postgresCpuByPid(own);
   if (before === null || after === null) return null;
   let spent = 0;
   for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
@@ -65,20 +89,37 @@ function autocannon(args: string[]): Promise<{ requests: { total: number }; non2
   });
 }
 
-async function run(url: string, token: string, seconds: number) {
-  const result = await autocannon(['-c', '10', '-d', String(seconds), '-R', String(RATE), '-j', '-H', `Authorization=Bearer ${token}`, url]);
+interface Route {
+  name: string;
+  path: (recordId: string) => string;
+  /** Extra autocannon arguments: method, headers, body. */
+  args: string[];
+}
+
+const ROUTES: Route[] = [
+  { name: 'GET /api/v1/records/{id}', path: (recordId) => `/api/v1/records/${recordId}`, args: [] },
+  {
+    name: 'POST /api/v1/models/{key}/records',
+    path: () => `/api/v1/models/${MODEL_KEY}/records`,
+    args: ['-m', 'POST', '-H', 'Content-Type=application/json', '-b', JSON.stringify({ data: sampleData('Benchmark order') })],
+  },
+];
+
+async function run(url: string, route: Route, token: string, seconds: number) {
+  const result = await autocannon(['-c', '10', '-d', String(seconds), '-R', String(RATE), '-j', '-H', `Authorization=Bearer ${token}`, ...route.args, url]);
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.total;
 }
 
 /** A short warm-up first, so the pool's connections are open and counted before the measured run. */
-async function costOf(url: string, token: string): Promise<Cost> {
-  await run(url, token, 2);
-  const postgresBefore = postgresCpuByPid();
+async function costOf(url: string, route: Route, token: string, database: ThrowawayDatabase): Promise<Cost> {
+  await run(url, route, token, 2);
+  const own = await ownPostgresProcesses(database);
+  const postgresBefore = postgresCpuByPid(own);
   const nodeBefore = process.cpuUsage();
-  const requests = await run(url, token, SECONDS);
+  const requests = await run(url, route, token, SECONDS);
   const node = process.cpuUsage(nodeBefore);
-  const postgres = postgresCpuSince(postgresBefore);
+  const postgres = postgresCpuSince(own, postgresBefore);
   return { requests, nodeMs: (node.user + node.system) / 1000 / requests, postgresMs: postgres === null ? null : postgres / requests };
 }
 
@@ -101,18 +142,19 @@ async function main(): Promise<void> {
       ['api', api],
       ['api, memory bucket', apiMemory],
     ];
-    const target = (server: RunningServer) => `${server.url}/api/v1/records/${seeded.recordId}`;
-    console.log(`GET /api/v1/records/{id} at ${RATE} req/s for ${SECONDS} s, ${ROUNDS} rounds; CPU ms per request (node = this process, pg = PostgreSQL):`);
+    console.log(`At ${RATE} req/s for ${SECONDS} s, ${ROUNDS} rounds; CPU ms per request (node = this process, pg = PostgreSQL):`);
     for (let round = 1; round <= ROUNDS; round++) {
-      const costs = new Map<string, Cost>();
-      for (const [name, server] of servers) costs.set(name, await costOf(target(server), seeded.tokens[0]));
-      const total = (cost: Cost) => cost.nodeMs + (cost.postgresMs ?? 0);
-      const baseline = total(costs.get('tuned') ?? { requests: 0, nodeMs: Number.NaN, postgresMs: null });
-      for (const [name, cost] of costs) {
-        const pg = cost.postgresMs === null ? 'n/a' : cost.postgresMs.toFixed(3);
-        console.log(
-          `  round ${round} ${name.padEnd(18)} node ${cost.nodeMs.toFixed(3)}  pg ${pg}  total ${total(cost).toFixed(3)}  (${(total(cost) / baseline).toFixed(2)}x of tuned)`,
-        );
+      for (const route of ROUTES) {
+        const costs = new Map<string, Cost>();
+        for (const [name, server] of servers) costs.set(name, await costOf(`${server.url}${route.path(seeded.recordId)}`, route, seeded.tokens[0], database));
+        const total = (cost: Cost) => cost.nodeMs + (cost.postgresMs ?? 0);
+        const baseline = total(costs.get('tuned') ?? { requests: 0, nodeMs: Number.NaN, postgresMs: null });
+        for (const [name, cost] of costs) {
+          const pg = cost.postgresMs === null ? 'n/a' : cost.postgresMs.toFixed(3);
+          console.log(
+            `  round ${round} ${route.name.padEnd(34)} ${name.padEnd(18)} node ${cost.nodeMs.toFixed(3)}  pg ${pg}  total ${total(cost).toFixed(3)}  (${(total(cost) / baseline).toFixed(2)}x of tuned)`,
+          );
+        }
       }
     }
   } finally {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -11,6 +11,8 @@ export interface ThrowawayDatabase {
   /** Where it runs, for the report. */
   server: string;
   postgresVersion: string;
+  /** The embedded server's postmaster, whose children serve only this run; null on the DATABASE_URL server. */
+  postmasterPid: number | null;
   drop(): Promise<void>;
 }
 
@@ -49,6 +51,8 @@ export async function createThrowawayDatabase(): Promise<ThrowawayDatabase> {
     url: url.toString(),
     server,
     postgresVersion,
+    // The first line of postmaster.pid is the postmaster's pid.
+    postmasterPid: dataDir ? Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]) : null,
     async drop() {
       const admin = new Client({ connectionString: adminUrl });
       await admin.connect();

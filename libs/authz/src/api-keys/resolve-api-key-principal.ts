@@ -82,15 +82,25 @@ const KEY_LOOKUP_SQL = `
     LEFT JOIN LATERAL (${memberAccessSql('m.id')}) access ON true
    WHERE k.token_hash = $1`;
 
+// Every join is on a unique key: the plan reads those indexes and nothing organization-wide.
+const KEY_LOOKUP_INDEXES = [
+  'api_keys_token_hash_key',
+  'users_pkey',
+  'memberships_organization_id_user_id_key',
+  'role_grants_membership_id_role_id_key',
+  'roles_pkey',
+];
+
 // Prepared: the lookup runs on every /api/v1 request, and planning its joins costs about as much as running them.
-const KEY_LOOKUP = preparedStatement(KEY_LOOKUP_SQL);
+const KEY_LOOKUP = preparedStatement(KEY_LOOKUP_SQL, { purpose: 'API key lookup', indexes: KEY_LOOKUP_INDEXES });
 
 /*
  * The lookup and the key's rate-limit take in one round trip, for buckets kept in PostgreSQL.
  * The take reads the lookup's row and runs only when the key authenticates (the conditions of
  * `principalFrom`), so a 401 consumes nothing. $2: service accounts enabled; $3: burst; $4: rate.
  */
-const KEY_LOOKUP_AND_TAKE = preparedStatement(`
+const KEY_LOOKUP_AND_TAKE = preparedStatement(
+  `
   WITH api_key AS (${KEY_LOOKUP_SQL}),
   taken AS (${takeTokenSql({
     bucketKey: 'api_key.api_key_id::text',
@@ -101,12 +111,17 @@ const KEY_LOOKUP_AND_TAKE = preparedStatement(`
     ratePerSecond: '$4',
   })})
   SELECT api_key.*, taken.tokens AS bucket_tokens, taken.admitted AS bucket_admitted
-    FROM api_key LEFT JOIN taken ON true`);
+    FROM api_key LEFT JOIN taken ON true`,
+  { purpose: 'API key lookup and rate-limit take', indexes: [...KEY_LOOKUP_INDEXES, 'rate_limit_buckets_pkey'] },
+);
 
 // At most one write per key per minute, whatever the request rate.
-const TOUCH = preparedStatement(`
+const TOUCH = preparedStatement(
+  `
   UPDATE api_keys SET last_used_at = now()
-   WHERE id = $1::uuid AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`);
+   WHERE id = $1::uuid AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+  { purpose: 'API key use', indexes: ['api_keys_pkey'] },
+);
 
 let fallbackLogger: Logger | undefined;
 function defaultLogger(): Logger {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isUuidString, type Logger, type Orm } from '@mrp/platform';
+import { isUuidString, withSession, type Logger, type Orm } from '@mrp/platform';
 import type { FieldType } from '@mrp/field-validation';
 import { jsonValue, textPrefix, typedValue, valueKind } from '../query/field-expressions';
 import { sql, trustedSql, type SqlFragment } from '../query/sql';
@@ -66,20 +66,9 @@ export function createStatisticsStatement(field: FieldIndexTarget): string | und
   return `CREATE STATISTICS IF NOT EXISTS ${statisticsName(field.id)} ON (${expression.text}) FROM records`;
 }
 
-interface PgClient {
-  query(text: string): Promise<{ rows: Record<string, unknown>[] }>;
-}
-
 /** Runs statements on one pooled connection outside any transaction (session advisory locks need one session). */
-async function withSession<T>(em: EntityManager, work: (run: (fragment: SqlFragment) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
-  const knex = em.getConnection().getKnex();
-  const client = (await knex.client.acquireConnection()) as PgClient;
-  const platform = em.getPlatform();
-  try {
-    return await work(async (fragment) => (await client.query(platform.formatQuery(fragment.text, [...fragment.params]))).rows);
-  } finally {
-    await knex.client.releaseConnection(client);
-  }
+async function withIndexSession<T>(em: EntityManager, work: (run: (fragment: SqlFragment) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
+  return withSession(em, (query) => work((fragment) => query(fragment.text, fragment.params)));
 }
 
 export type IndexOutcome = 'ready' | 'failed' | 'dropped' | 'busy' | 'nothing-to-do';
@@ -95,7 +84,7 @@ export interface ReconcileOptions {
  * `dropping`. A failed build drops the INVALID index it leaves and records the error on the field.
  */
 export async function reconcileFieldIndex(em: EntityManager, fieldId: string, options: ReconcileOptions): Promise<IndexOutcome> {
-  return withSession(em, async (run) => {
+  return withIndexSession(em, async (run) => {
     const lockKey = sql`hashtext('data-models.field-index'), hashtext(${fieldId})`;
     if (options.wait) {
       await run(sql`SELECT pg_advisory_lock(${lockKey})`);

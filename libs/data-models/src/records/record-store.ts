@@ -29,13 +29,22 @@ const STATE_CONDITIONS: Readonly<Record<RecordState, string>> = {
 };
 
 // Prepared, one per state and lock: the read of every GET, PATCH and DELETE by id. Parameters:
-// organization, record id, the caller's role ids.
+// organization, record id, the caller's role ids. The row is found by its id alone, in a subquery
+// the planner may not merge into the rest (OFFSET 0), so the primary key is the only index that
+// can find it, whatever the statistics say; the organization, state and visibility are checked on
+// that one row. Beside the organization, the id let a generic plan built on stale statistics
+// (a table analysed while nearly empty, then filled by a burst of writes) pick an index that
+// leads with the organization and read all of it. A lock is taken on the row found by id, before
+// those checks: one that fails them is released when the caller's transaction ends, at once.
 function findRecordStatement(state: RecordState, forUpdate: boolean): PreparedStatement {
-  return preparedStatement(`SELECT ${RECORD_COLUMNS.text}, m.key AS model_key, m.fields_version
-    FROM records r JOIN data_models m ON m.id = r.model_id AND m.archived_at IS NULL
-    WHERE r.organization_id = $1::uuid AND r.id = $2::uuid
-      AND ${STATE_CONDITIONS[state]} AND ${visibleToRolesIn('$3::uuid[]')}
-    ${forUpdate ? 'FOR UPDATE OF r' : ''}`);
+  return preparedStatement(
+    `SELECT ${RECORD_COLUMNS.text}, m.key AS model_key, m.fields_version
+    FROM (SELECT * FROM records WHERE id = $2::uuid OFFSET 0 ${forUpdate ? 'FOR UPDATE' : ''}) r
+    JOIN data_models m ON m.id = r.model_id AND m.archived_at IS NULL
+    WHERE r.organization_id = $1::uuid
+      AND ${STATE_CONDITIONS[state]} AND ${visibleToRolesIn('$3::uuid[]')}`,
+    { purpose: `record by id, ${state}${forUpdate ? ', locked' : ''}`, indexes: ['records_pkey', 'data_models_pkey', 'record_access_pkey'] },
+  );
 }
 
 const FIND_RECORD = {
@@ -70,11 +79,14 @@ export interface NewRecord {
 
 // Prepared: PostgreSQL plans an INSERT ... SELECT ... RETURNING in about the time it runs it, and
 // this is the statement of every create. Parameters: id, title, data, user, model, organization, fields_version.
-const INSERT_RECORD_IF_CURRENT = preparedStatement(`INSERT INTO records AS r (id, organization_id, model_id, title, data, created_by, updated_by)
+const INSERT_RECORD_IF_CURRENT = preparedStatement(
+  `INSERT INTO records AS r (id, organization_id, model_id, title, data, created_by, updated_by)
   SELECT $1::uuid, m.organization_id, m.id, $2::text, $3::jsonb, $4::text, $4::text
   FROM data_models m
   WHERE m.id = $5::uuid AND m.organization_id = $6::uuid AND m.archived_at IS NULL AND m.fields_version = $7::bigint
-  RETURNING r.data, ${isoTimestamp('r.created_at').text} AS created_at, ${isoTimestamp('r.updated_at').text} AS updated_at`);
+  RETURNING r.data, ${isoTimestamp('r.created_at').text} AS created_at, ${isoTimestamp('r.updated_at').text} AS updated_at`,
+  { purpose: 'record insert, if the model fields are current', indexes: ['data_models_pkey'] },
+);
 
 /**
  * Inserts the record only if its model is still live and its fields are still those the data

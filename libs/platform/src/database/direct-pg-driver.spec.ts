@@ -1,10 +1,13 @@
 import { DriverException, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
+import pino from 'pino';
 import { createTestOrm, statementsOf, type TestOrm } from '../../testing';
 import { FeatureFlag } from '../feature-flags/feature-flag.entity';
 import { platformModule } from '../platform-module';
 import { executePrepared } from './execute-prepared';
 import { TransactionCompleteError } from './pinned-transaction';
 import { preparedStatement } from './prepared-statement';
+import { withSession } from './session';
 import { runInTransaction } from './transaction';
 
 describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
@@ -25,8 +28,14 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
         await em.execute('SELECT 1');
       }),
     );
-    expect(sent).toEqual(["begin;INSERT INTO probe (id, note) VALUES (1, 'one')", 'SELECT 1', 'COMMIT']);
+    // The BEGIN rides in the INSERT's pipeline (begin-pipeline.ts), invisible at this level.
+    expect(sent).toEqual(['INSERT INTO probe (id, note) VALUES ($1::int4, $2)', 'SELECT 1', 'COMMIT']);
     expect(await ids()).toContain(1);
+  });
+
+  it('sends BEGIN with a first statement without values as one message', async () => {
+    const sent = await statementsOf(() => fork().transactional((em) => em.execute('INSERT INTO probe (id) VALUES (10)')));
+    expect(sent).toEqual(['begin;INSERT INTO probe (id) VALUES (10)', 'COMMIT']);
   });
 
   it('costs no round trip at all for a transaction that runs no statement', async () => {
@@ -112,14 +121,51 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
     expect(flags.map((flag) => [flag.key, flag.enabled])).toEqual([['probe.kept', false]]);
   });
 
-  it('inlines values exactly as MikroORM formats them, in and out of a transaction', async () => {
-    const values = ['a?b', "it's \\ \"quoted\"", JSON.stringify({ k: 'v?' }), null, true, 42.5];
+  describe('values', () => {
+    const values = ['a?b', "it's \\ \"quoted\" $1", JSON.stringify({ k: 'v?' }), null, true, 42.5];
     const query = 'SELECT ? AS text, ? AS tricky, ?::jsonb AS json, ? AS nothing, ? AS yes, ? AS number';
-    const expected = [{ text: 'a?b', tricky: "it's \\ \"quoted\"", json: { k: 'v?' }, nothing: null, yes: true, number: '42.5' }];
-    await expect(fork().execute(query, values)).resolves.toEqual(expected);
-    await expect(fork().transactional((em) => em.execute(query, values))).resolves.toEqual(expected);
-    // MikroORM spreads an array into a comma list: two columns here.
-    await expect(fork().execute('SELECT ? AS list', [['x', 'y']])).resolves.toEqual([{ '?column?': 'x', list: 'y' }]);
+    const expected = [{ text: 'a?b', tricky: "it's \\ \"quoted\" $1", json: { k: 'v?' }, nothing: null, yes: true, number: '42.5' }];
+    const asSent = 'SELECT current_query() AS sent, ? AS value';
+
+    it('round-trip as MikroORM wrote them, in and out of a transaction', async () => {
+      await expect(fork().execute(query, values)).resolves.toEqual(expected);
+      await expect(fork().transactional((em) => em.execute(query, values))).resolves.toEqual(expected);
+      await expect(fork().transactional(async (em) => [await em.execute('SELECT 1'), await em.execute(query, values)][1])).resolves.toEqual(expected);
+      // MikroORM spreads an array into a comma list: two columns here.
+      await expect(fork().execute('SELECT ? AS list', [['x', 'y']])).resolves.toEqual([{ '?column?': 'x', list: 'y' }]);
+      // `\\?` is a question mark (jsonb's operator), `??` an identifier.
+      await expect(fork().execute(`SELECT '{"k":1}'::jsonb \\? ? AS has, 1 AS ??`, ['k', 'one'])).resolves.toEqual([{ has: true, one: 1 }]);
+    });
+
+    it('reach PostgreSQL as bind parameters, never in the text, on every path', async () => {
+      const secret = "s3cret'value";
+      const expectedRow = [{ sent: 'SELECT current_query() AS sent, $1 AS value', value: secret }];
+      await expect(fork().execute(asSent, [secret])).resolves.toEqual(expectedRow);
+      await expect(fork().transactional((em) => em.execute(asSent, [secret]))).resolves.toEqual(expectedRow);
+      await expect(fork().transactional(async (em) => [await em.execute('SELECT 1'), await em.execute(asSent, [secret])][1])).resolves.toEqual(
+        expectedRow,
+      );
+      await expect(withSession(fork(), (run) => run(asSent, [secret]))).resolves.toEqual(expectedRow);
+    });
+
+    it("leave MikroORM's own queries (flush, find) as parameters too", async () => {
+      const key = "probe.o'brien\\";
+      const spy = jest.spyOn(Client.prototype, 'query');
+      try {
+        await fork().transactional(async (em) => {
+          em.create(FeatureFlag, { key, enabled: true, updatedBy: 'test' });
+        });
+        expect(await fork().findOne(FeatureFlag, { key })).toMatchObject({ key });
+        const calls = spy.mock.calls.map(([sent, sentValues]) =>
+          typeof sent === 'string' ? { text: sent, values: sentValues } : (sent as { text: string; values?: unknown[] }),
+        );
+        expect(calls.length).toBeGreaterThanOrEqual(2);
+        for (const call of calls) expect(call.text).not.toContain('brien');
+        expect(calls.filter((call) => call.values?.includes(key))).toHaveLength(2);
+      } finally {
+        spy.mockRestore();
+      }
+    });
   });
 
   it("keeps MikroORM's exception types and knex's messages", async () => {
@@ -134,6 +180,56 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
     );
   });
 
+  describe('a failed statement', () => {
+    const email = 'alice.secret@example.com';
+    /** The line pino writes for `{ err }`, as every logger of the product does. */
+    function logLineOf(error: unknown): string {
+      const lines: string[] = [];
+      pino({ base: undefined }, { write: (line: string) => lines.push(line) }).error({ err: error }, 'statement failed');
+      return lines.join('');
+    }
+    const failure = (work: Promise<unknown>) => work.then(() => expect('the statement').toBe('rejected'), (error: unknown) => error);
+
+    beforeAll(async () => {
+      await fork().execute(`CREATE TABLE probe_people (email text UNIQUE, age int CHECK (age >= 0), profile jsonb)`);
+      await fork().execute('INSERT INTO probe_people (email) VALUES (?)', [email]);
+    });
+
+    it.each([
+      ['a unique key taken (the value in its detail)', 'INSERT INTO probe_people (email) VALUES (?)', [email], '23505'],
+      ['a check failed (the row in its detail)', 'INSERT INTO probe_people (email, age) VALUES (?, ?)', [`x${email}`, -1], '23514'],
+      ['a value of the wrong type (the value in its message)', 'SELECT ?::uuid', [email], '22P02'],
+      ['a JSON text that does not parse (the text in its context)', 'SELECT ?::jsonb', [`{"email": "${email}`], '22P02'],
+      ['a number out of range (the value in its message)', 'SELECT ?::smallint', ['4242424242'], '22003'],
+    ])('names its code and statement and quotes no value, wherever it is logged: %s', async (_case, sql, params, code) => {
+      for (const run of [
+        () => fork().execute(sql, params),
+        () => fork().transactional((em) => em.execute(sql, params)),
+        () => withSession(fork(), (query) => query(sql, params)),
+      ]) {
+        const error = await failure(run());
+        expect(error).toMatchObject({ code, message: expect.stringMatching(/^(SELECT|INSERT) .*\$1.* - /) });
+        const logged = logLineOf(error);
+        expect(logged).toContain(code);
+        for (const secret of [email, '4242424242']) expect(logged).not.toContain(secret);
+        expect(JSON.stringify(error)).not.toContain(email);
+      }
+    });
+
+    it('through a prepared statement as well', async () => {
+      const insertPerson = preparedStatement('INSERT INTO probe_people (email) VALUES ($1::text)', { purpose: 'person insert', indexes: ['probe_people_email_key'] });
+      for (const run of [
+        () => executePrepared(fork(), insertPerson, [email]),
+        () => runInTransaction(fork(), (em) => executePrepared(em, insertPerson, [email])),
+      ]) {
+        const error = await failure(run());
+        expect(error).toBeInstanceOf(UniqueConstraintViolationException);
+        expect(logLineOf(error)).not.toContain(email);
+        expect(logLineOf(error)).toContain('duplicate key value violates unique constraint \\"probe_people_email_key\\"');
+      }
+    });
+  });
+
   it('refuses statements on a transaction that has ended', async () => {
     let finished: EntityManager | undefined;
     await fork().transactional(async (em) => {
@@ -145,8 +241,11 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
   });
 
   describe('prepared statements', () => {
-    const insertProbe = preparedStatement('INSERT INTO probe (id, note) VALUES ($1::int, $2::text) RETURNING id, note');
-    const isPrepared = preparedStatement('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1::text');
+    const insertProbe = preparedStatement('INSERT INTO probe (id, note) VALUES ($1::int, $2::text) RETURNING id, note', { purpose: 'probe insert', indexes: ['probe_pkey'] });
+    const isPrepared = preparedStatement('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1::text', {
+      purpose: 'prepared statement check',
+      indexes: [],
+    });
 
     it('run in one round trip together with the BEGIN still due, inside the transaction', async () => {
       const sent = await statementsOf(() =>
@@ -179,7 +278,7 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
     });
 
     it('report a statement that does not parse, every time, and leave the connection usable', async () => {
-      const broken = preparedStatement('INSERT INTO no_such_table (id) VALUES ($1::int)');
+      const broken = preparedStatement('INSERT INTO no_such_table (id) VALUES ($1::int)', { purpose: 'broken insert', indexes: [] });
       for (let attempt = 0; attempt < 2; attempt++) {
         await expect(runInTransaction(fork(), (em) => executePrepared(em, broken, [1]))).rejects.toThrow(/relation "no_such_table" does not exist/);
       }

@@ -15,8 +15,19 @@ import {
   type TransactionEventBroadcaster,
 } from '@mikro-orm/postgresql';
 import type { QueryResult as PgResult } from 'pg';
-import { PinnedTransaction, TransactionCompleteError, withStatement, type KnexPgClient, type PooledConnection } from './pinned-transaction';
+import { beginThenStatement } from './begin-pipeline';
+import { toParameterized } from './parameterized-sql';
+import {
+  PinnedSavepoint,
+  PinnedTransaction,
+  TransactionCompleteError,
+  pinnedTransactionOf,
+  send,
+  type KnexPool,
+  type Statement,
+} from './pinned-transaction';
 import { bindValues, type PreparedStatement, type PreparedValue } from './prepared-statement';
+import { statementError } from './statement-errors';
 
 interface BeginOptions {
   isolationLevel?: IsolationLevel;
@@ -28,24 +39,31 @@ interface BeginOptions {
 
 type ExecuteResult = QueryResult | EntityData<AnyEntity> | EntityData<AnyEntity>[];
 
+type KnexQuery = Knex.QueryBuilder | Knex.Raw;
+
+/** A statement with MikroORM's `?` placeholders, its values bound; answers the rows. */
+export type SessionQuery = <Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) => Promise<Row[]>;
+
 /**
- * MikroORM's PostgreSQL connection with its hot paths sent straight to `pg`:
- * - a SQL string (`em.execute`, and every query MikroORM's own query builder runs) is formatted
- *   exactly as MikroORM formats it and sent on the transaction's connection, or on a pooled one,
- *   skipping knex's per-query builder, runner, events and query ids (~0.4 ms a statement);
+ * MikroORM's PostgreSQL connection with its statements sent straight to `pg`, values always as
+ * bind parameters:
+ * - every SQL string (`em.execute`, and every query MikroORM's own query builder runs) and every
+ *   knex query handed to `execute` goes out as `$n` placeholders with its values beside them
+ *   (MikroORM alone would inline the values into the text), on the transaction's connection or
+ *   a pooled one, skipping knex's per-query builder, runner, events and query ids;
  * - a top-level transaction is a `PinnedTransaction`: BEGIN rides on the first statement, COMMIT
- *   is one round trip, and none of knex's per-transaction objects are built;
+ *   is one round trip, a nested one is a savepoint, and none of knex's per-transaction objects
+ *   are built;
  * - `executePrepared` runs a statement PostgreSQL keeps parsed and planned per connection.
- * Knex query objects, savepoints and streams keep going through knex, on the same connection.
+ * A failed statement's error names the statement's text and quotes no value (statement-errors.ts).
  */
 export class DirectPgConnection extends PostgreSqlConnection {
   override async begin(options: BeginOptions = {}): Promise<Knex.Transaction> {
-    // A savepoint inside an outer transaction (pinned or knex's): knex's own nesting does it.
-    if (options.ctx) return super.begin(options);
+    if (options.ctx) return this.beginSavepoint(options.ctx, options.loggerContext);
     await options.eventBroadcaster?.dispatchEvent(EventType.beforeTransactionStart);
     const beginSql = this.platform.getBeginTransactionSQL(options);
-    const pool = this.knexClient();
-    const transaction = new PinnedTransaction(pool, await pool.acquireConnection(), beginSql.join(';'));
+    const pool = this.knexPool();
+    const transaction = new PinnedTransaction(pool, await pool.acquireConnection(), beginSql.join(';'), beginThenStatement);
     try {
       if (this.logger.isEnabled('query', options.loggerContext)) for (const query of beginSql) this.logQuery(query, options.loggerContext);
       await options.eventBroadcaster?.dispatchEvent(EventType.afterTransactionStart, transaction);
@@ -58,7 +76,8 @@ export class DirectPgConnection extends PostgreSqlConnection {
 
   override async commit(ctx: Knex.Transaction, eventBroadcaster?: TransactionEventBroadcaster, loggerContext?: LogContext): Promise<void> {
     const transaction: unknown = ctx;
-    if (!(transaction instanceof PinnedTransaction)) return super.commit(ctx, eventBroadcaster, loggerContext);
+    if (transaction instanceof PinnedSavepoint) return transaction.release();
+    if (!(transaction instanceof PinnedTransaction)) throw unknownTransaction();
     await eventBroadcaster?.dispatchEvent(EventType.beforeTransactionCommit, transaction);
     await transaction.commit();
     if (this.logger.isEnabled('query', loggerContext)) this.logQuery(this.platform.getCommitTransactionSQL(), loggerContext);
@@ -67,7 +86,8 @@ export class DirectPgConnection extends PostgreSqlConnection {
 
   override async rollback(ctx: Knex.Transaction, eventBroadcaster?: TransactionEventBroadcaster, loggerContext?: LogContext): Promise<void> {
     const transaction: unknown = ctx;
-    if (!(transaction instanceof PinnedTransaction)) return super.rollback(ctx, eventBroadcaster, loggerContext);
+    if (transaction instanceof PinnedSavepoint) return transaction.rollback();
+    if (!(transaction instanceof PinnedTransaction)) throw unknownTransaction();
     await eventBroadcaster?.dispatchEvent(EventType.beforeTransactionRollback, transaction);
     await transaction.rollback();
     if (this.logger.isEnabled('query', loggerContext)) this.logQuery(this.platform.getRollbackTransactionSQL(), loggerContext);
@@ -75,96 +95,118 @@ export class DirectPgConnection extends PostgreSqlConnection {
   }
 
   override async execute<T extends ExecuteResult = EntityData<AnyEntity>[]>(
-    queryOrKnex: string | Knex.QueryBuilder | Knex.Raw,
+    queryOrKnex: string | KnexQuery,
     params: unknown[] = [],
     method: 'all' | 'get' | 'run' = 'all',
     ctx?: Transaction,
     loggerContext?: LoggingOptions,
   ): Promise<T> {
-    const transaction: unknown = ctx ?? undefined;
-    if (typeof queryOrKnex !== 'string' || (transaction !== undefined && !(transaction instanceof PinnedTransaction))) {
-      return super.execute<T>(queryOrKnex, params, method, ctx, loggerContext);
-    }
     if (!this.connected) await this.ensureConnection();
-    const query = this.config.get('onQuery')(queryOrKnex, params);
-    // The very text knex would have been handed: values inlined by MikroORM's own formatter.
-    const formatted = this.platform.formatQuery(query, params);
+    let sql: string;
+    let context: unknown = ctx ?? undefined;
+    if (typeof queryOrKnex === 'string') {
+      sql = queryOrKnex;
+    } else {
+      // A knex query made `.transacting(trx)` belongs to that transaction, as in MikroORM's execute.
+      if (context === undefined && (queryOrKnex as unknown as { client: { transacting?: boolean } }).client.transacting) context = queryOrKnex;
+      const compiled = queryOrKnex.toSQL();
+      sql = compiled.sql;
+      params = [...(compiled.bindings ?? [])];
+    }
+    const transaction = this.transactionOf(context);
+    const statement = toParameterized(this.platform, this.config.get('onQuery')(sql, params), params);
     const run = async () => {
-      const result = transaction instanceof PinnedTransaction ? await transaction.query(formatted) : await this.queryOnPool(formatted);
-      return this.transformRawResult<T>(result, method);
+      if (transaction?.completed) throw new TransactionCompleteError(statement.text);
+      try {
+        const result = transaction ? await transaction.query(statement) : await this.onPool(statement);
+        return this.transformRawResult<T>(result, method);
+      } catch (error) {
+        throw statementError(error, statement.text);
+      }
     };
     // executeQuery only times the statement for the query log; with the log off that is pure overhead.
     if (!this.logger.isEnabled('query', loggerContext)) return run();
-    return this.executeQuery(this.loggedSql(query, formatted, loggerContext), run, { query, params, ...loggerContext });
+    return this.executeQuery(statement.text, run, { query: statement.text, ...loggerContext });
   }
 
   /**
    * Runs a prepared statement (see `preparedStatement`) in the transaction `ctx`, or as one
    * autocommit statement on a pooled connection. Answers the rows; errors are raw pg errors.
    */
-  async executePrepared<T>(statement: PreparedStatement, values: readonly PreparedValue[], ctx?: Transaction): Promise<T[]> {
+  async executePrepared<T>(prepared: PreparedStatement, values: readonly PreparedValue[], ctx?: Transaction): Promise<T[]> {
     if (!this.connected) await this.ensureConnection();
-    const bound = bindValues(values);
-    const transaction: unknown = ctx ?? undefined;
+    const transaction = this.transactionOf(ctx ?? undefined);
+    const statement: Statement = { name: prepared.name, text: prepared.text, values: bindValues(values) };
     const run = async (): Promise<T[]> => {
+      if (transaction?.completed) throw new TransactionCompleteError(statement.text);
       try {
-        const result =
-          transaction instanceof PinnedTransaction
-            ? await transaction.queryPrepared(statement, bound)
-            : transaction !== undefined
-              ? await this.preparedOnKnexTransaction(transaction, statement, bound)
-              : await this.preparedOnPool(statement, bound);
-        return result.rows as T[];
+        const result = transaction ? await transaction.query(statement) : await this.onPool(statement);
+        return (result as PgResult).rows as T[];
       } catch (error) {
-        throw withStatement(error, statement.text);
+        throw statementError(error, statement.text);
       }
     };
     if (!this.logger.isEnabled('query')) return run();
-    return this.executeQuery(statement.text, run, { query: statement.text, params: [...values] });
+    return this.executeQuery(statement.text, run, { query: statement.text });
   }
 
-  private async preparedOnPool(statement: PreparedStatement, values: Array<string | null>): Promise<PgResult> {
-    const pool = this.knexClient();
+  /**
+   * Runs `work` on one pooled connection of its own, outside any transaction, for what needs one
+   * session (session advisory locks, CREATE INDEX CONCURRENTLY). Statements as for `execute`.
+   */
+  async withSession<T>(work: (run: SessionQuery) => Promise<T>): Promise<T> {
+    if (!this.connected) await this.ensureConnection();
+    const pool = this.knexPool();
     const connection = await pool.acquireConnection();
+    const run: SessionQuery = async <Row>(sql: string, params: readonly unknown[] = []) => {
+      const statement = toParameterized(this.platform, sql, params);
+      try {
+        return (await send(connection, statement)).rows as Row[];
+      } catch (error) {
+        throw statementError(error, statement.text);
+      }
+    };
     try {
-      return await connection.query({ name: statement.name, text: statement.text, values });
+      return await work(run);
     } finally {
       await pool.releaseConnection(connection);
     }
   }
 
-  /** A knex transaction (a savepoint, or one MikroORM opened itself): its client hands out its one connection. */
-  private async preparedOnKnexTransaction(transaction: unknown, statement: PreparedStatement, values: Array<string | null>): Promise<PgResult> {
-    const knexTransaction = transaction as { client: KnexPgClient; isCompleted?: () => boolean };
-    if (knexTransaction.isCompleted?.()) throw new TransactionCompleteError(statement.text);
-    const connection: PooledConnection = await knexTransaction.client.acquireConnection();
-    return connection.query({ name: statement.name, text: statement.text, values });
+  private async beginSavepoint(ctx: unknown, loggerContext?: LogContext): Promise<Knex.Transaction> {
+    const transaction = this.transactionOf(ctx);
+    if (!transaction) throw unknownTransaction();
+    const savepoint = await transaction.savepoint();
+    if (this.logger.isEnabled('query', loggerContext)) this.logQuery(`SAVEPOINT ${savepoint.name}`, loggerContext);
+    return savepoint as unknown as Knex.Transaction;
   }
 
-  /** One autocommit statement on a pooled connection, as knex's runner would run it. */
-  private async queryOnPool(sql: string): Promise<PgResult | PgResult[]> {
-    const pool = this.knexClient();
+  /** The pinned transaction of a context; never a statement silently run outside the transaction it was meant for. */
+  private transactionOf(context: unknown): PinnedTransaction | undefined {
+    if (context === undefined || context === null) return undefined;
+    const transaction = pinnedTransactionOf(context);
+    if (!transaction) throw unknownTransaction();
+    return transaction;
+  }
+
+  /** One autocommit statement on a pooled connection. */
+  private async onPool(statement: Statement): Promise<PgResult> {
+    const pool = this.knexPool();
     const connection = await pool.acquireConnection();
     try {
-      return await connection.query(sql);
-    } catch (error) {
-      throw withStatement(error, sql);
+      return await send(connection, statement);
     } finally {
       await pool.releaseConnection(connection);
     }
   }
 
-  /** What MikroORM's (private) getSql logs: nothing, the SQL, or the SQL with its values. */
-  private loggedSql(query: string, formatted: string, context?: LoggingOptions): string {
-    const logger = this.config.getLogger();
-    if (!logger.isEnabled('query', context)) return query;
-    if (logger.isEnabled('query-params', context)) return formatted;
-    return this.knexClient().positionBindings(query);
+  private knexPool(): KnexPool {
+    return this.getKnex().client as KnexPool;
   }
+}
 
-  private knexClient(): KnexPgClient {
-    return this.getKnex().client as KnexPgClient;
-  }
+function unknownTransaction(): Error {
+  return new Error('DirectPgConnection runs statements only in the transactions it opened itself');
 }
 
 /** MikroORM's PostgreSQL driver (which adds nothing but its constructor) on `DirectPgConnection`. */

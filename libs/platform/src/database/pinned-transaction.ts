@@ -1,26 +1,35 @@
 import type { Client, QueryResult } from 'pg';
-import { beginThenExecute, type PreparedStatement } from './prepared-statement';
+import type { BindValue } from './parameterized-sql';
+import { statementError } from './statement-errors';
 
-/** A pooled `pg` connection as knex hands it out; knex's pool drops one flagged as disposed. */
-export type PooledConnection = Client & { __knex__disposed?: unknown };
+/** A pooled `pg` connection as knex's pool hands it out. */
+export type PooledConnection = Client;
 
-/** A knex query object (`{ sql, bindings, options }`); knex stores the driver's answer on it. */
-export interface KnexQueryObject {
-  sql: string;
-  bindings?: readonly unknown[];
-  options?: Record<string, unknown>;
-  response?: unknown;
+/** knex's client as this module uses it: the pool methods of its public typings, nothing private. */
+export interface KnexPool {
+  acquireConnection(): Promise<PooledConnection>;
+  releaseConnection(connection: PooledConnection): Promise<unknown>;
 }
 
-/** The parts of knex's PostgreSQL client this module relies on (knex's typings omit the `_` ones). */
-export interface KnexPgClient {
-  acquireConnection(): Promise<PooledConnection>;
-  releaseConnection(connection: PooledConnection): Promise<void>;
-  positionBindings(sql: string): string;
-  transaction(container: unknown, config: unknown, outerTx?: unknown): PromiseLike<unknown> & { catch(onRejected: (error: unknown) => void): unknown };
-  _query(connection: PooledConnection, obj: KnexQueryObject): Promise<KnexQueryObject>;
-  _stream(connection: PooledConnection, obj: KnexQueryObject, stream: unknown, options: unknown): Promise<unknown>;
-  transacting?: boolean;
+/** A statement as it goes out: text with `$n` placeholders, its values, and a name when PostgreSQL keeps it prepared. */
+export interface Statement {
+  readonly text: string;
+  readonly values: readonly BindValue[];
+  readonly name?: string;
+}
+
+/**
+ * Sends BEGIN and a statement carrying values in one round trip, resolving with the statement's
+ * result; `pg`'s public API can only send them one after the other (see begin-pipeline.ts).
+ */
+export type BeginPipeline = (connection: PooledConnection, beginSql: string, statement: Statement) => Promise<QueryResult>;
+
+/** Runs one statement through pg's public `query`: named (prepared), with values, or plain text. */
+export function send(connection: PooledConnection, statement: Statement): Promise<QueryResult> {
+  const values = statement.values as unknown[];
+  if (statement.name) return connection.query({ name: statement.name, text: statement.text, values });
+  if (values.length > 0) return connection.query(statement.text, values);
+  return connection.query(statement.text);
 }
 
 /**
@@ -39,23 +48,11 @@ export class TransactionCompleteError extends Error {
   }
 }
 
-/** knex's convention: a failed statement's message starts with the statement. */
-export function withStatement(error: unknown, sql: string): unknown {
-  if (error instanceof Error) error.message = `${sql} - ${error.message}`;
-  return error;
-}
-
 function inFailedTransaction(): Error {
   return Object.assign(new Error('current transaction is aborted, commands ignored until end of transaction block'), {
     code: IN_FAILED_TRANSACTION,
     severity: 'ERROR',
   });
-}
-
-/** A multi-statement simple query answers with one result per statement; drop the BEGIN's. */
-function withoutBeginResult(result: QueryResult | QueryResult[]): QueryResult | QueryResult[] {
-  if (!Array.isArray(result)) return result;
-  return result.length === 2 ? result[1] : result.slice(1);
 }
 
 /** Error positions count from the start of what was sent; report them against the caller's SQL. */
@@ -66,77 +63,93 @@ function shiftPosition(error: unknown, by: number): void {
   }
 }
 
+/** Where a transaction context of MikroORM's leads: the pinned transaction that owns its connection. */
+const OWNER = Symbol('pinned transaction');
+
+interface PinnedKnexClient extends KnexPool {
+  transacting: true;
+  [OWNER]: PinnedTransaction;
+}
+
+/** The pinned transaction behind a transaction context, or behind a knex query made `.transacting(trx)`. */
+export function pinnedTransactionOf(context: unknown): PinnedTransaction | undefined {
+  if (context instanceof PinnedTransaction) return context;
+  if (context instanceof PinnedSavepoint) return context.transaction;
+  const client = (context as { client?: Partial<PinnedKnexClient> } | null | undefined)?.client;
+  return client?.[OWNER];
+}
+
 /**
- * A transaction pinned to one pooled connection and driven straight through `pg`, without knex's
- * per-transaction machinery (a whole knex instance per transaction, promise chains, events):
- * - BEGIN travels in the same round trip as the first statement (one simple-protocol message,
- *   `begin;<statement>`), so a transaction costs one round trip more than its statements: COMMIT.
- *   A transaction that never runs a statement costs no round trip at all.
+ * A transaction pinned to one pooled connection and driven straight through `pg`'s public API,
+ * without knex's per-transaction machinery (a whole knex instance per transaction, promise
+ * chains, events):
+ * - BEGIN is sent lazily: a transaction that never runs a statement costs no round trip at all,
+ *   and BEGIN travels in the same round trip as the first statement when it can (a statement
+ *   without values as `begin;<statement>`; one with values through the BeginPipeline, if given).
  * - MikroORM and knex still reach it: `client` is knex's client bound to this connection, so
- *   `.transacting(trx)` works, and `transaction()` opens a knex savepoint for a nested
- *   `em.transactional`.
+ *   `.transacting(trx)` compiles with knex's own client, and whatever knex runs on it gets this
+ *   connection with the transaction open. A nested `em.transactional` gets a savepoint.
  *
  * When the statement carrying BEGIN fails, PostgreSQL has either left the transaction aborted or,
- * for a syntax error (which rejects the whole message), never run BEGIN. Either way the
- * transaction behaves as if BEGIN had been sent alone: every later statement is refused with
- * 25P02 and the end of the transaction is a ROLLBACK.
+ * for a statement that did not parse, never run BEGIN. Either way the transaction behaves as if
+ * BEGIN had been sent alone: every later statement is refused with 25P02 and the end of the
+ * transaction is a ROLLBACK.
  */
 export class PinnedTransaction {
   private state: TransactionState = 'idle';
-  private completed = false;
-  private knexClient?: KnexPgClient;
-  /** MikroORM numbers savepoints on the parent transaction. */
-  index?: number;
+  private isCompleted = false;
+  private savepoints = 0;
+  private knexClient?: PinnedKnexClient;
 
   constructor(
-    private readonly pool: KnexPgClient,
+    private readonly pool: KnexPool,
     readonly connection: PooledConnection,
     private readonly beginSql: string,
+    private readonly pipeline?: BeginPipeline,
   ) {}
 
-  /** knex's client, pinned to this connection, for queries knex itself runs (`.transacting(trx)`). */
-  get client(): KnexPgClient {
-    this.knexClient ??= this.bindKnexClient();
+  get completed(): boolean {
+    return this.isCompleted;
+  }
+
+  /** knex's client pinned to this connection, for `.transacting(trx)` (MikroORM's query builder sets it). */
+  get client(): PinnedKnexClient {
+    this.knexClient ??= Object.assign(Object.create(this.pool) as KnexPool, {
+      transacting: true as const,
+      [OWNER]: this,
+      acquireConnection: async () => {
+        await this.begin();
+        return this.connection;
+      },
+      releaseConnection: async () => undefined,
+    });
     return this.knexClient;
   }
 
-  /** Runs SQL whose values are already inlined (a simple-protocol query) in the transaction. */
-  async query(sql: string): Promise<QueryResult | QueryResult[]> {
-    this.assertNotComplete(sql);
-    try {
-      if (this.state === 'open') return await this.connection.query(sql);
-      return withoutBeginResult(await this.queryWithBegin(sql));
-    } catch (error) {
-      throw withStatement(error, sql);
-    }
-  }
-
-  /** Runs a prepared statement in the transaction; BEGIN, if still due, goes in the same round trip. */
-  async queryPrepared(statement: PreparedStatement, values: Array<string | null>): Promise<QueryResult> {
-    this.assertNotComplete(statement.text);
-    if (this.state === 'open') return this.connection.query({ name: statement.name, text: statement.text, values });
+  /** Runs a statement in the transaction; BEGIN, if still due, travels with it where it can. */
+  async query(statement: Statement): Promise<QueryResult | QueryResult[]> {
+    if (this.isCompleted) throw new TransactionCompleteError(statement.text);
+    if (this.state === 'open') return send(this.connection, statement);
     if (this.state === 'aborted') throw inFailedTransaction();
-    try {
-      const [, result] = await beginThenExecute(this.connection, this.beginSql, statement, values);
-      if (this.state === 'idle') this.state = 'open';
-      return result;
-    } catch (error) {
-      this.state = 'aborted';
-      throw error;
-    }
+    if (statement.values.length === 0 && !statement.name) return this.withBegin(() => this.textWithBegin(statement.text));
+    const { pipeline } = this;
+    if (pipeline) return this.withBegin(() => pipeline(this.connection, this.beginSql, statement));
+    await this.begin();
+    return send(this.connection, statement);
   }
 
-  /** For MikroORM's nested `em.transactional`: a knex savepoint transaction on this connection. */
-  async transaction(_container: unknown, config: Record<string, unknown> = {}): Promise<unknown> {
+  /** For MikroORM's nested `em.transactional`. */
+  async savepoint(): Promise<PinnedSavepoint> {
+    if (this.isCompleted) throw new TransactionCompleteError('SAVEPOINT');
     await this.begin();
-    return new Promise((resolve, reject) => {
-      this.client.transaction(resolve, { ...config, userParams: {}, doNotRejectOnRollback: true }).catch(reject);
-    });
+    const savepoint = new PinnedSavepoint(this, `trx${++this.savepoints}`);
+    await this.run(`SAVEPOINT ${savepoint.name}`);
+    return savepoint;
   }
 
   async commit(): Promise<void> {
-    this.assertNotComplete('COMMIT');
-    this.completed = true;
+    if (this.isCompleted) throw new TransactionCompleteError('COMMIT');
+    this.isCompleted = true;
     try {
       if (this.state === 'open') await this.run('COMMIT');
       // PostgreSQL answers COMMIT of a failed transaction with a rollback: nothing to commit.
@@ -148,85 +161,76 @@ export class PinnedTransaction {
 
   /** Never throws: the caller is already handling the error that led here. */
   async rollback(): Promise<void> {
-    if (this.completed) return;
-    this.completed = true;
+    if (this.isCompleted) return;
+    this.isCompleted = true;
     try {
       if (this.state !== 'idle') await this.run('ROLLBACK');
-    } catch (error) {
-      // A connection that cannot roll back must not serve anyone else: knex's pool drops it (and logs why).
-      this.connection.__knex__disposed = error;
+    } catch {
+      // A connection that cannot roll back must serve nobody else. Ending it makes knex's pool drop
+      // it (knex watches each connection's 'end'), and the error that led here is what the caller reports.
+      await this.connection.end().catch(() => undefined);
     } finally {
       await this.pool.releaseConnection(this.connection);
     }
   }
 
-  private async run(sql: string): Promise<QueryResult> {
+  /** A transaction-control statement (no values), reported as itself when it fails. */
+  async run(sql: string): Promise<QueryResult> {
     try {
       return await this.connection.query(sql);
     } catch (error) {
-      throw withStatement(error, sql);
+      throw statementError(error, sql);
     }
   }
 
-  private async queryWithBegin(sql: string): Promise<QueryResult | QueryResult[]> {
-    if (this.state === 'aborted') throw inFailedTransaction();
+  private async withBegin<T>(work: () => Promise<T>): Promise<T> {
     // A statement issued while this one is on its way carries BEGIN too (PostgreSQL only warns about
     // the second BEGIN), so it can never run outside the transaction should this one fail to parse.
     try {
-      const result = await this.connection.query(`${this.beginSql};${sql}`);
+      const result = await work();
       if (this.state === 'idle') this.state = 'open';
       return result;
     } catch (error) {
       this.state = 'aborted';
+      throw error;
+    }
+  }
+
+  /** A statement without values rides on BEGIN as one simple-protocol message: `begin;<statement>`. */
+  private async textWithBegin(sql: string): Promise<QueryResult | QueryResult[]> {
+    try {
+      const results = (await this.connection.query(`${this.beginSql};${sql}`)) as unknown as QueryResult[];
+      return results.length === 2 ? results[1] : results.slice(1);
+    } catch (error) {
       shiftPosition(error, this.beginSql.length + 1);
       throw error;
     }
   }
 
-  /** BEGIN on its own, for what cannot carry it: bound parameters, streams, savepoints. */
+  /** BEGIN on its own, for what cannot carry it. */
   private async begin(): Promise<void> {
     if (this.state === 'open') return;
     if (this.state === 'aborted') throw inFailedTransaction();
-    try {
-      await this.run(this.beginSql);
-      if (this.state === 'idle') this.state = 'open';
-    } catch (error) {
-      this.state = 'aborted';
-      throw error;
-    }
+    await this.withBegin(() => this.run(this.beginSql));
+  }
+}
+
+/** A savepoint of a pinned transaction: what MikroORM holds as the context of a nested transaction. */
+export class PinnedSavepoint {
+  constructor(
+    readonly transaction: PinnedTransaction,
+    readonly name: string,
+  ) {}
+
+  get client(): PinnedKnexClient {
+    return this.transaction.client;
   }
 
-  private assertNotComplete(sql: string): void {
-    if (this.completed) throw new TransactionCompleteError(sql);
+  async release(): Promise<void> {
+    await this.transaction.run(`RELEASE SAVEPOINT ${this.name}`);
   }
 
-  private bindKnexClient(): KnexPgClient {
-    const { pool, connection } = this;
-    const pinned: KnexPgClient = Object.create(pool);
-    const query = async (target: PooledConnection, obj: KnexQueryObject): Promise<KnexQueryObject> => {
-      if (target !== connection) throw new Error('Invalid connection for transaction query.');
-      this.assertNotComplete(obj.sql);
-      if (this.state !== 'open') {
-        const plain = (obj.bindings ?? []).length === 0 && Object.keys(obj.options ?? {}).length === 0;
-        if (plain) {
-          obj.response = withoutBeginResult(await this.queryWithBegin(obj.sql));
-          return obj;
-        }
-        await this.begin();
-      }
-      return pool._query.call(pinned, target, obj);
-    };
-    const stream = async (target: PooledConnection, obj: KnexQueryObject, output: unknown, options: unknown): Promise<unknown> => {
-      this.assertNotComplete(obj.sql);
-      await this.begin();
-      return pool._stream.call(pinned, target, obj, output, options);
-    };
-    return Object.assign(pinned, {
-      transacting: true,
-      acquireConnection: async () => connection,
-      releaseConnection: async () => undefined,
-      _query: query,
-      _stream: stream,
-    });
+  async rollback(): Promise<void> {
+    await this.transaction.run(`ROLLBACK TO SAVEPOINT ${this.name}`);
   }
 }
