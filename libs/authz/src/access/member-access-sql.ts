@@ -13,15 +13,16 @@
  * permissions, as two arrays (empty when it holds none, or when `membershipId` is NULL: no row
  * is ever missing, so callers join it with `CROSS JOIN LATERAL` or `LEFT JOIN LATERAL … ON true`).
  * `membershipId` is an SQL expression: a column of the outer query or a bind parameter. The
- * grants are found through role_grants' unique (membership_id, role_id) index.
+ * grants are found through role_grants' unique (membership_id, role_id) index, and each grant's
+ * role by its primary key in a subquery, which no join order can turn into a scan of every role
+ * (a join did, in the generic plan, once the statistics said the table was empty).
  */
 export function memberAccessSql(membershipId: string): string {
   return `SELECT coalesce(array_agg(DISTINCT g.role_id::text ORDER BY g.role_id::text), '{}') AS role_ids,
                  coalesce(array_agg(DISTINCT perm.permission ORDER BY perm.permission)
                             FILTER (WHERE perm.permission IS NOT NULL), '{}') AS permissions
             FROM role_grants g
-            JOIN roles r ON r.id = g.role_id
-            LEFT JOIN LATERAL unnest(r.permissions) AS perm(permission) ON true
+            LEFT JOIN LATERAL unnest((SELECT r.permissions FROM roles r WHERE r.id = g.role_id)) AS perm(permission) ON true
            WHERE g.membership_id = ${membershipId}`;
 }
 
