@@ -34,17 +34,28 @@ const STATE_CONDITIONS: Readonly<Record<RecordState, string>> = {
 // can find it, whatever the statistics say; the organization, state and visibility are checked on
 // that one row. Beside the organization, the id let a generic plan built on stale statistics
 // (a table analysed while nearly empty, then filled by a burst of writes) pick an index that
-// leads with the organization and read all of it. A lock is taken on the row found by id, before
-// those checks: one that fails them is released when the caller's transaction ends, at once.
+// leads with the organization and read all of it.
+// The locking variant locks only a row that passed those checks: the checks run unlocked in an
+// InitPlan that yields the id, and the outer read locks the row by that id alone (a lock taken in
+// the fenced subquery would fall on any row with the id, another organization's or a hidden one,
+// and make its writers wait for a caller who may not see it). The state is checked again on the
+// locked row, which READ COMMITTED re-reads after a concurrent write.
 function findRecordStatement(state: RecordState, forUpdate: boolean): PreparedStatement {
-  return preparedStatement(
-    `SELECT ${RECORD_COLUMNS.text}, m.key AS model_key, m.fields_version
-    FROM (SELECT * FROM records WHERE id = $2::uuid OFFSET 0 ${forUpdate ? 'FOR UPDATE' : ''}) r
+  const byIdChecked = `(SELECT * FROM records WHERE id = $2::uuid OFFSET 0) r
     JOIN data_models m ON m.id = r.model_id AND m.archived_at IS NULL
     WHERE r.organization_id = $1::uuid
-      AND ${STATE_CONDITIONS[state]} AND ${visibleToRolesIn('$3::uuid[]')}`,
-    { purpose: `record by id, ${state}${forUpdate ? ', locked' : ''}`, indexes: ['records_pkey', 'data_models_pkey', 'record_access_pkey'] },
-  );
+      AND ${STATE_CONDITIONS[state]} AND ${visibleToRolesIn('$3::uuid[]')}`;
+  const text = forUpdate
+    ? `SELECT ${RECORD_COLUMNS.text}, m.key AS model_key, m.fields_version
+    FROM records r JOIN data_models m ON m.id = r.model_id
+    WHERE r.id = (SELECT r.id FROM ${byIdChecked}) AND ${STATE_CONDITIONS[state]}
+    FOR UPDATE OF r`
+    : `SELECT ${RECORD_COLUMNS.text}, m.key AS model_key, m.fields_version
+    FROM ${byIdChecked}`;
+  return preparedStatement(text, {
+    purpose: `record by id, ${state}${forUpdate ? ', locked' : ''}`,
+    indexes: ['records_pkey', 'data_models_pkey', 'record_access_pkey'],
+  });
 }
 
 const FIND_RECORD = {
