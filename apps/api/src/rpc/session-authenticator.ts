@@ -7,7 +7,12 @@ import type { SessionAuthenticator } from './rpc-router';
  * call. The dispatcher receives `user.email-changed` when the provider has changed an address.
  */
 export function createSessionAuthenticator(config: PlatformConfig, dispatcher: EventDispatcher): SessionAuthenticator {
-  const verifier = createSessionVerifier({ jwtSecret: config.authJwtSecret, jwksUrl: config.authJwksUrl });
+  const verifier = createSessionVerifier({
+    jwtSecret: config.authJwtSecret,
+    jwksUrl: config.authJwksUrl,
+    issuer: config.authJwtIssuer,
+    audience: config.authJwtAudience,
+  });
   return async (em, token, organizationId, correlationId) =>
     resolveSessionPrincipal(em, await verifier.verify(token), {
       organizationId,

@@ -131,4 +131,18 @@ describe('createSessionVerifier (JWKS)', () => {
     await expect(verifier.verify(await rs256(claims))).resolves.toEqual(claims);
     await expect(verifier.verify(await hs256(claims))).resolves.toEqual(claims);
   });
+
+  it('with an issuer and an audience configured, refuses a token minted for another client of the same provider', async () => {
+    const verifier = createSessionVerifier({ jwksUrl, issuer: 'https://idp.example', audience: 'platform-console' });
+    await expect(verifier.verify(await rs256({ ...claims, iss: 'https://idp.example', aud: 'platform-console' }))).resolves.toEqual(claims);
+    await expect(verifier.verify(await rs256({ ...claims, iss: 'https://idp.example', aud: 'another-app' }))).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringContaining('"aud"'),
+    });
+    await expect(verifier.verify(await rs256({ ...claims, iss: 'https://other.example', aud: 'platform-console' }))).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringContaining('"iss"'),
+    });
+    await expect(verifier.verify(await rs256(claims))).rejects.toMatchObject({ code: 'unauthorized' });
+  });
 });

@@ -19,6 +19,13 @@ export interface SessionVerifierOptions {
   jwtSecret?: string;
   /** JWKS endpoint of the identity provider (AUTH_JWKS_URL); RS256 and ES256 keys. */
   jwksUrl?: string;
+  /**
+   * The `iss` and `aud` a token must carry, when set (AUTH_JWT_ISSUER, AUTH_JWT_AUDIENCE). A
+   * provider's JWKS signs the tokens of all its clients: without an audience, a token minted for
+   * another application of the same provider would open a session here.
+   */
+  issuer?: string;
+  audience?: string;
 }
 
 export interface SessionVerifier {
@@ -93,6 +100,8 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
           algorithms,
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
           requiredClaims: ['exp'],
+          issuer: options.issuer,
+          audience: options.audience,
         });
         return claimsFrom(payload);
       } catch (error) {

@@ -23,6 +23,9 @@ export interface PlatformConfig {
   embeddedPostgresPort: number;
   authJwtSecret: string | undefined;
   authJwksUrl: string | undefined;
+  /** Required `iss` and `aud` of session tokens, when set (a JWKS serves every client of the provider). */
+  authJwtIssuer: string | undefined;
+  authJwtAudience: string | undefined;
   platformAdminEmails: ReadonlySet<string>;
   cronSecret: string | undefined;
   /** Signs list cursors; one per deployment, the same in every process that serves lists. */
@@ -203,6 +206,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     embeddedPostgresPort: tcpPort(env, 'EMBEDDED_POSTGRES_PORT', 54329),
     authJwtSecret,
     authJwksUrl,
+    authJwtIssuer: optional(env, 'AUTH_JWT_ISSUER'),
+    authJwtAudience: optional(env, 'AUTH_JWT_AUDIENCE'),
     platformAdminEmails,
     cronSecret,
     cursorSecret: parseCursorSecret(optional(env, 'CURSOR_SECRET'), nodeEnv),
