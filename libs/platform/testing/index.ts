@@ -2,6 +2,7 @@ export {
   setupTestDatabaseServer,
   teardownTestDatabaseServer,
   createTestDatabase,
+  createEmptyTestDatabase,
   createTestOrm,
   databaseUrl,
   type TestDatabase,

@@ -92,14 +92,25 @@ export interface TestDatabase {
 
 /** A fresh, migrated database for one test file. */
 export async function createTestDatabase(): Promise<TestDatabase> {
+  return createDatabase('migrated');
+}
+
+/** A fresh database with no tables at all, on the same server: for tests of the migrations themselves. */
+export async function createEmptyTestDatabase(): Promise<TestDatabase> {
+  return createDatabase('empty');
+}
+
+async function createDatabase(content: 'migrated' | 'empty'): Promise<TestDatabase> {
   const adminUrl = process.env[ADMIN_URL_ENV];
   const template = process.env[TEMPLATE_ENV];
   const runId = process.env[RUN_ENV];
   if (!adminUrl || !template || !runId) {
     throw new Error('No test database server: is the jest globalSetup of this project configured?');
   }
+  // Named like every database of the run, so the run's teardown drops it even if a test did not.
   const name = `t_${runId}_${randomBytes(6).toString('hex')}`;
-  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+  const createSql = content === 'migrated' ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`;
+  await withAdminClient(adminUrl, (client) => client.query(createSql));
   return {
     url: databaseUrl(adminUrl, name),
     adminUrl,

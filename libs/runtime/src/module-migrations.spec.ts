@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { createOrm, migrateToLatest, orderModules, type PlatformModule } from '@mrp/platform';
-import { createTestDatabase, databaseUrl, type TestDatabase } from '@mrp/platform/testing';
+import { createEmptyTestDatabase } from '@mrp/platform/testing';
 import { ALL_MODULES } from './modules';
 
 /** The modules a module's migrations may touch: itself and, transitively, what it declares. */
@@ -17,25 +15,7 @@ function withRequirements(module: PlatformModule): PlatformModule[] {
   return ALL_MODULES.filter((candidate) => needed.has(candidate.name));
 }
 
-async function withAdminClient<T>(adminUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 describe('migration order between libs', () => {
-  let adminUrl: string;
-  let anyDatabase: TestDatabase;
-  beforeAll(async () => {
-    anyDatabase = await createTestDatabase();
-    adminUrl = anyDatabase.adminUrl;
-  });
-  afterAll(() => anyDatabase.drop());
-
   it('applies every module after the modules whose tables it declares it requires', () => {
     const order = orderModules(ALL_MODULES).map((module) => module.name);
     for (const module of ALL_MODULES) {
@@ -50,15 +30,14 @@ describe('migration order between libs', () => {
   it.each(ALL_MODULES.map((module) => [module.name, module] as const))(
     'migrates %s on an empty database with only the modules it declares',
     async (_name, module) => {
-      const name = `m_${randomBytes(6).toString('hex')}`;
-      await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-      const orm = await createOrm({ databaseUrl: databaseUrl(adminUrl, name), modules: withRequirements(module), poolSize: 1 });
+      const database = await createEmptyTestDatabase();
+      const orm = await createOrm({ databaseUrl: database.url, modules: withRequirements(module), poolSize: 1 });
       try {
         const applied = await migrateToLatest(orm);
         expect(applied).toEqual(expect.arrayContaining(module.migrations.map((migration) => migration.name)));
       } finally {
         await orm.close(true);
-        await withAdminClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+        await database.drop();
       }
     },
   );
