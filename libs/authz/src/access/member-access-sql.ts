@@ -9,13 +9,20 @@
  */
 
 /**
+ * The SQL texts the fragments accept, and nothing else: they are spliced into the statement, so
+ * a value must never reach them (values go in as bind parameters).
+ */
+export type MembershipIdExpression = 'm.id' | '?';
+export type UserRowAlias = 'users' | 'u';
+
+/**
  * Effective access of one membership: the ids of the roles it holds and the union of their
  * permissions, as two arrays (empty when it holds none, or when `membershipId` is NULL: no row
  * is ever missing, so callers join it with `CROSS JOIN LATERAL` or `LEFT JOIN LATERAL … ON true`).
  * `membershipId` is an SQL expression: a column of the outer query or a bind parameter. The
  * grants are found through role_grants' unique (membership_id, role_id) index.
  */
-export function memberAccessSql(membershipId: string): string {
+export function memberAccessSql(membershipId: MembershipIdExpression): string {
   return `SELECT coalesce(array_agg(DISTINCT g.role_id::text ORDER BY g.role_id::text), '{}') AS role_ids,
                  coalesce(array_agg(DISTINCT perm.permission ORDER BY perm.permission)
                             FILTER (WHERE perm.permission IS NOT NULL), '{}') AS permissions
@@ -32,6 +39,6 @@ export type CannotAct = 'deleted' | 'disabled' | null;
  * Whether the user of row alias `user` may act at all, by session or by key: NULL when they may,
  * else 'deleted' (self-initiated deletion took effect) or 'disabled' (an administrator's lockout).
  */
-export function ownerCannotActSql(user: string): string {
+export function ownerCannotActSql(user: UserRowAlias): string {
   return `(CASE WHEN ${user}.deleted_at IS NOT NULL THEN 'deleted' WHEN ${user}.disabled_at IS NOT NULL THEN 'disabled' END)`;
 }
