@@ -149,10 +149,19 @@ describe('npm run bootstrap', () => {
       await database?.drop();
     });
 
+    it('is not stopped by an organization a signed-in stranger created over /rpc', async () => {
+      const stranger = await sessionFor({ sub: 'd0d0d0d0-0000-4000-8000-0000000000d0', email: 'stranger@elsewhere.example' });
+      expect(await rpc(stranger, 'organizations.create', { name: 'Elsewhere' })).toMatchObject({ status: 200 });
+      const run = bootstrap(database, ['--email', 'first@corp.example', '--org', 'First']);
+      const { code, stderr } = await run.exited;
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(run.output().stdout).toContain('Organization "First" created');
+    });
+
     it("gives the owner an account of their own, never the one that claimed the owner's address unverified", async () => {
-      // Someone signs in claiming the owner's address, unverified, and creates an organization.
+      // Someone signs in once claiming the owner's address, unverified.
       const attackerSession = await sessionFor(attacker);
-      expect(await rpc(attackerSession, 'organizations.create', { name: 'Squatter' })).toMatchObject({ status: 200 });
+      expect(await rpc(attackerSession, 'me.get')).toMatchObject({ status: 200 });
 
       const run = bootstrap(database, ['--email', OWNER, '--org', 'Corp', '--enable-public-api']);
       const { code, stderr } = await run.exited;
@@ -171,7 +180,7 @@ describe('npm run bootstrap', () => {
       ]);
 
       const attackerMe = await rpc(attackerSession, 'me.get');
-      expect((attackerMe.body.organizations as Array<{ name: string }>).map(({ name }) => name)).toEqual(['Squatter']);
+      expect(attackerMe.body.organizations).toEqual([]);
       const key = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${printed(stdout, /API key/)}` } });
       expect(key.status).toBe(200);
       expect(((await key.json()) as { principal: { id: string } }).principal.id).toBe(ownerClaims.sub);
