@@ -3,11 +3,11 @@
  * Creates the first organization with that person as its owner (through the same procedures
  * as /rpc, so the same events are emitted), optionally turns the public API on, and prints a
  * full-access API key and, with AUTH_JWT_SECRET, a session token: each shown once.
- * It sets up an empty deployment only: with an organization present it changes nothing.
+ * It changes nothing once the owner, or a platform admin, is a member of an organization.
  */
 import { parseArgs } from 'node:util';
 import { SignJWT } from 'jose';
-import { Organization, User, resolveSessionPrincipal, type SessionClaims } from '@mrp/authz';
+import { User, organizationsOfMembers, resolveSessionPrincipal, userIdsByVerifiedEmail, type SessionClaims } from '@mrp/authz';
 import {
   ConfigError,
   EmbeddedPostgresError,
@@ -71,35 +71,59 @@ async function call<T>(runtime: Runtime, principal: Principal, name: string, inp
   return invokeProcedure<T>(runtime.procedures.require(name), input, { em: runtime.orm.em.fork(), principal, correlationId: 'bootstrap' }, runtime.invocationDeps);
 }
 
-/** The account of the person: an existing one with that address, else the given or a new id. */
+/**
+ * The account of the person: the one whose address the identity provider vouched for, else the
+ * given or a new id. An unverified claim of the address is nobody's (decision 27): such a row is
+ * someone else's account and is never taken over, so the owner gets an account of their own.
+ */
 async function ownerClaims(runtime: Runtime, options: BootstrapOptions): Promise<SessionClaims> {
-  const existing = await runtime.orm.em.fork().findOne(User, { email: options.email });
-  if (existing && options.userId && existing.id !== options.userId) {
-    throw new BootstrapRefusal(`${options.email} already belongs to the account ${existing.id}, not ${options.userId}: pass that --user-id, or another --email`);
+  const em = runtime.orm.em.fork();
+  const [holderId] = await userIdsByVerifiedEmail(em, [options.email]);
+  const holder = holderId ? await em.findOneOrFail(User, { id: holderId }) : null;
+  if (holder && options.userId && holder.id !== options.userId) {
+    throw new BootstrapRefusal(`${options.email} already belongs to another account (verified by the identity provider), not ${options.userId}: give that person's --user-id, or another --email`);
   }
-  if (existing && existing.kind !== 'HUMAN') throw new BootstrapRefusal(`${options.email} belongs to a service account; give a person's address`);
-  const sub = existing?.id ?? options.userId;
+  if (holder && holder.kind !== 'HUMAN') throw new BootstrapRefusal(`${options.email} belongs to a service account; give a person's address`);
+  const sub = holder?.id ?? options.userId;
   if (!sub && !runtime.config.authJwtSecret) {
     throw new BootstrapRefusal(
       'sessions come from your identity provider (AUTH_JWKS_URL): pass --user-id with its subject ("sub") for this person, so the owner created here is the account that signs in',
     );
   }
   const claims: SessionClaims = { sub: sub ?? newId(), email: options.email };
-  const name = options.displayName ?? existing?.displayName;
+  const name = options.displayName ?? holder?.displayName;
   if (name) claims.name = name;
   return claims;
 }
 
-async function bootstrap(runtime: Runtime, options: BootstrapOptions): Promise<string[]> {
-  const config = runtime.config;
-  const [first] = await runtime.orm.em.fork().find(Organization, {}, { orderBy: { createdAt: 'asc' }, limit: 1 });
-  if (first) {
+/**
+ * Bootstrap sets a deployment up once per owner: it refuses when the owner, or any platform admin
+ * (a verified address in PLATFORM_ADMIN_EMAILS), is already a member of an organization. An
+ * organization any signed-in person created over /rpc does not count, so nobody can block it.
+ */
+async function refuseWhenSetUp(runtime: Runtime, options: BootstrapOptions, owner: SessionClaims): Promise<void> {
+  const em = runtime.orm.em.fork();
+  const [ofOwner] = await organizationsOfMembers(em, [owner.sub]);
+  if (ofOwner) {
     throw new BootstrapRefusal(
-      `this deployment already has an organization ("${first.name}", slug ${first.slug}), so bootstrap changes nothing: ` +
+      `${options.email} is already a member of an organization ("${ofOwner.name}", slug ${ofOwner.slug}), so bootstrap changes nothing: ` +
         'sign in and use /rpc (apiKeys.create, organizations.create, featureFlags.set) instead',
     );
   }
+  const admins = await userIdsByVerifiedEmail(em, [...runtime.config.platformAdminEmails]);
+  const [ofAdmin] = await organizationsOfMembers(em, admins);
+  if (ofAdmin) {
+    throw new BootstrapRefusal(
+      `this deployment is set up: a platform admin is a member of the organization "${ofAdmin.name}" (slug ${ofAdmin.slug}), so bootstrap changes nothing: ` +
+        'sign in and use /rpc (apiKeys.create, organizations.create, featureFlags.set) instead',
+    );
+  }
+}
+
+async function bootstrap(runtime: Runtime, options: BootstrapOptions): Promise<string[]> {
+  const config = runtime.config;
   const claims = await ownerClaims(runtime, options);
+  await refuseWhenSetUp(runtime, options, claims);
   // Whoever runs bootstrap has the deployment's keys; for these calls the owner acts as a platform admin.
   const platformAdminEmails = new Set([...config.platformAdminEmails, options.email]);
   const asOwner = (organizationId: string | null) =>

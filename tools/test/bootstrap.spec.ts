@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import { freePort } from '@mrp/platform';
 import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
 
@@ -13,6 +14,30 @@ const PRODUCTION_CURSOR_SECRET = 'bootstrap-test-cursor-secret-32-characters';
 
 function bootstrap(database: TestDatabase, args: string[], env: Record<string, string> = {}): AppProcess {
   return startAppProcess(BOOTSTRAP, { DATABASE_URL: database.url, NODE_ENV: 'production', CURSOR_SECRET: PRODUCTION_CURSOR_SECRET, AUTH_JWT_SECRET: JWT_SECRET, ...env }, { args });
+}
+
+function startApi(database: TestDatabase, port: number): AppProcess {
+  return startAppProcess('apps/api/src/main.ts', {
+    DATABASE_URL: database.url,
+    NODE_ENV: 'production',
+    CURSOR_SECRET: PRODUCTION_CURSOR_SECRET,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    AUTH_JWT_SECRET: JWT_SECRET,
+    PLATFORM_ADMIN_EMAILS: OPERATOR,
+  });
+}
+
+async function stopApi(api: AppProcess | undefined): Promise<void> {
+  if (api && api.child.exitCode === null) {
+    api.child.kill('SIGTERM');
+    await api.exited;
+  }
+}
+
+function sessionFor(claims: { sub: string; email: string; email_verified?: boolean }): Promise<string> {
+  const { sub, ...rest } = claims;
+  return new SignJWT(rest).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(JWT_SECRET));
 }
 
 function printed(output: string, label: RegExp): string {
@@ -38,23 +63,12 @@ describe('npm run bootstrap', () => {
 
       const port = await freePort();
       // No FEATURE_FLAGS: the public API answers only because bootstrap stored the flag.
-      api = startAppProcess('apps/api/src/main.ts', {
-        DATABASE_URL: database.url,
-        NODE_ENV: 'production',
-        CURSOR_SECRET: PRODUCTION_CURSOR_SECRET,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        AUTH_JWT_SECRET: JWT_SECRET,
-        PLATFORM_ADMIN_EMAILS: OPERATOR,
-      });
+      api = startApi(database, port);
       await api.waitForLine(/api listening/, 60_000);
       baseUrl = `http://127.0.0.1:${port}`;
     }, 120_000);
     afterAll(async () => {
-      if (api && api.child.exitCode === null) {
-        api.child.kill('SIGTERM');
-        await api.exited;
-      }
+      await stopApi(api);
       await database?.drop();
     });
 
@@ -89,12 +103,12 @@ describe('npm run bootstrap', () => {
       expect(output).toContain(`${OPERATOR} is a platform admin (listed in PLATFORM_ADMIN_EMAILS).`);
     });
 
-    it('run again, refuses in one line and creates nothing', async () => {
+    it('run again for another person, refuses in one line and creates nothing', async () => {
       const again = bootstrap(database, ['--email', 'someone@else.example', '--org', 'Second'], { PLATFORM_ADMIN_EMAILS: OPERATOR });
       const { code, stderr } = await again.exited;
       expect(code).toBe(1);
       expect(stderr).toBe(
-        'bootstrap: this deployment already has an organization ("Acme Corp", slug acme-corp), so bootstrap changes nothing: ' +
+        'bootstrap: this deployment is set up: a platform admin is a member of the organization "Acme Corp" (slug acme-corp), so bootstrap changes nothing: ' +
           'sign in and use /rpc (apiKeys.create, organizations.create, featureFlags.set) instead\n',
       );
       expect(again.output().stdout).toBe('');
@@ -106,6 +120,97 @@ describe('npm run bootstrap', () => {
       });
       const { organizations } = (await me.json()) as { organizations: unknown[] };
       expect(organizations).toHaveLength(1);
+    });
+  });
+
+  describe('after strangers signed in first', () => {
+    const OWNER = 'owner@corp.example';
+    const attacker = { sub: 'a77ac4e2-0000-4000-8000-00000000a77a', email: OWNER, email_verified: false };
+    let database: TestDatabase;
+    let api: AppProcess;
+    let baseUrl: string;
+    const rpc = async (session: string, name: string, input: unknown = {}, organizationId?: string) => {
+      const response = await fetch(`${baseUrl}/rpc/${name}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json', ...(organizationId ? { 'x-organization-id': organizationId } : {}) },
+        body: JSON.stringify(input),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      const port = await freePort();
+      api = startApi(database, port);
+      await api.waitForLine(/api listening/, 60_000);
+      baseUrl = `http://127.0.0.1:${port}`;
+    }, 120_000);
+    afterAll(async () => {
+      await stopApi(api);
+      await database?.drop();
+    });
+
+    it('is not stopped by an organization a signed-in stranger created over /rpc', async () => {
+      const stranger = await sessionFor({ sub: 'd0d0d0d0-0000-4000-8000-0000000000d0', email: 'stranger@elsewhere.example' });
+      expect(await rpc(stranger, 'organizations.create', { name: 'Elsewhere' })).toMatchObject({ status: 200 });
+      const run = bootstrap(database, ['--email', 'first@corp.example', '--org', 'First']);
+      const { code, stderr } = await run.exited;
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(run.output().stdout).toContain('Organization "First" created');
+    });
+
+    it("gives the owner an account of their own, never the one that claimed the owner's address unverified", async () => {
+      // Someone signs in once claiming the owner's address, unverified.
+      const attackerSession = await sessionFor(attacker);
+      expect(await rpc(attackerSession, 'me.get')).toMatchObject({ status: 200 });
+
+      const run = bootstrap(database, ['--email', OWNER, '--org', 'Corp', '--enable-public-api']);
+      const { code, stderr } = await run.exited;
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      const stdout = run.output().stdout;
+      expect(stdout).not.toContain(attacker.sub);
+
+      const ownerSession = printed(stdout, /Session token/);
+      const ownerClaims = JSON.parse(Buffer.from(ownerSession.split('.')[1], 'base64url').toString()) as { sub: string };
+      expect(ownerClaims.sub).not.toBe(attacker.sub);
+      const ownerMe = await rpc(ownerSession, 'me.get');
+      expect(ownerMe.status).toBe(200);
+      expect(ownerMe.body).toMatchObject({ user: { id: ownerClaims.sub, email: OWNER } });
+      expect((ownerMe.body.organizations as Array<{ name: string; roleKeys: string[] }>).map(({ name, roleKeys }) => ({ name, roleKeys }))).toEqual([
+        { name: 'Corp', roleKeys: ['owner'] },
+      ]);
+
+      const attackerMe = await rpc(attackerSession, 'me.get');
+      expect(attackerMe.body.organizations).toEqual([]);
+      const key = await fetch(`${baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${printed(stdout, /API key/)}` } });
+      expect(key.status).toBe(200);
+      expect(((await key.json()) as { principal: { id: string } }).principal.id).toBe(ownerClaims.sub);
+      // The owner's own identity provider account, with its verified address, signs in as the owner.
+      const ownerAtIdp = await sessionFor({ sub: ownerClaims.sub, email: OWNER, email_verified: true });
+      expect(await rpc(ownerAtIdp, 'me.get')).toMatchObject({ status: 200, body: { user: { id: ownerClaims.sub } } });
+    });
+
+    it('with --user-id, creates the owner under that id and never names the unverified account', async () => {
+      const squatter = { sub: 'b77ac4e2-0000-4000-8000-00000000b77b', email: 'boss@corp2.example', email_verified: false };
+      expect(await rpc(await sessionFor(squatter), 'me.get')).toMatchObject({ status: 200 });
+      const ownerId = 'c0c0c0c0-0000-4000-8000-0000000000c0';
+      const run = bootstrap(database, ['--email', squatter.email, '--org', 'Corp Two', '--user-id', ownerId]);
+      const { code, stderr } = await run.exited;
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(run.output().stdout).toContain(`owner ${squatter.email} (user id ${ownerId})`);
+      expect(run.output().stdout).not.toContain(squatter.sub);
+      const squatterMe = await rpc(await sessionFor(squatter), 'me.get');
+      expect(squatterMe.body.organizations).toEqual([]);
+    });
+
+    it('run again for the same owner, refuses in one line and creates nothing', async () => {
+      const again = bootstrap(database, ['--email', OWNER, '--org', 'Corp again']);
+      const { code, stderr } = await again.exited;
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        `bootstrap: ${OWNER} is already a member of an organization ("Corp", slug corp), so bootstrap changes nothing: ` +
+          'sign in and use /rpc (apiKeys.create, organizations.create, featureFlags.set) instead\n',
+      );
+      expect(again.output().stdout).toBe('');
     });
   });
 

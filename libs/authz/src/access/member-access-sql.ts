@@ -9,6 +9,13 @@
  */
 
 /**
+ * The SQL texts the fragments accept, and nothing else: they are spliced into the statement, so
+ * a value must never reach them (values go in as bind parameters).
+ */
+export type MembershipIdExpression = 'm.id' | '?';
+export type UserRowAlias = 'users' | 'u';
+
+/**
  * Effective access of one membership: the ids of the roles it holds and the union of their
  * permissions, as two arrays (empty when it holds none, or when `membershipId` is NULL: no row
  * is ever missing, so callers join it with `CROSS JOIN LATERAL` or `LEFT JOIN LATERAL … ON true`).
@@ -17,7 +24,7 @@
  * role by its primary key in a subquery, which no join order can turn into a scan of every role
  * (a join did, in the generic plan, once the statistics said the table was empty).
  */
-export function memberAccessSql(membershipId: string): string {
+export function memberAccessSql(membershipId: MembershipIdExpression): string {
   return `SELECT coalesce(array_agg(DISTINCT g.role_id::text ORDER BY g.role_id::text), '{}') AS role_ids,
                  coalesce(array_agg(DISTINCT perm.permission ORDER BY perm.permission)
                             FILTER (WHERE perm.permission IS NOT NULL), '{}') AS permissions
@@ -33,6 +40,6 @@ export type CannotAct = 'deleted' | 'disabled' | null;
  * Whether the user of row alias `user` may act at all, by session or by key: NULL when they may,
  * else 'deleted' (self-initiated deletion took effect) or 'disabled' (an administrator's lockout).
  */
-export function ownerCannotActSql(user: string): string {
+export function ownerCannotActSql(user: UserRowAlias): string {
   return `(CASE WHEN ${user}.deleted_at IS NOT NULL THEN 'deleted' WHEN ${user}.disabled_at IS NOT NULL THEN 'disabled' END)`;
 }

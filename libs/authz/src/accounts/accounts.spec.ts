@@ -115,4 +115,25 @@ describe('account deletion', () => {
     await expect(processDueAccountDeletions(em, new Date(Date.now() + 31 * 86_400_000))).resolves.toBe(1);
     await expect(h.call('me.get', {}, notYet)).rejects.toMatchObject({ code: 'unauthorized' });
   });
+
+  it('a deleted account releases its address: a new identity provider account with it signs in', async () => {
+    const gone = h.person('gone');
+    await h.principal(gone);
+    await h.call('users.requestDeletion', {}, gone);
+    await h.sql("UPDATE users SET deletion_scheduled_for = now() - interval '1 minute' WHERE id = ?", [gone.sub]);
+    await expect(processDueAccountDeletions(h.db.orm.em.fork(), new Date())).resolves.toBe(1);
+
+    const returning = { sub: 'c3c3c3c3-0000-4000-8000-0000000000c3', email: gone.email.toUpperCase(), name: 'Back again' };
+    await expect(h.call<Me>('me.get', {}, returning)).resolves.toMatchObject({ user: { id: returning.sub, email: gone.email } });
+    await expect(h.call('me.get', {}, gone)).rejects.toMatchObject({ code: 'unauthorized', message: 'This account has been deleted' });
+  });
+
+  it('a disabled account keeps its address', async () => {
+    const locked = h.person('locked');
+    await h.principal(locked);
+    await h.sql('UPDATE users SET disabled_at = now() WHERE id = ?', [locked.sub]);
+    await expect(processDueAccountDeletions(h.db.orm.em.fork(), new Date())).resolves.toBe(0);
+    const pretender = { sub: 'c4c4c4c4-0000-4000-8000-0000000000c4', email: locked.email };
+    await expect(h.call('me.get', {}, pretender)).rejects.toMatchObject({ code: 'conflict' });
+  });
 });

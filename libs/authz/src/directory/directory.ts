@@ -39,3 +39,17 @@ export async function userIdsByVerifiedEmail(em: EntityManager, emails: readonly
   ]);
   return rows.map((row) => row.id);
 }
+
+/** The organizations any of `userIds` is a member of, oldest first. */
+export async function organizationsOfMembers(
+  em: EntityManager,
+  userIds: readonly string[],
+): Promise<Array<{ id: string; name: string; slug: string }>> {
+  if (userIds.length === 0) return [];
+  return em.execute<Array<{ id: string; name: string; slug: string }>>(
+    `SELECT o.id, o.name, o.slug FROM organizations o
+      WHERE EXISTS (SELECT 1 FROM memberships m WHERE m.organization_id = o.id AND m.user_id = ANY(?::text[]))
+      ORDER BY o.created_at, o.id`,
+    [sqlTextArray(userIds)],
+  );
+}

@@ -4,6 +4,7 @@ import { Migration20261122000210_account_deletion_due } from './Migration2026112
 import { Migration20261122000400_api_keys } from './Migration20261122000400_api_keys';
 import { Migration20261122000410_rate_limit_buckets } from './Migration20261122000410_rate_limit_buckets';
 import { Migration20261123000100_verified_emails } from './Migration20261123000100_verified_emails';
+import { Migration20261123000300_release_deleted_addresses } from './Migration20261123000300_release_deleted_addresses';
 
 export const authzMigrations: MigrationObject[] = [
   { name: 'Migration20261122000200_identity', class: Migration20261122000200_identity },
@@ -11,4 +12,5 @@ export const authzMigrations: MigrationObject[] = [
   { name: 'Migration20261122000400_api_keys', class: Migration20261122000400_api_keys },
   { name: 'Migration20261122000410_rate_limit_buckets', class: Migration20261122000410_rate_limit_buckets },
   { name: 'Migration20261123000100_verified_emails', class: Migration20261123000100_verified_emails },
+  { name: 'Migration20261123000300_release_deleted_addresses', class: Migration20261123000300_release_deleted_addresses },
 ];
