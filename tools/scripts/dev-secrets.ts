@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateFolder, readPrivateFile, writePrivateFile } from '@mrp/platform';
 
 export interface DevSecrets {
   authJwtSecret: string;
@@ -18,15 +18,17 @@ function newDevSecrets(): DevSecrets {
 
 /**
  * Secrets for a local `npm start` when the operator set none: generated once and kept under
- * .data/ (git-ignored), so tokens printed by one start still work after a restart.
+ * .data/ (git-ignored), so tokens printed by one start still work after a restart. The folder and
+ * the file are checked first: a link planted there must not make us read or write another file.
  */
 export function loadOrCreateDevSecrets(path: string): DevSecrets {
-  const kept = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Partial<DevSecrets>) : {};
+  ensurePrivateFolder(dirname(path));
+  const text = readPrivateFile(path);
+  const kept = text === undefined ? {} : (JSON.parse(text) as Partial<DevSecrets>);
   // A file from an older start lacks the newer secrets: those are added, the kept ones stay.
   const fresh = newDevSecrets();
   const secrets: DevSecrets = { ...fresh, ...kept };
   if (Object.keys(fresh).every((name) => Object.hasOwn(kept, name))) return secrets;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  writePrivateFile(path, JSON.stringify(secrets, null, 2));
   return secrets;
 }

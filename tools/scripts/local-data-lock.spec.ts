@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireLocalDataLock, type LocalDataLock } from './local-data-lock';
@@ -52,5 +52,23 @@ describe('the local data lock', () => {
     writeFileSync(lockFile(), JSON.stringify({ pid: 1, command: 'npm start', script: 'init' }));
     lock.release();
     expect(existsSync(lockFile())).toBe(true);
+  });
+
+  it('refuses a folder other users may write to, in one line', () => {
+    chmodSync(dataDir, 0o777);
+    expect(() => acquireLocalDataLock(dataDir, 'npm start')).toThrow(`${dataDir} is writable by other users (mode 777): run chmod go-w ${dataDir}`);
+    expect(existsSync(lockFile())).toBe(false);
+  });
+
+  it('writes through no symbolic link planted at the lock or a name beside it', () => {
+    const target = join(dataDir, 'operator-only');
+    writeFileSync(target, '{"pid": 1}', { mode: 0o600 });
+    symlinkSync(target, lockFile());
+    symlinkSync(target, `${lockFile()}.${process.pid}`);
+    const lock = acquired(acquireLocalDataLock(dataDir, 'npm start'));
+    lock.update({ apiUrl: 'http://127.0.0.1:3000' });
+    expect(lstatSync(lockFile()).isSymbolicLink()).toBe(false);
+    expect(readFileSync(target, 'utf8')).toBe('{"pid": 1}');
+    lock.release();
   });
 });

@@ -1,5 +1,7 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { ensurePrivateFolder } from '@mrp/platform';
 
 /** The checkout's folder of local state: embedded PostgreSQL data, generated development secrets, the lock. */
 export function localDataDir(env: NodeJS.ProcessEnv, workspaceRoot: string): string {
@@ -47,16 +49,27 @@ function stillHolds(holder: LockHolder): boolean {
 
 function readHolder(path: string): LockHolder | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+    // A symbolic link is no lock of ours: unreadable, so it is taken over (the link removed).
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      return JSON.parse(readFileSync(fd, 'utf8')) as LockHolder;
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
   }
 }
 
-/** Writes the whole file aside first, so a reader never sees it half-written. */
+/** Writes the whole file aside first (a fresh file, no link followed), so a reader never sees it half-written. */
 function writeAside(path: string, holder: LockHolder): string {
-  const aside = `${path}.${process.pid}`;
-  writeFileSync(aside, JSON.stringify(holder), { mode: 0o600 });
+  const aside = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  const fd = openSync(aside, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+  try {
+    writeSync(fd, JSON.stringify(holder));
+  } finally {
+    closeSync(fd);
+  }
   return aside;
 }
 
@@ -68,7 +81,8 @@ function writeAside(path: string, holder: LockHolder): string {
  */
 export function acquireLocalDataLock(dataDir: string, command: string): LocalDataLock | { heldBy: LockHolder } {
   // The usual mode: the postgres user passes through to the data (as root), each file inside is private.
-  mkdirSync(dataDir, { recursive: true });
+  // Ours alone to change: another user's link there would turn our writes onto their target.
+  ensurePrivateFolder(dataDir);
   const path = join(dataDir, LOCK_FILE);
   const holder: LockHolder = { pid: process.pid, command, script: basename(process.argv[1] ?? command) };
   for (let attempt = 0; attempt < 5; attempt++) {

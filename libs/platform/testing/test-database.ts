@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -43,14 +43,17 @@ async function withAdminClient<T>(adminUrl: string, work: (client: Client) => Pr
 export async function setupTestDatabaseServer(modules: readonly PlatformModule[]): Promise<void> {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    const embedded = await startEmbeddedPostgres({
-      dataDir: mkdtempSync(join(tmpdir(), 'mrp-test-pg-')),
-      port: await freePort(),
-      database: 'postgres',
-      persistent: false,
-    });
+    // A folder of ours holds the data folder and its password; open to the postgres user (as root).
+    const home = mkdtempSync(join(tmpdir(), 'mrp-test-pg-'));
+    chmodSync(home, 0o755);
+    const embedded = await startEmbeddedPostgres({ dataDir: join(home, 'data'), port: await freePort(), database: 'postgres', persistent: false });
     adminUrl = embedded.adminUrl;
-    serverState.__testDatabaseServer = { stop: embedded.stop };
+    serverState.__testDatabaseServer = {
+      stop: async () => {
+        await embedded.stop();
+        rmSync(home, { recursive: true, force: true });
+      },
+    };
   } else {
     serverState.__testDatabaseServer = {};
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -24,10 +24,14 @@ export async function createThrowawayDatabase(): Promise<ThrowawayDatabase> {
   let adminUrl = process.env.DATABASE_URL;
   let server = 'the DATABASE_URL server';
   let stopEmbedded: (() => Promise<void>) | undefined;
+  let home: string | undefined;
   let dataDir: string | undefined;
   if (!adminUrl) {
-    dataDir = mkdtempSync(join(tmpdir(), 'mrp-bench-pg-'));
-    const embedded = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'postgres', persistent: false });
+    // A folder of ours holds the data folder and its password; open to the postgres user (as root).
+    home = mkdtempSync(join(tmpdir(), 'mrp-bench-pg-'));
+    chmodSync(home, 0o755);
+    const embedded = await startEmbeddedPostgres({ dataDir: join(home, 'data'), port: await freePort(), database: 'postgres', persistent: false });
+    dataDir = embedded.dataDir;
     adminUrl = embedded.adminUrl;
     stopEmbedded = embedded.stop;
     server = 'embedded PostgreSQL';
@@ -62,7 +66,7 @@ export async function createThrowawayDatabase(): Promise<ThrowawayDatabase> {
         await admin.end();
       }
       await stopEmbedded?.();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (home) rmSync(home, { recursive: true, force: true });
     },
   };
 }

@@ -1,8 +1,8 @@
 import { spawn, execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../net/free-port';
 import { EmbeddedPostgresError, locatePostgresDistribution, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
@@ -94,14 +94,27 @@ describe('locatePostgresDistribution', () => {
 describe('startEmbeddedPostgres from a data folder inside a private (mode 700) folder', () => {
   let privateDir: string;
   let database: EmbeddedDatabase;
+  const plantedSecret = `planted-${process.pid}-secret`;
   beforeAll(async () => {
     privateDir = mkdtempSync(join(tmpdir(), 'mrp-private-'));
-    database = await startEmbeddedPostgres({ dataDir: join(privateDir, 'postgres'), port: await freePort(), database: 'app', persistent: false });
+    // A secret of the operator's, which the postgres user must not find in its processes' environment.
+    process.env.MRP_PLANTED_SECRET = plantedSecret;
+    try {
+      database = await startEmbeddedPostgres({ dataDir: join(privateDir, 'postgres'), port: await freePort(), database: 'app', persistent: false });
+    } finally {
+      delete process.env.MRP_PLANTED_SECRET;
+    }
   }, 90_000);
   afterAll(async () => {
     await database?.stop();
     rmSync(privateDir, { recursive: true, force: true });
   }, 60_000);
+
+  it('hands the server none of the environment of its starter', () => {
+    const environment = readFileSync(`/proc/${database.pid}/environ`, 'utf8').split('\0');
+    expect(environment.filter((entry) => entry.includes(plantedSecret) || entry.startsWith('MRP_PLANTED_SECRET='))).toEqual([]);
+    expect(environment).toContain('LC_MESSAGES=C');
+  });
 
   it('serves queries, as an unprivileged user when started by root', async () => {
     const client = new Client({ connectionString: database.url });
@@ -179,4 +192,61 @@ describe('startEmbeddedPostgres failures and clean-up', () => {
     starter.kill('SIGKILL');
     expect(await waitUntil(() => !isAlive(serverPid), 15_000)).toBe(true);
   }, 90_000);
+});
+
+describe('startEmbeddedPostgres refuses files and folders another user could swap', () => {
+  let scratch: string;
+  // A file only root (or this user) may read, standing for /etc/shadow.
+  let target: string;
+  const targetText = 'not a password: a file of the operator\'s\n';
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'mrp-links-'));
+    chmodSync(scratch, 0o755);
+    target = join(scratch, 'operator-only');
+    writeFileSync(target, targetText, { mode: 0o600 });
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('refuses a data folder that is a symbolic link, in one line, and leaves its target alone', async () => {
+    const elsewhere = join(scratch, 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o755 });
+    const linked = join(scratch, 'linked');
+    symlinkSync(elsewhere, linked);
+    await expect(startEmbeddedPostgres({ dataDir: linked, port: await freePort(), persistent: false })).rejects.toThrow(
+      new EmbeddedPostgresError(`the embedded PostgreSQL did not start: ${linked} is a symbolic link: make it a real folder (or point LOCAL_DATA_DIR at one)`),
+    );
+    expect(lstatSync(elsewhere)).toMatchObject({ uid: process.getuid?.(), mode: lstatSync(elsewhere).mode });
+    expect(statSync(elsewhere).mode & 0o777).toBe(0o755);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('keeps the password out of the data folder, ignores a link planted there, and refuses a linked password file', async () => {
+    const port = await freePort();
+    const first = await startEmbeddedPostgres({ dataDir: join(scratch, 'data'), port, database: 'postgres' });
+    const { dataDir } = first;
+    await first.stop();
+    const passwordFile = `${dataDir}.password`;
+    expect(statSync(passwordFile)).toMatchObject({ uid: process.getuid?.() });
+    expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
+    try {
+      // Whoever owns the data folder (the postgres user, as root) may plant a link inside it.
+      const planted = join(dataDir, 'embedded-password');
+      symlinkSync(target, planted);
+      const second = await startEmbeddedPostgres({ dataDir: join(scratch, 'data'), port, database: 'postgres' });
+      await second.stop();
+      expect(decodeURIComponent(new URL(second.url).password)).not.toBe(targetText.trim());
+      unlinkSync(planted);
+
+      unlinkSync(passwordFile);
+      symlinkSync(target, passwordFile);
+      await expect(startEmbeddedPostgres({ dataDir: join(scratch, 'data'), port, database: 'postgres' })).rejects.toThrow(
+        new EmbeddedPostgresError(`the embedded PostgreSQL did not start: ${passwordFile} is a symbolic link, not a file of ours: remove it`),
+      );
+      expect(readFileSync(target, 'utf8')).toBe(targetText);
+      expect(statSync(target).mode & 0o777).toBe(0o600);
+    } finally {
+      // As root the data was placed elsewhere, in a folder of its own.
+      if (dirname(dataDir) !== scratch) rmSync(dirname(dataDir), { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { lchown, lstat, mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { assertPrivateFolder, readPrivateFile, UnsafeLocalPathError, writePrivateFile } from '../files/private-files';
 import { EmbeddedPostgresError } from './embedded-postgres-error';
 import { placeForUser, postgresSystemUser, type SystemUser } from './postgres-user-placement';
 
@@ -37,7 +38,8 @@ export interface EmbeddedPostgresOptions {
 const USER = 'postgres';
 // Data folders initialised before passwords were generated use this one.
 const LEGACY_PASSWORD = 'postgres';
-const PASSWORD_FILE = 'embedded-password';
+// Data folders initialised before the password moved beside the data kept it inside, as this file.
+const LEGACY_PASSWORD_FILE = 'embedded-password';
 const READY_LINE = 'database system is ready to accept connections';
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
@@ -93,20 +95,50 @@ function reasonIn(output: string): string {
   return lines.find((line) => /\b(FATAL|PANIC|ERROR):/.test(line)) ?? lines.at(-1) ?? 'no output';
 }
 
+/**
+ * Where the password of a data folder is kept: beside it, in the folder that holds it, not inside.
+ * As root the data folder belongs to the postgres user, who could swap a file in it for a link
+ * to any file of root's; its parent is ours alone (checked by checkDataFolders).
+ */
+function passwordFileOf(dataDir: string): string {
+  return join(dirname(dataDir), `${basename(dataDir)}.password`);
+}
+
+/**
+ * Refuses a data folder, or the folder holding it, that another user could swap for a symbolic
+ * link (root would then hand the link's target to the postgres user, or write a secret into it).
+ */
+async function checkDataFolders(dataDir: string, runAs: SystemUser | undefined): Promise<void> {
+  // Folders on the way keep the usual mode, so the postgres user can pass.
+  await mkdir(dirname(dataDir), { recursive: true, mode: 0o755 });
+  assertPrivateFolder(dirname(dataDir));
+  const exists = await lstat(dataDir).then(() => true, () => false);
+  if (exists) assertPrivateFolder(dataDir, runAs ? [runAs.uid] : []);
+}
+
+/** A data folder from before the password moved beside it: the password moves out, checked like any secret. */
+async function movePasswordOutOf(dataDir: string): Promise<void> {
+  const legacy = join(dataDir, LEGACY_PASSWORD_FILE);
+  if (readPrivateFile(passwordFileOf(dataDir)) !== undefined) return;
+  const password = readPrivateFile(legacy);
+  if (password === undefined) return;
+  writePrivateFile(passwordFileOf(dataDir), password);
+  await unlink(legacy);
+}
+
 /** Runs initdb with a generated password handed over in a private file that never outlives it. */
 async function initialise(distribution: string, dataDir: string, runAs: SystemUser | undefined): Promise<void> {
-  // Folders on the way keep the usual mode, so the postgres user can pass; the data folder is private.
-  await mkdir(dirname(dataDir), { recursive: true });
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
+  assertPrivateFolder(dataDir, runAs ? [runAs.uid] : []);
+  if (runAs) await lchown(dataDir, runAs.uid, runAs.gid);
   const password = randomBytes(24).toString('base64url');
   const privateDir = await mkdtemp(join(dirname(dataDir), '.initdb-'));
   try {
     const passwordFile = join(privateDir, 'password');
     await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
     if (runAs) {
-      await chown(privateDir, runAs.uid, runAs.gid);
-      await chown(passwordFile, runAs.uid, runAs.gid);
+      await lchown(privateDir, runAs.uid, runAs.gid);
+      await lchown(passwordFile, runAs.uid, runAs.gid);
     }
     const output = await runToEnd(join(distribution, 'bin', 'initdb'), [
       `--pgdata=${dataDir}`,
@@ -122,13 +154,12 @@ async function initialise(distribution: string, dataDir: string, runAs: SystemUs
   } finally {
     await rm(privateDir, { recursive: true, force: true });
   }
-  // Kept beside the data it opens: the folder is private to its owner (mode 700).
-  await writeFile(join(dataDir, PASSWORD_FILE), password, { mode: 0o600 });
+  writePrivateFile(passwordFileOf(dataDir), password);
 }
 
 function runToEnd(command: string, args: string[], runAs: SystemUser | undefined, cwd: string): Promise<{ code: number | null; text: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { ...runAs, cwd, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { ...runAs, cwd, env: serverEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -139,9 +170,22 @@ function runToEnd(command: string, args: string[], runAs: SystemUser | undefined
   });
 }
 
+// What initdb and the server need from our environment. Nothing else is passed: the postgres
+// user may read its processes' environment, and ours may hold the operator's secrets.
+const PASSED_ENVIRONMENT = ['PATH', 'TZ', 'LANG', 'LC_ALL', 'LC_COLLATE', 'LC_CTYPE', 'LC_MONETARY', 'LC_NUMERIC', 'LC_TIME', 'SYSTEMROOT'];
+
+function serverEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of PASSED_ENVIRONMENT) if (process.env[name] !== undefined) env[name] = process.env[name];
+  return { ...env, LC_MESSAGES: 'C' };
+}
+
 function readPassword(dataDir: string): string {
-  const file = join(dataDir, PASSWORD_FILE);
-  return existsSync(file) ? readFileSync(file, 'utf8').trim() : LEGACY_PASSWORD;
+  try {
+    return readPrivateFile(passwordFileOf(dataDir))?.trim() ?? LEGACY_PASSWORD;
+  } catch (error) {
+    throw error instanceof UnsafeLocalPathError ? new EmbeddedPostgresError(`the embedded PostgreSQL's password is not safe to use: ${error.message}`) : error;
+  }
 }
 
 function processAlive(pid: number): boolean {
@@ -206,7 +250,7 @@ function startServer(distribution: string, dataDir: string, port: number, runAs:
   const postgres = join(distribution, 'bin', 'postgres');
   // Clients connect to 127.0.0.1 only; listening there alone makes a taken port fail the start.
   const args = ['-D', dataDir, '-p', String(port), '-h', '127.0.0.1'];
-  const options = { ...runAs, cwd: dirname(dataDir), env: { ...process.env, LC_MESSAGES: 'C' }, detached: true };
+  const options = { ...runAs, cwd: dirname(dataDir), env: serverEnvironment(), detached: true };
   const child =
     platform() === 'win32'
       ? spawn(postgres, args, { ...options, stdio: ['pipe', 'ignore', 'pipe'] })
@@ -280,7 +324,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const { dataDir } = placement;
 
   const cleanUp = async () => {
-    if (!persistent) await rm(dataDir, { recursive: true, force: true });
+    if (!persistent) {
+      await rm(dataDir, { recursive: true, force: true });
+      await rm(passwordFileOf(dataDir), { force: true });
+    }
     if (placement.homeDir) {
       await rm(join(placement.homeDir, 'distribution'), { recursive: true, force: true });
       if (!persistent) await rm(placement.homeDir, { recursive: true, force: true });
@@ -289,9 +336,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
 
   let child: ChildProcess;
   try {
+    await checkDataFolders(dataDir, runAs);
     await stopLeftoverServer(dataDir, options.replaceLeftoverServer ?? false);
-    if (!existsSync(join(dataDir, 'PG_VERSION'))) await initialise(placement.distributionDir, dataDir, runAs);
-    else if (runAs) await chown(dataDir, runAs.uid, runAs.gid);
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+      await initialise(placement.distributionDir, dataDir, runAs);
+    } else {
+      await movePasswordOutOf(dataDir);
+      if (runAs) await lchown(dataDir, runAs.uid, runAs.gid);
+    }
+    readPassword(dataDir);
     child = await startServer(placement.distributionDir, dataDir, port, runAs);
   } catch (error) {
     await cleanUp();
