@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { ensurePrivateFolder } from '@mrp/platform';
+import { ensurePrivateFolder, processAlive } from '@mrp/platform';
 
 /** The checkout's folder of local state: embedded PostgreSQL data, generated development secrets, the lock. */
 export function localDataDir(env: NodeJS.ProcessEnv, workspaceRoot: string): string {
@@ -28,18 +28,10 @@ export interface LocalDataLock {
 
 const LOCK_FILE = 'local.lock';
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Whether the recorded process still runs our script (a rebooted machine may have given its id to another). */
 function stillHolds(holder: LockHolder): boolean {
-  if (!Number.isInteger(holder.pid) || !isAlive(holder.pid)) return false;
+  if (!Number.isInteger(holder.pid) || !processAlive(holder.pid)) return false;
   try {
     return readFileSync(`/proc/${holder.pid}/cmdline`, 'utf8').includes(holder.script);
   } catch {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { freePort } from '@mrp/platform';
+import { freePort, processAlive } from '@mrp/platform';
 import { startAppProcess, type AppProcess } from '@mrp/platform/testing';
 
 /**
@@ -14,19 +14,11 @@ const LAUNCHER = 'tools/scripts/start.ts';
 const READY = /Platform running: api on (http:\/\/\S+)/;
 const STOP_BOUND_MS = 30_000;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function gone(pids: number[], timeoutMs = STOP_BOUND_MS): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const alive = pids.filter(isAlive);
+    const alive = pids.filter(processAlive);
     if (alive.length === 0 || Date.now() > deadline) return alive;
     await new Promise((wake) => setTimeout(wake, 200));
   }
@@ -66,7 +58,7 @@ describe('npm start', () => {
   });
   afterAll(async () => {
     // Whatever a failed test left running is ours to stop.
-    for (const pid of everyPid) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of everyPid) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
     for (const dir of serverDataDirs) {
       const placedElsewhere = basename(dirname(dirname(dir))) === 'mrp-embedded-postgres';

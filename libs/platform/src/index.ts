@@ -23,6 +23,7 @@ export {
   type EmbeddedDatabase,
 } from './database/embedded-postgres';
 export { freePort } from './net/free-port';
+export { processAlive } from './processes/process-alive';
 export { UnsafeLocalPathError, assertPrivateFolder, ensurePrivateFolder, readPrivateFile, writePrivateFile } from './files/private-files';
 export { collectMigrations, orderModules, type PlatformModule } from './database/platform-module';
 export {

@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { freePort } from '../net/free-port';
 import { EmbeddedPostgresError, locatePostgresDistribution, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
 import { canReach } from './postgres-user-placement';
+import { processAlive } from '../processes/process-alive';
 
 const IS_ROOT = process.getuid?.() === 0;
 const WORKSPACE_ROOT = resolve(__dirname, '..', '..', '..', '..');
@@ -16,14 +17,6 @@ function uidOfProcess(pid: number): number {
   return Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -143,7 +136,7 @@ describe('startEmbeddedPostgres from a data folder inside a private (mode 700) f
         `another PostgreSQL (pid ${database.pid}) is running on the data folder ${database.dataDir}: stop it first (kill ${database.pid})`,
       ),
     );
-    expect(isAlive(database.pid)).toBe(true);
+    expect(processAlive(database.pid)).toBe(true);
   });
 });
 
@@ -188,9 +181,9 @@ describe('startEmbeddedPostgres failures and clean-up', () => {
     starter.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     expect(await waitUntil(() => /server pid \d+/.test(output), 60_000)).toBe(true);
     const serverPid = Number(/server pid (\d+)/.exec(output)?.[1]);
-    expect(isAlive(serverPid)).toBe(true);
+    expect(processAlive(serverPid)).toBe(true);
     starter.kill('SIGKILL');
-    expect(await waitUntil(() => !isAlive(serverPid), 15_000)).toBe(true);
+    expect(await waitUntil(() => !processAlive(serverPid), 15_000)).toBe(true);
   }, 90_000);
 });
 

@@ -9,6 +9,7 @@ import { Client } from 'pg';
 import { assertPrivateFolder, readPrivateFile, UnsafeLocalPathError, writePrivateFile } from '../files/private-files';
 import { EmbeddedPostgresError } from './embedded-postgres-error';
 import { placeForUser, postgresSystemUser, type SystemUser } from './postgres-user-placement';
+import { processAlive } from '../processes/process-alive';
 
 export { EmbeddedPostgresError } from './embedded-postgres-error';
 
@@ -188,14 +189,6 @@ function readPassword(dataDir: string): string {
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
