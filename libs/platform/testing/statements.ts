@@ -2,7 +2,7 @@ import { Client } from 'pg';
 
 /**
  * The statements that reach PostgreSQL while `work` runs, in order: one entry per round trip
- * through `pg` (a pipelined BEGIN travels inside the entry of its statement).
+ * through `pg` (a BEGIN riding on a statement, `begin;<statement>`, is one entry).
  */
 export async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   const spy = jest.spyOn(Client.prototype, 'query');

@@ -131,8 +131,8 @@ function section(results: RouteFigures[], context: { server: string; postgresVer
       '(owner, membership, live role permissions) and takes a token from its PostgreSQL bucket (rate limit raised to 1,000,000/s so it ' +
       'never denies; a real write per request), then the procedure through `invokeProcedure` (input validation, permission check). ' +
       '`records.get` reads the record with a prepared statement and uses the model fields cached per process when their version matches ' +
-      'the one read with the record; `records.create` validates against the cached fields and inserts in a transaction whose BEGIN rides ' +
-      'with the INSERT, then COMMIT, and emits its event.',
+      'the one read with the record; `records.create` validates against the cached fields and inserts in a transaction (BEGIN, the ' +
+      'prepared INSERT, COMMIT), and emits its event.',
     '- Minimal: `node:http` + `pg` with `pool.query(text, values)`; one query authenticates (SHA-256 key lookup joined to users, ' +
       'memberships, grants and roles), one more reads the record (organization, live, row-level access) or inserts it (model resolved ' +
       'by key inside the INSERT). No field validation, no events, no rate limit. Tuned: the same server with named statements.',

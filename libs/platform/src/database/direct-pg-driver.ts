@@ -15,7 +15,6 @@ import {
   type TransactionEventBroadcaster,
 } from '@mikro-orm/postgresql';
 import type { QueryResult as PgResult } from 'pg';
-import { beginThenStatement } from './begin-pipeline';
 import { toParameterized } from './parameterized-sql';
 import {
   PinnedSavepoint,
@@ -51,9 +50,9 @@ export type SessionQuery = <Row = Record<string, unknown>>(sql: string, params?:
  *   knex query handed to `execute` goes out as `$n` placeholders with its values beside them
  *   (MikroORM alone would inline the values into the text), on the transaction's connection or
  *   a pooled one, skipping knex's per-query builder, runner, events and query ids;
- * - a top-level transaction is a `PinnedTransaction`: BEGIN rides on the first statement, COMMIT
- *   is one round trip, a nested one is a savepoint, and none of knex's per-transaction objects
- *   are built;
+ * - a top-level transaction is a `PinnedTransaction`: BEGIN is sent only when a statement needs
+ *   it (riding on it when it has no values), COMMIT is one round trip, a nested one is a
+ *   savepoint, and none of knex's per-transaction objects are built;
  * - `executePrepared` runs a statement PostgreSQL keeps parsed and planned per connection.
  * A failed statement's error names the statement's text and quotes no value (statement-errors.ts).
  */
@@ -63,7 +62,7 @@ export class DirectPgConnection extends PostgreSqlConnection {
     await options.eventBroadcaster?.dispatchEvent(EventType.beforeTransactionStart);
     const beginSql = this.platform.getBeginTransactionSQL(options);
     const pool = this.knexPool();
-    const transaction = new PinnedTransaction(pool, await pool.acquireConnection(), beginSql.join(';'), beginThenStatement);
+    const transaction = new PinnedTransaction(pool, await pool.acquireConnection(), beginSql.join(';'));
     try {
       if (this.logger.isEnabled('query', options.loggerContext)) for (const query of beginSql) this.logQuery(query, options.loggerContext);
       await options.eventBroadcaster?.dispatchEvent(EventType.afterTransactionStart, transaction);

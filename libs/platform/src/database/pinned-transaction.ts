@@ -18,12 +18,6 @@ export interface Statement {
   readonly name?: string;
 }
 
-/**
- * Sends BEGIN and a statement carrying values in one round trip, resolving with the statement's
- * result; `pg`'s public API can only send them one after the other (see begin-pipeline.ts).
- */
-export type BeginPipeline = (connection: PooledConnection, beginSql: string, statement: Statement) => Promise<QueryResult>;
-
 /** Runs one statement through pg's public `query`: named (prepared), with values, or plain text. */
 export function send(connection: PooledConnection, statement: Statement): Promise<QueryResult> {
   const values = statement.values as unknown[];
@@ -84,8 +78,9 @@ export function pinnedTransactionOf(context: unknown): PinnedTransaction | undef
  * without knex's per-transaction machinery (a whole knex instance per transaction, promise
  * chains, events):
  * - BEGIN is sent lazily: a transaction that never runs a statement costs no round trip at all,
- *   and BEGIN travels in the same round trip as the first statement when it can (a statement
- *   without values as `begin;<statement>`; one with values through the BeginPipeline, if given).
+ *   and a first statement without values carries it (`begin;<statement>`, one simple-protocol
+ *   message). One with values is sent after BEGIN's own round trip: pg's public API does not
+ *   pipeline, and doing it through pg's internals bought too little to keep (docs/benchmarks.md).
  * - MikroORM and knex still reach it: `client` is knex's client bound to this connection, so
  *   `.transacting(trx)` compiles with knex's own client, and whatever knex runs on it gets this
  *   connection with the transaction open. A nested `em.transactional` gets a savepoint.
@@ -105,7 +100,6 @@ export class PinnedTransaction {
     private readonly pool: KnexPool,
     readonly connection: PooledConnection,
     private readonly beginSql: string,
-    private readonly pipeline?: BeginPipeline,
   ) {}
 
   get completed(): boolean {
@@ -126,14 +120,12 @@ export class PinnedTransaction {
     return this.knexClient;
   }
 
-  /** Runs a statement in the transaction; BEGIN, if still due, travels with it where it can. */
+  /** Runs a statement in the transaction, after BEGIN if still due (in the same message when it can). */
   async query(statement: Statement): Promise<QueryResult | QueryResult[]> {
     if (this.isCompleted) throw new TransactionCompleteError(statement.text);
     if (this.state === 'open') return send(this.connection, statement);
     if (this.state === 'aborted') throw inFailedTransaction();
     if (statement.values.length === 0 && !statement.name) return this.withBegin(() => this.textWithBegin(statement.text));
-    const { pipeline } = this;
-    if (pipeline) return this.withBegin(() => pipeline(this.connection, this.beginSql, statement));
     await this.begin();
     return send(this.connection, statement);
   }
