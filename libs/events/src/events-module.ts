@@ -5,4 +5,6 @@ export const eventsModule: PlatformModule = {
   name: 'events',
   entities: [],
   migrations: eventsMigrations,
+  // Webhook endpoints belong to organizations.
+  requiresTablesOf: ['authz'],
 };

@@ -48,6 +48,7 @@ export { compileSchema, schemaErrorDetails } from './procedures/schema';
 // The one rule for text PostgreSQL can store, for libs that take strings from elsewhere than an input schema.
 export { unstorableText } from '@mrp/field-validation';
 export type { Principal, PrincipalKind, Credential } from './procedures/principal';
+export { systemPrincipal, type SystemPrincipalOptions } from './procedures/system-principal';
 export {
   noopEventDispatcher,
   type EventDispatcher,

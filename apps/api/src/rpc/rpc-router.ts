@@ -20,7 +20,7 @@ export type SessionAuthenticator = (
 export function rpcRouter(runtime: Runtime, authenticate: SessionAuthenticator): Router {
   const router = new Router({ prefix: '/rpc' });
   router.post('/:name', async (ctx) => {
-    const procedure = runtime.procedures.get(ctx.params.name);
+    const procedure = runtime.procedures.served(ctx.params.name);
     if (!procedure) throw notFound(`Procedure ${ctx.params.name}`);
     // A procedure behind a flag that is off answers as an unknown name does, even to anonymous callers.
     await assertProcedureAvailable(procedure, runtime.flags);

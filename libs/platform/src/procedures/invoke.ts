@@ -30,6 +30,8 @@ export async function assertProcedureAvailable(procedure: AnyProcedure, flags: I
 }
 
 function checkProcedureAccess(procedure: AnyProcedure, principal: Principal): void {
+  // To anyone but a system principal, a system procedure does not exist.
+  if (procedure.scope === 'system' && principal.credential.type !== 'system') throw notFound(`Procedure ${procedure.name}`);
   if (procedure.scope === 'platform-admin' && !principal.isPlatformAdmin) {
     throw forbidden('Only platform administrators may do this');
   }

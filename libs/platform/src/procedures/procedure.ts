@@ -11,8 +11,10 @@ import { compileSchema } from './schema';
  * - `organization`: needs an active organization; `permission` is checked against it.
  * - `user`: acts on the caller's own account (no organization needed).
  * - `platform-admin`: only platform admins (by session) may call it.
+ * - `system`: work no person does (a worker recording a delivery attempt); only a system
+ *   principal may call it, and no door serves it: to a caller it does not exist.
  */
-export type ProcedureScope = 'organization' | 'user' | 'platform-admin';
+export type ProcedureScope = 'organization' | 'user' | 'platform-admin' | 'system';
 
 export interface ProcedureContext<TScope extends ProcedureScope = ProcedureScope> {
   /** Request-scoped EntityManager; inside the procedure's transaction unless it is read-only. */
@@ -93,6 +95,12 @@ export class ProcedureRegistry {
 
   get(name: string): AnyProcedure | undefined {
     return this.byName.get(name);
+  }
+
+  /** What a door may serve: every procedure but the system ones. */
+  served(name: string): AnyProcedure | undefined {
+    const procedure = this.byName.get(name);
+    return procedure?.scope === 'system' ? undefined : procedure;
   }
 
   require(name: string): AnyProcedure {
