@@ -1,19 +1,24 @@
 import { loadConfig } from '@mrp/platform';
 import { createRuntime, runProcess } from '@mrp/runtime';
-import { createJobQueue, ensureQueues } from '@mrp/events';
+import { listenForDueDeliveries } from '@mrp/events';
 
 runProcess('webhook-worker', async () => {
   const config = loadConfig();
   const runtime = await createRuntime(config, { name: 'webhook-worker', poolSize: 5 });
-  const boss = createJobQueue({ databaseUrl: config.databaseUrl as string });
-  boss.on('error', (error) => runtime.logger.error({ err: error }, 'job queue error'));
-  await boss.start();
-  await ensureQueues(boss);
-  runtime.logger.info('webhook-worker started; job queues ready');
+  const worker = runtime.webhooks.createWorker(runtime.invocationDeps);
+  let signals;
+  try {
+    signals = await listenForDueDeliveries({ databaseUrl: config.databaseUrl as string, logger: runtime.logger, onDue: () => worker.wake() });
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  runtime.logger.info('webhook-worker started; delivering webhooks');
   return {
     logger: runtime.logger,
     async stop() {
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await signals.close();
+      await worker.stop();
       await runtime.close();
     },
   };

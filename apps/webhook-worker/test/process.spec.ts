@@ -1,4 +1,4 @@
-import PgBoss from 'pg-boss';
+import { Client } from 'pg';
 import { createTestDatabase, startAppProcess, type TestDatabase } from '@mrp/platform/testing';
 
 describe('the webhook-worker process', () => {
@@ -8,15 +8,18 @@ describe('the webhook-worker process', () => {
   });
   afterAll(() => database.drop());
 
-  it('connects pg-boss, creates its queues, and exits 0 on SIGTERM', async () => {
+  it('listens for due deliveries, and exits 0 on SIGTERM', async () => {
     const worker = startAppProcess('apps/webhook-worker/src/main.ts', { DATABASE_URL: database.url });
     await worker.waitForLine(/webhook-worker started/);
-    const boss = new PgBoss({ connectionString: database.url, schema: 'pgboss', migrate: false });
-    await boss.start();
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
     try {
-      expect((await boss.getQueue('webhook-deliveries'))?.name).toBe('webhook-deliveries');
+      const { rows } = await client.query<{ listeners: number }>(
+        `SELECT count(*)::int AS listeners FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN webhook_deliveries_due'`,
+      );
+      expect(rows[0].listeners).toBe(1);
     } finally {
-      await boss.stop({ graceful: false, wait: true });
+      await client.end();
     }
     worker.child.kill('SIGTERM');
     await worker.waitForLine(/"msg":"webhook-worker stopped"/);

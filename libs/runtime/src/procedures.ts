@@ -1,12 +1,12 @@
 import type { AnyProcedure } from '@mrp/platform';
 import { apiKeyProcedures, createAuthzProcedures, serviceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
-import { createNotificationProcedures, createNotifier } from '@mrp/notifications';
+import { createNotificationProcedures } from '@mrp/notifications';
 import { createDataModelsProcedures } from '@mrp/data-models';
 import type { RuntimeServices } from './runtime';
 
 /** Every procedure of every lib; the /rpc door serves all of them, /api/v1 a curated subset. */
 export function allProcedures(services: RuntimeServices): AnyProcedure[] {
-  const notifier = createNotifier({ platformAdminEmails: services.config.platformAdminEmails });
+  const { notifier } = services;
   return [
     ...createAuthzProcedures({ flags: services.flags, notifier }),
     whoAmIProcedure,
@@ -14,5 +14,6 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...serviceAccountProcedures,
     ...createNotificationProcedures(),
     ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret }),
+    ...services.webhooks.procedures,
   ];
 }

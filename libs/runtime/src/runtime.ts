@@ -11,9 +11,11 @@ import {
   type PlatformConfig,
 } from '@mrp/platform';
 import { InProcessEventBus, createEventDispatcher } from '@mrp/events';
+import { createNotifier, type Notifier } from '@mrp/notifications';
 import { ALL_MODULES } from './modules';
 import { allProcedures } from './procedures';
 import { scheduledTasks, type ScheduledTask } from './scheduled-tasks';
+import { createWebhooks, type WebhookOptions, type Webhooks } from './webhooks';
 
 /** The services procedures and tasks are built from. */
 export interface RuntimeServices {
@@ -23,6 +25,8 @@ export interface RuntimeServices {
   flags: FeatureFlagStore;
   bus: InProcessEventBus;
   dispatcher: EventDispatcher;
+  notifier: Notifier;
+  webhooks: Webhooks;
 }
 
 export interface Runtime extends RuntimeServices {
@@ -37,6 +41,7 @@ export interface CreateRuntimeOptions {
   name: string;
   poolSize?: number;
   logger?: Logger;
+  webhooks?: WebhookOptions;
 }
 
 /** The composition root shared by the three apps: one ORM, one bus, one registry per process. */
@@ -48,8 +53,10 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const orm = await createOrm({ databaseUrl: config.databaseUrl, modules: ALL_MODULES, poolSize: options.poolSize });
   const flags = new FeatureFlagStore(orm, config.featureFlagDefaults);
   const bus = new InProcessEventBus(logger);
-  const dispatcher = createEventDispatcher(bus);
-  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher };
+  const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails });
+  const webhooks = createWebhooks(config, orm, notifier, options.webhooks);
+  const dispatcher = createEventDispatcher(bus, [webhooks.outbox]);
+  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, notifier, webhooks };
   return {
     ...services,
     procedures: new ProcedureRegistry(allProcedures(services)),
@@ -57,6 +64,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     tasks: scheduledTasks(),
     async close() {
       await bus.idle();
+      await webhooks.close();
       await orm.close();
     },
   };

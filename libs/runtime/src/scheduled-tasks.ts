@@ -34,6 +34,12 @@ export function scheduledTasks(): ScheduledTask[] {
         }),
     },
     {
+      name: 'sweep-webhook-deliveries',
+      schedule: '* * * * *',
+      description: 'Delivers every due webhook delivery no worker holds (the fallback when a worker is down or a wake-up was lost)',
+      run: (runtime) => runtime.webhooks.createWorker(runtime.invocationDeps).drain(),
+    },
+    {
       name: 'retry-field-indexes',
       schedule: '* * * * *',
       description: 'Builds or drops expression indexes of fields whose index change has not completed',

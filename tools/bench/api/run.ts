@@ -19,7 +19,7 @@ import { resolve } from 'node:path';
 import { startApi, type RunningServer } from './api-server';
 import { measure, type LoadFigures, type LoadSettings } from './load';
 import { startMinimalServer } from './minimal-server';
-import { writeSection } from './report';
+import { writeSection } from '../shared/markdown-section';
 import { MODEL_KEY, sampleData, seed, type Seeded } from './seed';
 import { createThrowawayDatabase } from '../shared/throwaway-database';
 

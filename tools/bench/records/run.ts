@@ -10,9 +10,9 @@
  *     the two loops in alternating blocks
  * and writes the figures to the "Records" section of docs/benchmarks.md.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createThrowawayDatabase } from '../shared/throwaway-database';
+import { writeSection } from '../shared/markdown-section';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import {
@@ -244,29 +244,13 @@ async function main(): Promise<void> {
     ].join('\n');
     const section = `## Records\n\nRun by \`npm run bench:records\` on ${new Date().toISOString().slice(0, 10)}.\n\n${table}\n\n${notes}\n`;
     console.log(`\n${section}`);
-    writeSection(section);
+    writeSection(resolve(__dirname, '../../../docs/benchmarks.md'), section);
     console.log(`Done in ${((Date.now() - started) / 1000).toFixed(0)} s; written to docs/benchmarks.md`);
   } finally {
     await client.end().catch(() => undefined);
     await orm?.close(true);
     await throwaway.drop();
   }
-}
-
-/** Replaces the "## Records" section of docs/benchmarks.md, leaving other sections alone. */
-function writeSection(section: string): void {
-  const path = resolve(__dirname, '../../../docs/benchmarks.md');
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-  const start = current.search(/^## Records\s*$/m);
-  let next: string;
-  if (start === -1) {
-    next = `${current.trimEnd()}\n\n${section}`;
-  } else {
-    const rest = current.slice(start + 1);
-    const end = rest.search(/^## /m);
-    next = `${current.slice(0, start)}${section}${end === -1 ? '' : `\n${rest.slice(end)}`}`;
-  }
-  writeFileSync(path, next.endsWith('\n') ? next : `${next}\n`);
 }
 
 main().catch((error) => {

@@ -53,3 +53,15 @@ export async function organizationsOfMembers(
     [sqlTextArray(userIds)],
   );
 }
+
+/** Each user's member organizations, for routing events about a user to the organizations it belongs to. */
+export async function memberOrganizationIds(em: EntityManager, userIds: readonly string[]): Promise<Map<string, string[]>> {
+  const byUser = new Map<string, string[]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await em.execute<Array<{ user_id: string; organization_id: string }>>(
+    'SELECT user_id, organization_id FROM memberships WHERE user_id = ANY(?::text[])',
+    [sqlTextArray(userIds)],
+  );
+  for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row.organization_id]);
+  return byUser;
+}

@@ -24,6 +24,9 @@ export function createEvent<T extends EventType>(
   };
 }
 
+/** A per-model record type: `data-models.<model key>.record-created|updated|deleted`. */
+export const RECORD_EVENT_ALIAS = /^data-models\.[a-z][a-z0-9_]{0,62}\.record-(created|updated|deleted)$/;
+
 /** The per-model aliases record events carry, so webhooks can subscribe to one model's changes. */
 export function recordEventAliases(modelKey: string, action: 'created' | 'updated' | 'deleted'): string[] {
   return [`data-models.${modelKey}.record-${action}`];

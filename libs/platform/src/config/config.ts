@@ -35,6 +35,8 @@ export interface PlatformConfig {
   /** `postgres` (default) shares each key's bucket across api processes; `memory` is for a single process. */
   publicApiRateLimitStore: 'postgres' | 'memory';
   webhookRetryBaseSeconds: number;
+  /** How long one delivery attempt may take (10 s, the contract's; tests set less). */
+  webhookTimeoutSeconds: number;
   webhookSecretEncryptionKey: Buffer | undefined;
   /** Boot defaults of feature flags (`FEATURE_FLAGS=public-api.enabled=true,other=false`). */
   featureFlagDefaults: Readonly<Record<string, boolean>>;
@@ -145,6 +147,13 @@ function parseEncryptionKey(raw: string | undefined): Buffer | undefined {
   return key;
 }
 
+/** The contract's 10 seconds is the most an attempt may take; less is allowed (tests, impatient operators). */
+function webhookTimeout(env: Env): number {
+  const seconds = positiveNumber(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, { integer: false });
+  if (seconds > 10) throw new ConfigError(`WEBHOOK_TIMEOUT_SECONDS is at most 10 (the delivery timeout), got "${seconds}"`);
+  return seconds;
+}
+
 const CURSOR_SECRET_MIN_LENGTH = 32;
 
 /**
@@ -215,6 +224,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     publicApiBurst: positiveNumber(env, 'PUBLIC_API_BURST', 20, { integer: true }),
     publicApiRateLimitStore: parseRateLimitStore(optional(env, 'PUBLIC_API_RATE_LIMIT_STORE')),
     webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
+    webhookTimeoutSeconds: webhookTimeout(env),
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
     featureFlagDefaults: parseFeatureFlags(optional(env, 'FEATURE_FLAGS')),
     logLevel: parseLogLevel(optional(env, 'LOG_LEVEL'), nodeEnv),

@@ -1,0 +1,160 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { Client } from 'pg';
+import { freePort } from '@mrp/platform';
+import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
+
+const JWT_SECRET = 'durability-test-secret-long-enough-for-hs256';
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A loopback receiver; while `hang` is true it holds every request open without answering. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const held = new Set<ServerResponse>();
+  const state = { hang: false };
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      if (state.hang) held.add(response);
+      else response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    state,
+    async close() {
+      held.forEach((response) => response.destroy());
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('webhook deliveries survive killed processes', () => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  const processes: AppProcess[] = [];
+
+  const start = (main: string, extra: Record<string, string> = {}) => {
+    const app = startAppProcess(main, { ...env, ...extra });
+    processes.push(app);
+    return app;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    env = {
+      DATABASE_URL: database.url,
+      AUTH_JWT_SECRET: JWT_SECRET,
+      WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      WEBHOOK_TIMEOUT_SECONDS: '1',
+    };
+  });
+  afterEach(() => {
+    for (const app of processes.splice(0)) if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGKILL');
+  });
+  afterAll(() => database.drop());
+
+  /** An api process with an organization, a model and an endpoint on `receiverUrl`; returns a record-creating call. */
+  async function apiWithEndpoint(receiverUrl: string) {
+    const port = await freePort();
+    const api = start('apps/api/src/main.ts', { PORT: String(port) });
+    await api.waitForLine(/api listening/);
+    const token = await new SignJWT({ email: `owner-${randomUUID()}@example.com`, name: 'Owner' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(JWT_SECRET));
+    const rpc = async (name: string, input: unknown, organizationId?: string) => {
+      const response = await fetch(`http://127.0.0.1:${port}/rpc/${name}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(organizationId ? { 'X-Organization-Id': organizationId } : {}) },
+        body: JSON.stringify(input),
+      });
+      const body = (await response.json()) as Record<string, unknown>;
+      if (response.status !== 200) throw new Error(`${name}: ${response.status} ${JSON.stringify(body)}`);
+      return body;
+    };
+    const organization = await rpc('organizations.create', { name: `Durable ${randomUUID()}` });
+    const organizationId = organization.id as string;
+    await rpc('dataModels.create', { key: 'orders', name: 'Orders' }, organizationId);
+    await rpc('webhooks.endpoints.create', { url: receiverUrl, subscriptions: ['data-models.record-created'] }, organizationId);
+    return { api, createRecord: (title: string) => rpc('records.create', { model: 'orders', data: { title } }, organizationId) };
+  }
+
+  it('delivers what an api process queued before it was killed right after its 2xx', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { api, createRecord } = await apiWithEndpoint(receiver.url);
+      const record = await createRecord('Paid');
+      api.child.kill('SIGKILL');
+      await api.exited;
+      // The worker starts only now: what it delivers was durably queued by the transaction that answered 2xx.
+      const worker = start('apps/webhook-worker/src/main.ts');
+      await worker.waitForLine(/webhook-worker started/);
+      await until(() => receiver.received.length >= 1, 15_000, 'the delivery');
+      expect(JSON.parse(receiver.received[0].body)).toMatchObject({ type: 'data-models.record-created', payload: { recordId: record.id } });
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it('delivers again what a worker was sending when it was killed', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { createRecord } = await apiWithEndpoint(receiver.url);
+      receiver.state.hang = true;
+      const first = start('apps/webhook-worker/src/main.ts');
+      await first.waitForLine(/webhook-worker started/);
+      await createRecord('In flight');
+      await until(() => receiver.received.length >= 1, 15_000, 'the first attempt');
+      first.child.kill('SIGKILL');
+      await first.exited;
+      receiver.state.hang = false;
+
+      const second = start('apps/webhook-worker/src/main.ts');
+      await second.waitForLine(/webhook-worker started/);
+      // Its claim has run out (2 x the 1 s timeout + 5 s): the new worker takes the delivery over.
+      await until(() => receiver.received.length >= 2, 30_000, 'the delivery after the worker died');
+      const [lost, redelivered] = receiver.received;
+      expect(redelivered.headers['idempotency-key']).toBe(lost.headers['idempotency-key']);
+      expect(redelivered.headers['webhook-delivery-id']).toBe(lost.headers['webhook-delivery-id']);
+
+      const client = new Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const deadline = Date.now() + 10_000;
+        let status = '';
+        while (status !== 'succeeded' && Date.now() < deadline) {
+          const { rows } = await client.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE id = $1', [lost.headers['webhook-delivery-id']]);
+          status = rows[0]?.status ?? '';
+          if (status !== 'succeeded') await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(status).toBe('succeeded');
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await receiver.close();
+    }
+  }, 90_000);
+});

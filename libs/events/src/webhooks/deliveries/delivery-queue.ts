@@ -1,0 +1,136 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlTextArray } from '@mrp/platform';
+
+/** A delivery a worker holds until `lockedUntil`, with what it needs to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  organizationId: string | null;
+  eventId: string;
+  eventType: string;
+  body: string;
+  idempotencyKey: string;
+  /** The number this attempt gets: attempts made so far, plus one. */
+  attempt: number;
+  attemptsLeft: number;
+  endpoint: {
+    url: string;
+    state: 'enabled' | 'disabled';
+    secretHash: string;
+    secretCiphertext: string | null;
+    previousSecretHash: string | null;
+    previousSecretCiphertext: string | null;
+    previousSecretExpiresAt: Date | null;
+  };
+}
+
+export interface ClaimOptions {
+  /** At most this many deliveries in all. */
+  limit: number;
+  /** At most this many per endpoint, for endpoints the caller is not already sending to. */
+  perEndpoint: number;
+  /** Endpoints the caller is already sending to, with how many more it may start for each (0 = none). */
+  freeSlots?: ReadonlyMap<string, number>;
+  /** How long the claim holds: past it, a delivery whose worker died is free to claim again. */
+  leaseSeconds: number;
+}
+
+interface ClaimedRow {
+  id: string;
+  endpoint_id: string;
+  organization_id: string | null;
+  event_id: string;
+  event_type: string;
+  body: string;
+  idempotency_key: string;
+  attempt_count: number;
+  attempts_left: number;
+  url: string;
+  state: 'enabled' | 'disabled';
+  secret_hash: string;
+  secret_ciphertext: string | null;
+  previous_secret_hash: string | null;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: string | Date | null;
+}
+
+/** How far down the due queue one claim looks; bounds its cost however long the queue is. */
+const CLAIM_WINDOW = 1000;
+
+/**
+ * Claims due deliveries nobody holds: pending, due, and not locked or with an expired lock.
+ * `FOR UPDATE SKIP LOCKED` lets any number of workers (and sweeps) claim at once, each delivery
+ * going to one of them. Per endpoint at most its free slots are taken, oldest first, so one slow
+ * endpoint with a long queue cannot fill a claim.
+ */
+export async function claimDueDeliveries(em: EntityManager, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  const busy = [...(options.freeSlots ?? new Map<string, number>())];
+  const full = busy.filter(([, free]) => free <= 0).map(([id]) => id);
+  const partial = busy.filter(([, free]) => free > 0);
+  const rows = await em.execute<ClaimedRow[]>(
+    `WITH candidates AS (
+       SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+          AND (d.locked_until IS NULL OR d.locked_until < now())
+          AND d.endpoint_id <> ALL(?::uuid[])
+        ORDER BY d.next_attempt_at
+        LIMIT ${CLAIM_WINDOW}
+     ), ranked AS (
+       SELECT c.id, c.next_attempt_at,
+              row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) AS place,
+              coalesce(slots.free, ?::int) AS free
+         FROM candidates c
+         LEFT JOIN unnest(?::uuid[], ?::int[]) AS slots(endpoint_id, free) ON slots.endpoint_id = c.endpoint_id
+     ), chosen AS (
+       SELECT d.id FROM webhook_deliveries d
+        WHERE d.id IN (SELECT id FROM ranked WHERE place <= free)
+          AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())
+        ORDER BY d.next_attempt_at
+        LIMIT ?
+        FOR UPDATE OF d SKIP LOCKED
+     )
+     UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => ?::float8), updated_at = now()
+       FROM chosen, webhook_endpoints e
+      WHERE d.id = chosen.id AND e.id = d.endpoint_id
+      RETURNING d.id, d.endpoint_id, d.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key,
+                d.attempt_count, d.attempts_left, e.url, e.state, e.secret_hash, e.secret_ciphertext,
+                e.previous_secret_hash, e.previous_secret_ciphertext, e.previous_secret_expires_at`,
+    [
+      sqlTextArray(full),
+      options.perEndpoint,
+      sqlTextArray(partial.map(([id]) => id)),
+      `{${partial.map(([, free]) => free).join(',')}}`,
+      options.limit,
+      options.leaseSeconds,
+    ],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    endpointId: row.endpoint_id,
+    organizationId: row.organization_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    body: row.body,
+    idempotencyKey: row.idempotency_key,
+    attempt: row.attempt_count + 1,
+    attemptsLeft: row.attempts_left,
+    endpoint: {
+      url: row.url,
+      state: row.state,
+      secretHash: row.secret_hash,
+      secretCiphertext: row.secret_ciphertext,
+      previousSecretHash: row.previous_secret_hash,
+      previousSecretCiphertext: row.previous_secret_ciphertext,
+      previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
+    },
+  }));
+}
+
+/** How many deliveries are due and held by nobody (the sweep reports it; tests wait on it). */
+export async function countUnheldDueDeliveries(em: EntityManager): Promise<number> {
+  const [{ count }] = await em.execute<Array<{ count: number }>>(
+    `SELECT count(*)::int AS count FROM webhook_deliveries
+      WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())`,
+  );
+  return count;
+}

@@ -1,0 +1,221 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { defineProcedure, sqlTextArray, type PendingEvent } from '@mrp/platform';
+import { createEvent } from '../../catalog/create-event';
+import { ATTEMPTS_PER_ROUND, retryDelaySeconds } from './retry-schedule';
+
+/** Consecutive failed attempts after which an endpoint is disabled. */
+export const DISABLE_AFTER_CONSECUTIVE_FAILURES = 5;
+
+/** How the platform admins hear of a delivery that failed for good (the notifications lib, wired by the runtime). */
+export type OperatorNotifier = (
+  scope: { em: EntityManager; emit(event: PendingEvent): void },
+  message: { kind: string; title: string; body?: string; data?: Record<string, unknown> },
+) => Promise<unknown>;
+
+export const AttemptOutcomeSchema = Type.Union([
+  Type.Literal('succeeded'),
+  Type.Literal('failed'),
+  // 410 Gone: the receiver asks never to be called again.
+  Type.Literal('gone'),
+  // Nothing was sent: the endpoint was disabled when the delivery came due.
+  Type.Literal('endpoint-disabled'),
+]);
+
+const AttemptResultSchema = Type.Object(
+  {
+    deliveryId: Type.String({ format: 'uuid' }),
+    attempt: Type.Integer({ minimum: 1 }),
+    startedAt: Type.String({ format: 'date-time' }),
+    durationMs: Type.Integer({ minimum: 0 }),
+    outcome: AttemptOutcomeSchema,
+    statusCode: Type.Union([Type.Integer({ minimum: 100, maximum: 999 }), Type.Null()]),
+    error: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
+    responseHeaders: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
+    responseBody: Type.Union([Type.String({ maxLength: 4096 }), Type.Null()]),
+    retryAfterSeconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type AttemptResult = Static<typeof AttemptResultSchema>;
+
+export interface RecordAttemptsDeps {
+  retryBaseSeconds: number;
+  notifyOperators: OperatorNotifier;
+  random?: () => number;
+}
+
+interface HeldDelivery {
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  attempt_count: number;
+  attempts_left: number;
+}
+
+interface LockedEndpoint {
+  id: string;
+  organization_id: string | null;
+  url: string;
+  state: 'enabled' | 'disabled';
+  consecutive_failures: number;
+}
+
+interface DeliveryChange {
+  id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempt_count: number;
+  attempts_left: number;
+  delay_seconds: number;
+  last_status_code: number | null;
+  last_error: string | null;
+}
+
+const describeFailure = (result: AttemptResult) =>
+  result.error ?? (result.statusCode === null ? 'no response' : `HTTP ${result.statusCode}`);
+
+/**
+ * The webhook worker's one write: what its attempts gave. For each attempt it keeps the attempt,
+ * moves its delivery on (succeeded, retried later, or failed for good), counts the endpoint's
+ * consecutive failures (a success resets them; 5 disable it, as does a 410), emits
+ * `webhook.endpoint-disabled-after-failures`, and tells the platform admins of deliveries that
+ * failed for good. A result for an attempt that is not the delivery's next one (its lease ran out
+ * and another worker took over) is ignored: the other worker's result counts.
+ */
+export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
+  return defineProcedure({
+    name: 'webhooks.deliveries.recordAttempts',
+    summary: 'Record the outcome of delivery attempts (the webhook worker)',
+    scope: 'system',
+    permission: null,
+    input: Type.Object({ attempts: Type.Array(AttemptResultSchema, { minItems: 1, maxItems: 1000 }) }, { additionalProperties: false }),
+    output: Type.Object({ recorded: Type.Integer() }),
+    async handler(ctx, input) {
+      const ids = [...new Set(input.attempts.map((result) => result.deliveryId))].sort();
+      const held = await ctx.em.execute<HeldDelivery[]>(
+        `SELECT id, endpoint_id, event_type, attempt_count, attempts_left FROM webhook_deliveries
+          WHERE id = ANY(?::uuid[]) AND status = 'pending' ORDER BY id FOR UPDATE`,
+        [sqlTextArray(ids)],
+      );
+      const deliveries = new Map(held.map((row) => [row.id, row]));
+      const current = input.attempts.filter((result) => deliveries.get(result.deliveryId)?.attempt_count === result.attempt - 1);
+      if (current.length === 0) return { recorded: 0 };
+
+      const changes: DeliveryChange[] = [];
+      const failedForGood: AttemptResult[] = [];
+      for (const result of current) {
+        const delivery = deliveries.get(result.deliveryId) as HeldDelivery;
+        if (result.outcome === 'endpoint-disabled') {
+          changes.push({ id: delivery.id, status: 'failed', attempt_count: delivery.attempt_count, attempts_left: delivery.attempts_left, delay_seconds: 0, last_status_code: null, last_error: 'endpoint disabled' });
+          continue;
+        }
+        const attemptsLeft = delivery.attempts_left - 1;
+        const base = { id: delivery.id, attempt_count: result.attempt, attempts_left: attemptsLeft, last_status_code: result.statusCode };
+        if (result.outcome === 'succeeded') {
+          changes.push({ ...base, status: 'succeeded', delay_seconds: 0, last_error: null });
+        } else if (result.outcome === 'gone' || attemptsLeft <= 0) {
+          changes.push({ ...base, status: 'failed', delay_seconds: 0, last_error: describeFailure(result) });
+          failedForGood.push(result);
+        } else {
+          const failedInRound = ATTEMPTS_PER_ROUND - attemptsLeft;
+          const delay = retryDelaySeconds(failedInRound, deps.retryBaseSeconds, { retryAfterSeconds: result.retryAfterSeconds, random: deps.random });
+          changes.push({ ...base, status: 'pending', delay_seconds: delay, last_error: describeFailure(result) });
+        }
+      }
+
+      const sent = current.filter((result) => result.outcome !== 'endpoint-disabled');
+      if (sent.length > 0) {
+        await ctx.em.execute(
+          `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_headers, response_body)
+           SELECT a."deliveryId", a.attempt, a."startedAt", a."durationMs", a."statusCode", a.error, a."responseHeaders", a."responseBody"
+             FROM jsonb_to_recordset(?::jsonb) AS a("deliveryId" uuid, attempt int, "startedAt" timestamptz, "durationMs" int,
+                  "statusCode" int, error text, "responseHeaders" jsonb, "responseBody" text)`,
+          [JSON.stringify(sent)],
+        );
+      }
+      await ctx.em.execute(
+        `UPDATE webhook_deliveries d SET
+            status = c.status, attempt_count = c.attempt_count, attempts_left = c.attempts_left,
+            next_attempt_at = CASE WHEN c.status = 'pending' THEN now() + make_interval(secs => c.delay_seconds) ELSE d.next_attempt_at END,
+            completed_at = CASE WHEN c.status = 'pending' THEN NULL ELSE now() END,
+            locked_until = NULL, last_status_code = c.last_status_code, last_error = c.last_error, updated_at = now()
+           FROM jsonb_to_recordset(?::jsonb) AS c(id uuid, status text, attempt_count int, attempts_left int,
+                delay_seconds float8, last_status_code int, last_error text)
+          WHERE d.id = c.id`,
+        [JSON.stringify(changes)],
+      );
+
+      const endpoints = await updateEndpointHealth(ctx.em, sent, deliveries, ctx.emit);
+      for (const result of failedForGood) {
+        const delivery = deliveries.get(result.deliveryId) as HeldDelivery;
+        const endpoint = endpoints.get(delivery.endpoint_id);
+        await deps.notifyOperators(ctx, {
+          kind: 'webhook.delivery-failed',
+          title: `A webhook delivery to ${endpoint?.url ?? 'an endpoint'} failed for good`,
+          body: `Delivery ${delivery.id} (${delivery.event_type}) to endpoint ${delivery.endpoint_id} failed after attempt ${result.attempt}: ${describeFailure(result)}`,
+          data: { endpointId: delivery.endpoint_id, deliveryId: delivery.id, eventType: delivery.event_type, lastError: describeFailure(result) },
+        });
+      }
+      return { recorded: current.length };
+    },
+  });
+}
+
+/** Consecutive failures per endpoint, in the order the attempts started; disables at 5 or on a 410. */
+async function updateEndpointHealth(
+  em: EntityManager,
+  sent: readonly AttemptResult[],
+  deliveries: ReadonlyMap<string, HeldDelivery>,
+  emit: (event: PendingEvent) => void,
+): Promise<Map<string, LockedEndpoint>> {
+  const endpointIds = [...new Set(sent.map((result) => (deliveries.get(result.deliveryId) as HeldDelivery).endpoint_id))].sort();
+  if (endpointIds.length === 0) return new Map();
+  const rows = await em.execute<LockedEndpoint[]>(
+    `SELECT id, organization_id, url, state, consecutive_failures FROM webhook_endpoints
+      WHERE id = ANY(?::uuid[]) ORDER BY id FOR UPDATE`,
+    [sqlTextArray(endpointIds)],
+  );
+  const endpoints = new Map(rows.map((row) => [row.id, row]));
+  const updates: Array<{ id: string; consecutive_failures: number; disabled_reason: string | null }> = [];
+  for (const endpoint of rows) {
+    const attempts = sent
+      .filter((result) => (deliveries.get(result.deliveryId) as HeldDelivery).endpoint_id === endpoint.id)
+      .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+    let failures = endpoint.consecutive_failures;
+    let disabledReason: string | null = null;
+    let lastError = '';
+    for (const result of attempts) {
+      if (result.outcome === 'succeeded') {
+        failures = 0;
+        continue;
+      }
+      failures += 1;
+      lastError = describeFailure(result);
+      if (endpoint.state !== 'enabled' || disabledReason) continue;
+      if (result.outcome === 'gone') disabledReason = 'the receiver answered 410 Gone';
+      else if (failures >= DISABLE_AFTER_CONSECUTIVE_FAILURES) {
+        disabledReason = `${failures} consecutive failed attempts; the last: ${lastError}`;
+        emit(
+          createEvent(
+            'webhook.endpoint-disabled-after-failures',
+            { endpointId: endpoint.id, url: endpoint.url, consecutiveFailures: failures, lastError },
+            { organizationId: endpoint.organization_id ?? undefined },
+          ),
+        );
+      }
+    }
+    updates.push({ id: endpoint.id, consecutive_failures: failures, disabled_reason: disabledReason });
+  }
+  await em.execute(
+    `UPDATE webhook_endpoints e SET
+        consecutive_failures = u.consecutive_failures,
+        state = CASE WHEN u.disabled_reason IS NULL THEN e.state ELSE 'disabled' END,
+        disabled_reason = coalesce(u.disabled_reason, e.disabled_reason),
+        disabled_at = CASE WHEN u.disabled_reason IS NULL THEN e.disabled_at ELSE now() END,
+        updated_at = now()
+       FROM jsonb_to_recordset(?::jsonb) AS u(id uuid, consecutive_failures int, disabled_reason text)
+      WHERE e.id = u.id`,
+    [JSON.stringify(updates)],
+  );
+  return endpoints;
+}

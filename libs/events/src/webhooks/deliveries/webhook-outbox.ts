@@ -1,0 +1,88 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId, sqlTextArray, type EventEnvelope } from '@mrp/platform';
+import { eventMatches } from '../../bus/subscription-pattern';
+import type { EventPersister } from '../../bus/event-dispatcher';
+import { DELIVERIES_DUE_CHANNEL } from './delivery-wakeup';
+
+/** Each user's member organizations (authz's directory, handed in by the composition root). */
+export type MemberOrganizations = (em: EntityManager, userIds: readonly string[]) => Promise<Map<string, string[]>>;
+
+interface RoutableEndpoint {
+  id: string;
+  organization_id: string | null;
+  subscriptions: string[];
+}
+
+/** The exact bytes a delivery sends: the event object, its fields in a fixed order. */
+export function deliveryBody(event: EventEnvelope): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    occurredAt: event.occurredAt,
+    correlationId: event.correlationId,
+    subscriptionAliases: event.subscriptionAliases,
+    organizationId: event.organizationId,
+    userId: event.userId,
+    payload: event.payload,
+  });
+}
+
+/** `webhook.*` events are about delivery itself; queueing them could feed a failing endpoint its own failures. */
+const isRoutable = (event: EventEnvelope) => !event.type.startsWith('webhook.');
+
+/**
+ * The transactional outbox: inside the transaction of the change that emitted the events, one
+ * delivery per (event, matching enabled endpoint) is written, and the workers are woken at commit.
+ * A rollback takes the deliveries with it; a commit means they are durably queued.
+ *
+ * An event is for the platform's endpoints (all of them) and for the endpoints of its
+ * organization; an event about a user with no organization is for each of the user's member
+ * organizations. The endpoints' subscriptions are matched with the bus's own rule (`eventMatches`).
+ */
+export function createWebhookOutbox(memberOrganizations: MemberOrganizations): EventPersister {
+  return {
+    async persist(em, events) {
+      const routable = events.filter(isRoutable);
+      if (routable.length === 0) return;
+      const userTied = routable.filter((event) => !event.organizationId && event.userId).map((event) => event.userId as string);
+      const organizationsOfUser = userTied.length > 0 ? await memberOrganizations(em, [...new Set(userTied)]) : new Map<string, string[]>();
+      const organizationsOf = (event: EventEnvelope): string[] =>
+        event.organizationId ? [event.organizationId] : event.userId ? (organizationsOfUser.get(event.userId) ?? []) : [];
+      const organizationIds = [...new Set(routable.flatMap(organizationsOf))];
+
+      const endpoints = await em.execute<RoutableEndpoint[]>(
+        `SELECT id, organization_id, subscriptions FROM webhook_endpoints
+          WHERE state = 'enabled' AND (organization_id IS NULL OR organization_id = ANY(?::uuid[]))`,
+        [sqlTextArray(organizationIds)],
+      );
+      if (endpoints.length === 0) return;
+
+      const rows: Array<[string, string, string, string, string, string]> = [];
+      for (const event of routable) {
+        const owners = new Set(organizationsOf(event));
+        const body = deliveryBody(event);
+        for (const endpoint of endpoints) {
+          const ownsEvent = endpoint.organization_id === null || owners.has(endpoint.organization_id);
+          if (ownsEvent && endpoint.subscriptions.some((pattern) => eventMatches(pattern, event))) {
+            rows.push([newId(), endpoint.id, event.id, event.type, body, newId()]);
+          }
+        }
+      }
+      if (rows.length === 0) return;
+      const column = (index: number) => sqlTextArray(rows.map((row) => row[index]));
+      // One statement queues them all and wakes the workers; PostgreSQL sends the notification at commit.
+      await em.execute(
+        `WITH queued AS (
+           INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key)
+           SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key
+             FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[])
+                  AS d(id, endpoint_id, event_id, event_type, body, idempotency_key)
+             JOIN webhook_endpoints e ON e.id = d.endpoint_id
+           RETURNING 1
+         )
+         SELECT pg_notify('${DELIVERIES_DUE_CHANNEL}', '') FROM (SELECT count(*) FROM queued) AS done`,
+        [column(0), column(1), column(2), column(3), column(4), column(5)],
+      );
+    },
+  };
+}

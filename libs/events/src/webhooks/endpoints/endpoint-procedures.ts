@@ -1,0 +1,238 @@
+import { Type } from '@sinclair/typebox';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, defineProcedure, newId, notFound, sqlTextArray, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { checkEndpointUrl, type AddressPolicy, type HostLookup } from '../url-safety';
+import { encryptEndpointSecret, generateEndpointSecret, hashEndpointSecret } from '../secrets';
+import { endpointOwner, platformInputProperty, type EndpointOwner } from './endpoint-owner';
+import { ENDPOINT_COLUMNS, EndpointViewSchema, toEndpointView, type EndpointRow } from './endpoint-view';
+import { subscriptionProblem } from './subscriptions';
+
+/** An organization (or the platform) keeps at most this many endpoints; each change fans out to all of them. */
+export const MAX_ENDPOINTS_PER_OWNER = 50;
+/** Longest overlap a rotation may keep the old secret signing. */
+export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
+
+export interface EndpointProcedureDeps {
+  addressPolicy: AddressPolicy;
+  /** WEBHOOK_SECRET_ENCRYPTION_KEY: without it the built-in resolver cannot sign (see docs/webhooks.md). */
+  secretEncryptionKey: Buffer | undefined;
+  /** DNS for the creation-time URL check; tests inject one. */
+  lookup?: HostLookup;
+}
+
+const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https (http only to loopback or private hosts in development)' });
+const Description = Type.String({ maxLength: 500 });
+const Subscriptions = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+  minItems: 1,
+  maxItems: 50,
+  uniqueItems: true,
+  description: 'Event types: exact (`data-models.record-created`, `data-models.invoice.record-created`), a prefix (`data-models.*`) or `*`',
+});
+const EndpointId = Type.String({ format: 'uuid' });
+const CreatedSecret = Type.String({ description: 'Shown once: only its hash is stored' });
+
+function checkSubscriptions(subscriptions: readonly string[]): void {
+  const problems = subscriptions.flatMap((pattern, index) => {
+    const problem = subscriptionProblem(pattern);
+    return problem === null ? [] : [{ field: `subscriptions/${index}`, code: 'invalid_value', message: `"${pattern}" ${problem}` }];
+  });
+  if (problems.length > 0) throw validationFailed(problems);
+}
+
+/** The owner's endpoint, locked for the change; someone else's is missing, as an unknown id is. */
+async function lockOwnEndpoint(em: EntityManager, owner: EndpointOwner, id: string): Promise<EndpointRow> {
+  const [row] = await em.execute<EndpointRow[]>(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ? AND organization_id IS NOT DISTINCT FROM ?::uuid FOR UPDATE`,
+    [id, owner.organizationId],
+  );
+  if (!row) throw notFound('Webhook endpoint');
+  return row;
+}
+
+function sealedSecret(deps: EndpointProcedureDeps, endpointId: string, secret: string) {
+  return {
+    hash: hashEndpointSecret(secret),
+    ciphertext: deps.secretEncryptionKey ? encryptEndpointSecret(deps.secretEncryptionKey, endpointId, secret) : null,
+  };
+}
+
+export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProcedure[] {
+  const checkUrl = (url: string) => checkEndpointUrl(url, deps.addressPolicy, { lookup: deps.lookup });
+
+  const list = defineProcedure({
+    name: 'webhooks.endpoints.list',
+    summary: "The organization's webhook endpoints (or, with platform: true, the platform-wide ones)",
+    scope: 'user',
+    permission: null,
+    readOnly: true,
+    input: Type.Object({ ...platformInputProperty }, { additionalProperties: false }),
+    output: Type.Object({ items: Type.Array(EndpointViewSchema) }),
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      const rows = await ctx.em.execute<EndpointRow[]>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id IS NOT DISTINCT FROM ?::uuid ORDER BY id`,
+        [owner.organizationId],
+      );
+      return { items: rows.map((row) => toEndpointView(row)) };
+    },
+  });
+
+  const create = defineProcedure({
+    name: 'webhooks.endpoints.create',
+    summary: 'Subscribe an endpoint to events; its signing secret is returned once',
+    scope: 'user',
+    permission: null,
+    input: Type.Object(
+      { ...platformInputProperty, url: Url, description: Type.Optional(Description), subscriptions: Subscriptions },
+      { additionalProperties: false },
+    ),
+    output: Type.Object({ endpoint: EndpointViewSchema, secret: CreatedSecret }),
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      checkSubscriptions(input.subscriptions);
+      const url = await checkUrl(input.url);
+      // Serialises creations per owner, so two at once cannot both pass the limit.
+      await ctx.em.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`webhook-endpoints:${owner.organizationId ?? 'platform'}`]);
+      const [{ count }] = await ctx.em.execute<Array<{ count: number }>>(
+        'SELECT count(*)::int AS count FROM webhook_endpoints WHERE organization_id IS NOT DISTINCT FROM ?::uuid',
+        [owner.organizationId],
+      );
+      if (count >= MAX_ENDPOINTS_PER_OWNER) throw conflict(`At most ${MAX_ENDPOINTS_PER_OWNER} webhook endpoints; delete one first`);
+      const id = newId();
+      const secret = generateEndpointSecret();
+      const sealed = sealedSecret(deps, id, secret);
+      const [row] = await ctx.em.execute<EndpointRow[]>(
+        `INSERT INTO webhook_endpoints (id, organization_id, url, description, subscriptions, secret_hash, secret_ciphertext, created_by)
+         VALUES (?, ?::uuid, ?, ?, ?::text[], ?, ?, ?)
+         RETURNING ${ENDPOINT_COLUMNS}`,
+        [id, owner.organizationId, url, input.description ?? '', sqlTextArray(input.subscriptions), sealed.hash, sealed.ciphertext, ctx.principal.userId],
+      );
+      return { endpoint: toEndpointView(row), secret };
+    },
+  });
+
+  const update = defineProcedure({
+    name: 'webhooks.endpoints.update',
+    summary: "Change an endpoint's URL, description or subscriptions",
+    scope: 'user',
+    permission: null,
+    input: Type.Object(
+      {
+        ...platformInputProperty,
+        id: EndpointId,
+        url: Type.Optional(Url),
+        description: Type.Optional(Description),
+        subscriptions: Type.Optional(Subscriptions),
+      },
+      { additionalProperties: false },
+    ),
+    output: EndpointViewSchema,
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      if (input.subscriptions) checkSubscriptions(input.subscriptions);
+      const url = input.url === undefined ? undefined : await checkUrl(input.url);
+      const current = await lockOwnEndpoint(ctx.em, owner, input.id);
+      const [row] = await ctx.em.execute<EndpointRow[]>(
+        `UPDATE webhook_endpoints SET url = ?, description = ?, subscriptions = ?::text[], updated_at = now()
+          WHERE id = ? RETURNING ${ENDPOINT_COLUMNS}`,
+        [url ?? current.url, input.description ?? current.description, sqlTextArray(input.subscriptions ?? current.subscriptions), input.id],
+      );
+      return toEndpointView(row);
+    },
+  });
+
+  const remove = defineProcedure({
+    name: 'webhooks.endpoints.delete',
+    summary: 'Delete an endpoint with its delivery log; queued deliveries to it are dropped',
+    scope: 'user',
+    permission: null,
+    input: Type.Object({ ...platformInputProperty, id: EndpointId }, { additionalProperties: false }),
+    output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      await lockOwnEndpoint(ctx.em, owner, input.id);
+      await ctx.em.execute('DELETE FROM webhook_endpoints WHERE id = ?', [input.id]);
+      return { id: input.id, deleted: true as const };
+    },
+  });
+
+  const rotateSecret = defineProcedure({
+    name: 'webhooks.endpoints.rotateSecret',
+    summary: 'Replace the signing secret (returned once); during the overlap deliveries carry both signatures',
+    scope: 'user',
+    permission: null,
+    input: Type.Object(
+      {
+        ...platformInputProperty,
+        id: EndpointId,
+        overlapSeconds: Type.Optional(
+          Type.Integer({ minimum: 0, maximum: MAX_ROTATION_OVERLAP_SECONDS, default: 0, description: 'How long the old secret keeps signing (0 to 7 days)' }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Object({ endpoint: EndpointViewSchema, secret: CreatedSecret }),
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      await lockOwnEndpoint(ctx.em, owner, input.id);
+      const secret = generateEndpointSecret();
+      const sealed = sealedSecret(deps, input.id, secret);
+      const overlap = input.overlapSeconds ?? 0;
+      // With an overlap the old secret moves aside and keeps signing until it expires; without, it is gone.
+      const [row] = await ctx.em.execute<EndpointRow[]>(
+        `UPDATE webhook_endpoints SET
+            previous_secret_hash = CASE WHEN ?::int > 0 THEN secret_hash END,
+            previous_secret_ciphertext = CASE WHEN ?::int > 0 THEN secret_ciphertext END,
+            previous_secret_expires_at = CASE WHEN ?::int > 0 THEN now() + make_interval(secs => ?::int) END,
+            secret_hash = ?, secret_ciphertext = ?, updated_at = now()
+          WHERE id = ? RETURNING ${ENDPOINT_COLUMNS}`,
+        [overlap, overlap, overlap, overlap, sealed.hash, sealed.ciphertext, input.id],
+      );
+      return { endpoint: toEndpointView(row), secret };
+    },
+  });
+
+  const enable = defineProcedure({
+    name: 'webhooks.endpoints.enable',
+    summary: 'Enable a disabled endpoint again, with its failure count reset (see recover for what it missed)',
+    scope: 'user',
+    permission: null,
+    input: Type.Object({ ...platformInputProperty, id: EndpointId }, { additionalProperties: false }),
+    output: EndpointViewSchema,
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      await lockOwnEndpoint(ctx.em, owner, input.id);
+      const [row] = await ctx.em.execute<EndpointRow[]>(
+        `UPDATE webhook_endpoints SET state = 'enabled', disabled_reason = NULL, disabled_at = NULL, consecutive_failures = 0, updated_at = now()
+          WHERE id = ? RETURNING ${ENDPOINT_COLUMNS}`,
+        [input.id],
+      );
+      return toEndpointView(row);
+    },
+  });
+
+  const disable = defineProcedure({
+    name: 'webhooks.endpoints.disable',
+    summary: 'Pause an endpoint: nothing is queued for it, and what is queued fails, until it is enabled',
+    scope: 'user',
+    permission: null,
+    input: Type.Object(
+      { ...platformInputProperty, id: EndpointId, reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
+      { additionalProperties: false },
+    ),
+    output: EndpointViewSchema,
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      const current = await lockOwnEndpoint(ctx.em, owner, input.id);
+      if (current.state === 'disabled') return toEndpointView(current);
+      const [row] = await ctx.em.execute<EndpointRow[]>(
+        `UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = ?, disabled_at = now(), updated_at = now()
+          WHERE id = ? RETURNING ${ENDPOINT_COLUMNS}`,
+        [input.reason ?? `disabled by ${ctx.principal.displayName || ctx.principal.userId}`, input.id],
+      );
+      return toEndpointView(row);
+    },
+  });
+
+  return [list, create, update, remove, rotateSecret, enable, disable];
+}

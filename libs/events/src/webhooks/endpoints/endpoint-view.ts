@@ -1,0 +1,64 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { toIso } from '@mrp/platform';
+
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, with Z' });
+const OptionalTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+export const EndpointViewSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    organizationId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'null: a platform-wide endpoint' }),
+    url: Type.String(),
+    description: Type.String(),
+    subscriptions: Type.Array(Type.String()),
+    state: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
+    disabledReason: Type.Union([Type.String(), Type.Null()]),
+    disabledAt: OptionalTimestamp,
+    consecutiveFailures: Type.Integer(),
+    /** Whether the built-in resolver holds the plaintext it signs with; false means attempts fail until the secret is rotated with a key configured. */
+    signingSecretStored: Type.Boolean(),
+    previousSecretExpiresAt: Type.Union([Timestamp, Type.Null()], { description: 'Until then deliveries are signed with the old secret too' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'WebhookEndpoint' },
+);
+export type EndpointView = Static<typeof EndpointViewSchema>;
+
+export interface EndpointRow {
+  id: string;
+  organization_id: string | null;
+  url: string;
+  description: string;
+  subscriptions: string[];
+  state: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  disabled_at: Date | string | null;
+  consecutive_failures: number;
+  secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export const ENDPOINT_COLUMNS = `id, organization_id, url, description, subscriptions, state, disabled_reason, disabled_at,
+  consecutive_failures, secret_ciphertext, previous_secret_expires_at, created_at, updated_at`;
+
+export function toEndpointView(row: EndpointRow, now: Date = new Date()): EndpointView {
+  const previousExpires = row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at);
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    url: row.url,
+    description: row.description,
+    subscriptions: row.subscriptions,
+    state: row.state,
+    disabledReason: row.disabled_reason,
+    disabledAt: toIso(row.disabled_at),
+    consecutiveFailures: row.consecutive_failures,
+    signingSecretStored: row.secret_ciphertext !== null,
+    previousSecretExpiresAt: previousExpires !== null && previousExpires > now ? previousExpires.toISOString() : null,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}

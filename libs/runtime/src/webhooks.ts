@@ -1,0 +1,75 @@
+import {
+  DeliveryWorker,
+  builtInSecretResolver,
+  createAddressPolicy,
+  createEndpointProcedures,
+  createRecordAttemptsProcedure,
+  createWebhookOutbox,
+  createWebhookSender,
+  type EventPersister,
+  type HostLookup,
+  type WebhookSecretResolver,
+  type WebhookSender,
+} from '@mrp/events';
+import { memberOrganizationIds } from '@mrp/authz';
+import type { Notifier } from '@mrp/notifications';
+import { invokeProcedure, newId, systemPrincipal, type AnyProcedure, type InvocationDeps, type Orm, type PlatformConfig } from '@mrp/platform';
+
+/** Names the product to receivers. */
+export const WEBHOOK_USER_AGENT = 'ModelRecords-Webhooks/1.0';
+
+export interface WebhookOptions {
+  /** An operator's own secret store; the built-in one decrypts with WEBHOOK_SECRET_ENCRYPTION_KEY. */
+  secretResolver?: WebhookSecretResolver;
+  /** DNS for URL checks (tests stand in a resolver they control). */
+  lookup?: HostLookup;
+}
+
+export interface Webhooks {
+  outbox: EventPersister;
+  procedures: AnyProcedure[];
+  /** A delivery worker for this process (the webhook-worker runs one; a sweep drains one). */
+  createWorker(invocationDeps: InvocationDeps, options?: { batchSize?: number; perEndpointConcurrency?: number; maxInFlight?: number }): DeliveryWorker;
+  close(): Promise<void>;
+}
+
+/** The whole webhook capability of one process, from its configuration. */
+export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notifier, options: WebhookOptions = {}): Webhooks {
+  const policy = createAddressPolicy({
+    mode: config.nodeEnv === 'production' ? 'production' : 'development',
+    allowedCidrs: config.webhookAllowedCidrs,
+  });
+  const recordAttempts = createRecordAttemptsProcedure({
+    retryBaseSeconds: config.webhookRetryBaseSeconds,
+    notifyOperators: (scope, message) => notifier.notifyOperators(scope, message),
+  });
+  let sender: WebhookSender | undefined;
+  const secretResolver = options.secretResolver ?? builtInSecretResolver(config.webhookSecretEncryptionKey);
+  return {
+    outbox: createWebhookOutbox(memberOrganizationIds),
+    procedures: [
+      ...createEndpointProcedures({ addressPolicy: policy, secretEncryptionKey: config.webhookSecretEncryptionKey, lookup: options.lookup }),
+      recordAttempts,
+    ],
+    createWorker(invocationDeps, workerOptions = {}) {
+      sender ??= createWebhookSender({ policy, timeoutMs: config.webhookTimeoutSeconds * 1000, lookup: options.lookup, userAgent: WEBHOOK_USER_AGENT });
+      const principal = systemPrincipal('webhook-delivery');
+      return new DeliveryWorker(
+        {
+          newContext: () => orm.em.fork(),
+          sender,
+          secretResolver,
+          logger: invocationDeps.logger,
+          async recordAttempts(attempts) {
+            await invokeProcedure(recordAttempts, { attempts }, { em: orm.em.fork(), principal, correlationId: newId() }, invocationDeps);
+          },
+        },
+        // The lease outlasts an attempt's timeout and the recording after it, with room to spare.
+        { ...workerOptions, leaseSeconds: 2 * config.webhookTimeoutSeconds + 5 },
+      );
+    },
+    async close() {
+      await sender?.close();
+    },
+  };
+}
