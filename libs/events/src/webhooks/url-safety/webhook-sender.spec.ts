@@ -182,12 +182,24 @@ describe('createWebhookSender', () => {
 
   it('keeps at most 50 response headers, each value cut to 1,024 characters', async () => {
     const target = await receiver((_request, response) => {
-      for (let i = 0; i < 80; i += 1) response.setHeader(`x-extra-${i}`, 'v'.repeat(2000));
+      response.setHeader('x-long', 'v'.repeat(2000));
+      for (let i = 0; i < 80; i += 1) response.setHeader(`x-extra-${i}`, String(i));
       response.end();
     });
     const response = await sender().send({ url: target.url, headers: {}, body: BODY });
     expect(Object.keys(response.headers)).toHaveLength(50);
-    expect(response.headers['x-extra-0']).toBe('v'.repeat(1024));
+    expect(response.headers['x-long']).toBe('v'.repeat(1024));
+  });
+
+  it('fails on response headers larger than an HTTP client accepts (16 KiB)', async () => {
+    const target = await receiver((_request, response) => {
+      for (let i = 0; i < 20; i += 1) response.setHeader(`x-extra-${i}`, 'v'.repeat(1000));
+      response.end();
+    });
+    await expect(sendFailure(sender().send({ url: target.url, headers: {}, body: BODY }))).resolves.toEqual({
+      kind: 'connection',
+      message: 'Connection failed (UND_ERR_HEADERS_OVERFLOW)',
+    });
   });
 
   describe('fails without an HTTP response', () => {

@@ -106,11 +106,14 @@ async function readAtMost(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
   return text.replaceAll('\u0000', '\uFFFD');
 }
 
+/** The codes along an error's cause chain. Not `instanceof Error`: Node's errors may come from another realm. */
 function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
-  for (let current = error; current instanceof Error && codes.length < 5; current = current.cause) {
-    const code = (current as NodeJS.ErrnoException).code;
+  let current = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
     if (typeof code === 'string') codes.push(code);
+    current = cause;
   }
   return codes;
 }
