@@ -13,7 +13,7 @@ module.exports = [
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: ['@mrp/platform/testing'],
+          allow: ['@mrp/platform/testing', '@mrp/events/receiver'],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
@@ -41,9 +41,9 @@ module.exports = [
     },
   },
   {
-    // The browser imports field-validation: Node built-ins must never reach it.
-    files: ['libs/field-validation/src/**/*.ts'],
-    ignores: ['libs/field-validation/src/**/*.spec.ts'],
+    // Browsers import field-validation and the webhook receiver: Node built-ins must never reach them.
+    files: ['libs/field-validation/src/**/*.ts', 'libs/events/src/receiver.ts', 'libs/events/src/webhooks/signature/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -5,6 +5,4 @@ export const eventsModule: PlatformModule = {
   name: 'events',
   entities: [],
   migrations: eventsMigrations,
-  // Webhook endpoints belong to organizations.
-  requiresTablesOf: ['authz'],
 };

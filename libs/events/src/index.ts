@@ -2,19 +2,14 @@ export { createEvent, recordEventAliases } from './catalog/create-event';
 export { InProcessEventBus } from './bus/in-process-event-bus';
 export { createEventDispatcher, type EventPersister } from './bus/event-dispatcher';
 export { eventsModule } from './events-module';
+export * from './receiver';
 export { createEndpointProcedures } from './webhooks/endpoints/endpoint-procedures';
 export { createWebhookOutbox } from './webhooks/deliveries/webhook-outbox';
 export { createRecordAttemptsProcedure } from './webhooks/deliveries/record-attempts';
-export { DeliveryWorker } from './webhooks/worker/delivery-worker';
 export { claimDueDeliveries } from './webhooks/deliveries/delivery-queue';
+export { DeliveryWorker } from './webhooks/worker/delivery-worker';
 export { listenForDueDeliveries } from './webhooks/worker/due-delivery-signals';
-export {
-  builtInSecretResolver,
-  createAddressPolicy,
-  createWebhookSender,
-  verifyWebhookSignature,
-  WebhookVerificationError,
-  type HostLookup,
-  type WebhookSecretResolver,
-  type WebhookSender,
-} from './webhooks/security-placeholder';
+export { builtInSecretResolver, type WebhookSecretResolver } from './webhooks/secrets/secret-resolver';
+export { createAddressPolicy } from './webhooks/url-safety/address-policy';
+export type { HostLookup } from './webhooks/url-safety/host-lookup';
+export { createWebhookSender, type WebhookSender } from './webhooks/url-safety/webhook-sender';

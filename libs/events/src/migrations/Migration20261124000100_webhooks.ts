@@ -9,8 +9,9 @@ export class Migration20261124000100_webhooks extends Migration {
     this.addSql(`
       CREATE TABLE webhook_endpoints (
         id uuid PRIMARY KEY,
-        -- NULL: a platform-wide endpoint, managed by platform admins, that sees every event.
-        organization_id uuid REFERENCES organizations (id) ON DELETE CASCADE,
+        -- NULL: a platform-wide endpoint, managed by platform admins, that sees every event. No
+        -- foreign key: organizations are authz's tables, and are never deleted.
+        organization_id uuid,
         url text NOT NULL,
         description text NOT NULL DEFAULT '',
         subscriptions text[] NOT NULL,

@@ -44,8 +44,28 @@ describe('loadConfig', () => {
       'CURSOR_SECRET is required in production: set it to 32+ random characters, the same in every process',
     ],
     [{ WEBHOOK_SECRET_ENCRYPTION_KEY: 'abcd' }, 'WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64'],
+    [
+      { WEBHOOK_ALLOWED_CIDRS: '10.8.0.0/16, 10.9.0.0' },
+      'WEBHOOK_ALLOWED_CIDRS must be comma-separated CIDR ranges (e.g. 10.8.0.0/16,fd00:1::/64); "10.9.0.0" is not one',
+    ],
+    [
+      { WEBHOOK_ALLOWED_CIDRS: 'internal.example.com/8' },
+      'WEBHOOK_ALLOWED_CIDRS must be comma-separated CIDR ranges (e.g. 10.8.0.0/16,fd00:1::/64); "internal.example.com/8" is not one',
+    ],
+    [
+      { WEBHOOK_ALLOWED_CIDRS: '10.0.0.0/33' },
+      'WEBHOOK_ALLOWED_CIDRS must be comma-separated CIDR ranges (e.g. 10.8.0.0/16,fd00:1::/64); "10.0.0.0/33" is not one',
+    ],
   ])('rejects %j with one clear line', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('reads the ranges webhooks may reach from WEBHOOK_ALLOWED_CIDRS, none by default', () => {
+    expect(loadConfig({}).webhookAllowedCidrs).toEqual([]);
+    expect(loadConfig({ WEBHOOK_ALLOWED_CIDRS: ' 10.8.0.0/16 , fd00:1::/64,,' }).webhookAllowedCidrs).toEqual([
+      '10.8.0.0/16',
+      'fd00:1::/64',
+    ]);
   });
 
   it('listens on loopback outside production unless HOST says otherwise', () => {

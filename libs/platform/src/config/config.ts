@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { isKnownFeatureFlag } from '../feature-flags/known-flags';
 
 /**
@@ -38,6 +39,8 @@ export interface PlatformConfig {
   /** How long one delivery attempt may take (10 s, the contract's; tests set less). */
   webhookTimeoutSeconds: number;
   webhookSecretEncryptionKey: Buffer | undefined;
+  /** Ranges webhooks may reach even when private (WEBHOOK_ALLOWED_CIDRS); each one parses as a CIDR. */
+  webhookAllowedCidrs: readonly string[];
   /** Boot defaults of feature flags (`FEATURE_FLAGS=public-api.enabled=true,other=false`). */
   featureFlagDefaults: Readonly<Record<string, boolean>>;
   logLevel: string;
@@ -154,6 +157,20 @@ function webhookTimeout(env: Env): number {
   return seconds;
 }
 
+/** The same ipaddr.js parser that the webhook address policy applies to these ranges. */
+function parseAllowedCidrs(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const cidrs = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  for (const cidr of cidrs) {
+    try {
+      ipaddr.parseCIDR(cidr);
+    } catch {
+      throw new ConfigError(`WEBHOOK_ALLOWED_CIDRS must be comma-separated CIDR ranges (e.g. 10.8.0.0/16,fd00:1::/64); "${cidr}" is not one`);
+    }
+  }
+  return cidrs;
+}
+
 const CURSOR_SECRET_MIN_LENGTH = 32;
 
 /**
@@ -226,6 +243,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
     webhookTimeoutSeconds: webhookTimeout(env),
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
+    webhookAllowedCidrs: parseAllowedCidrs(optional(env, 'WEBHOOK_ALLOWED_CIDRS')),
     featureFlagDefaults: parseFeatureFlags(optional(env, 'FEATURE_FLAGS')),
     logLevel: parseLogLevel(optional(env, 'LOG_LEVEL'), nodeEnv),
   };

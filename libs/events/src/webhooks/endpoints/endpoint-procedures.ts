@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, defineProcedure, newId, notFound, sqlTextArray, validationFailed, type AnyProcedure } from '@mrp/platform';
-import { checkEndpointUrl, type AddressPolicy, type HostLookup } from '../url-safety';
-import { encryptEndpointSecret, generateEndpointSecret, hashEndpointSecret } from '../secrets';
+import type { AddressPolicy } from '../url-safety/address-policy';
+import { checkEndpointUrl } from '../url-safety/check-endpoint-url';
+import type { HostLookup } from '../url-safety/host-lookup';
+import { generateEndpointSecret, hashEndpointSecret } from '../secrets/endpoint-secret';
+import { encryptEndpointSecret } from '../secrets/secret-encryption';
 import { endpointOwner, platformInputProperty, type EndpointOwner } from './endpoint-owner';
 import { ENDPOINT_COLUMNS, EndpointViewSchema, toEndpointView, type EndpointRow } from './endpoint-view';
 import { subscriptionProblem } from './subscriptions';

@@ -4,9 +4,11 @@ import type { Logger } from '@mrp/platform';
 import { claimDueDeliveries, type ClaimedDelivery } from '../deliveries/delivery-queue';
 import type { AttemptResult } from '../deliveries/record-attempts';
 import { parseRetryAfter } from '../deliveries/retry-schedule';
-import { resolveSigningSecrets, type WebhookSecretResolver } from '../secrets';
-import { signWebhookPayload } from '../signature';
-import { WebhookSendError, type WebhookSender } from '../url-safety';
+import { NO_PLAINTEXT_SECRET, NoPlaintextSecretError, resolveSigningSecrets, type WebhookSecretResolver } from '../secrets/secret-resolver';
+import { signWebhookPayload } from '../signature/sign-webhook-payload';
+import { WEBHOOK_HEADERS } from '../signature/webhook-headers';
+import { WebhookSendError } from '../url-safety/webhook-send-error';
+import type { WebhookSender } from '../url-safety/webhook-sender';
 
 export interface DeliveryWorkerOptions {
   /** Deliveries one claim takes at most. */
@@ -173,7 +175,8 @@ export class DeliveryWorker {
     try {
       secrets = await resolveSigningSecrets(this.deps.secretResolver, { id: delivery.endpointId, organizationId: delivery.organizationId, ...delivery.endpoint }, startedAt);
     } catch (error) {
-      return result({ outcome: 'failed', error: error instanceof Error ? storable(error.message).slice(0, 500) : 'no plaintext secret available' });
+      if (!(error instanceof NoPlaintextSecretError)) this.deps.logger.error({ err: error, endpointId: delivery.endpointId }, 'the webhook secret resolver failed');
+      return result({ outcome: 'failed', error: NO_PLAINTEXT_SECRET });
     }
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     try {
@@ -181,11 +184,11 @@ export class DeliveryWorker {
         url: delivery.endpoint.url,
         body: delivery.body,
         headers: {
-          'webhook-signature': await signWebhookPayload({ secrets, timestamp, body: delivery.body }),
-          'webhook-timestamp': String(timestamp),
-          'webhook-delivery-id': delivery.id,
-          'idempotency-key': delivery.idempotencyKey,
-          'webhook-attempt': String(delivery.attempt),
+          [WEBHOOK_HEADERS.signature]: await signWebhookPayload({ secrets, timestamp, body: delivery.body }),
+          [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+          [WEBHOOK_HEADERS.deliveryId]: delivery.id,
+          [WEBHOOK_HEADERS.idempotencyKey]: delivery.idempotencyKey,
+          [WEBHOOK_HEADERS.attempt]: String(delivery.attempt),
         },
       });
       const status = response.statusCode;
