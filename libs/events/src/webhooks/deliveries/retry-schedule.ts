@@ -24,6 +24,8 @@ export function parseRetryAfter(value: string | undefined, now: Date = new Date(
   if (!value) return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // An HTTP date starts with the day's name (`Wed, 21 Oct 2015 07:28:00 GMT`); Date.parse takes far more.
+  if (!/^[A-Za-z]{3}, /.test(trimmed)) return null;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return null;
   return Math.max(0, Math.ceil((date - now.getTime()) / 1000));

@@ -34,8 +34,8 @@ export interface DeliveryWorkerDeps {
 
 const RECORD_BATCH = 500;
 
-/** Text PostgreSQL can keep: a receiver's bytes may hold NULs or broken UTF-16 after truncation. */
-const storable = (text: string) => text.toWellFormed().replace(/\u0000/g, '\uFFFD');
+/** Text PostgreSQL can keep (no NUL, no lone surrogate), whatever a receiver sent: one bad byte must not lose a batch of results. */
+const storable = (text: string) => text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 /**
  * Claims due deliveries and sends them, signed, with bounded concurrency overall and per endpoint;
@@ -199,7 +199,7 @@ export class DeliveryWorker {
         statusCode: status,
         error: outcome === 'succeeded' ? null : `HTTP ${status}`,
         responseHeaders: headers,
-        responseBody: storable(response.body).slice(0, 4096),
+        responseBody: storable(response.body),
         retryAfterSeconds: status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after']) : null,
       });
     } catch (error) {
