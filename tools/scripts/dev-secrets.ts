@@ -6,6 +6,8 @@ export interface DevSecrets {
   authJwtSecret: string;
   cronSecret: string;
   cursorSecret: string;
+  /** Keeps webhook signing secrets encrypted, so the worker can sign with them. */
+  webhookSecretEncryptionKey: string;
 }
 
 function newDevSecrets(): DevSecrets {
@@ -13,6 +15,7 @@ function newDevSecrets(): DevSecrets {
     authJwtSecret: randomBytes(32).toString('base64url'),
     cronSecret: randomBytes(24).toString('base64url'),
     cursorSecret: randomBytes(32).toString('base64url'),
+    webhookSecretEncryptionKey: randomBytes(32).toString('hex'),
   };
 }
 

@@ -99,6 +99,7 @@ async function main(): Promise<void> {
     env.AUTH_JWT_SECRET ??= env.AUTH_JWKS_URL ? undefined : secrets.authJwtSecret;
     env.CRON_SECRET ??= secrets.cronSecret;
     env.CURSOR_SECRET ??= secrets.cursorSecret;
+    env.WEBHOOK_SECRET_ENCRYPTION_KEY ??= secrets.webhookSecretEncryptionKey;
     env.FEATURE_FLAGS ??= 'public-api.enabled=true';
     env.PLATFORM_ADMIN_EMAILS ??= 'admin@demo.example';
   }

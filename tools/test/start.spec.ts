@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { freePort, processAlive } from '@mrp/platform';
@@ -28,6 +30,49 @@ async function gone(pids: number[], timeoutMs = STOP_BOUND_MS): Promise<number[]
 function platformPids(launcher: AppProcess): number[] {
   const children = [...launcher.output().stdout.matchAll(/\(pid (\d+)/g)].map((match) => Number(match[1]));
   return [launcher.child.pid as number, ...children];
+}
+
+/**
+ * With the demo key and session `npm start` printed: subscribe a loopback receiver, create a
+ * record over /api/v1, and see the webhook-worker that `npm start` runs deliver it, signed.
+ */
+async function expectWebhookDelivered(apiUrl: string, stdout: string): Promise<void> {
+  const key = /^Demo API key \(shown once, keep it\): (mrk_\S+)$/m.exec(stdout)?.[1];
+  const session = /^Demo session token for \/rpc \(30 days\): (\S+)$/m.exec(stdout)?.[1];
+  expect(key && session).toBeTruthy();
+  const received: Array<{ signature: string | undefined; body: string }> = [];
+  const receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ signature: request.headers['webhook-signature'] as string | undefined, body });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', () => done()));
+  try {
+    const me = (await (await fetch(`${apiUrl}/api/v1/me`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { organization: { id: string } };
+    const created = await fetch(`${apiUrl}/rpc/webhooks.endpoints.create`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${session}`, 'X-Organization-Id': me.organization.id, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, subscriptions: ['data-models.*'] }),
+    });
+    expect(created.status).toBe(200);
+    const record = await fetch(`${apiUrl}/api/v1/models/contacts/records`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ data: { title: 'Webhook check' } }),
+    });
+    expect(record.status).toBe(201);
+    const deadline = Date.now() + 15_000;
+    while (received.length === 0 && Date.now() < deadline) await new Promise((wake) => setTimeout(wake, 50));
+    expect(received).toHaveLength(1);
+    expect(received[0].signature).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect(JSON.parse(received[0].body)).toMatchObject({ type: 'data-models.record-created', organizationId: me.organization.id });
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise<void>((done) => receiver.close(() => done()));
+  }
 }
 
 describe('npm start', () => {
@@ -85,6 +130,7 @@ describe('npm start', () => {
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.launcher.output().stdout).toMatch(/^Demo API key \(shown once, keep it\): mrk_/m);
     expect((await fetch(`${first.url}/health`)).status).toBe(200);
+    await expectWebhookDelivered(first.url, first.launcher.output().stdout);
 
     const second = startAppProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, PORT: String(await freePort()) });
     const refused = await second.exited;

@@ -182,6 +182,40 @@ describe('webhook delivery, end to end', () => {
     }
   });
 
+  it("routes a user's events to the user's organizations and to platform endpoints, never elsewhere", async () => {
+    const orgA = await createOrganizationWithKey(api);
+    const orgB = await createOrganizationWithKey(api);
+    const receiverB = await startWebhookReceiver();
+    const platformReceiver = await startWebhookReceiver();
+    const admin = await sessionToken(PLATFORM_ADMIN);
+    const platform = await rpcOk<CreatedEndpoint>(
+      api,
+      'webhooks.endpoints.create',
+      { platform: true, url: platformReceiver.url, subscriptions: ['user.profile-updated'] },
+      { token: admin },
+    );
+    try {
+      await createEndpoint(orgA, receiver.url, ['user.*']);
+      await createEndpoint(orgB, receiverB.url, ['user.*']);
+      const member = await orgA.addMember(['member']);
+      await rpcOk(api, 'users.updateProfile', { displayName: 'Renamed' }, { token: member.session });
+
+      const [toA] = await receiver.waitFor(1);
+      const [toPlatform] = await platformReceiver.waitFor(1);
+      for (const delivery of [toA, toPlatform]) {
+        expect(JSON.parse(delivery.rawBody)).toMatchObject({ type: 'user.profile-updated', payload: { changes: ['displayName'] } });
+      }
+      expect(JSON.parse(toA.rawBody).userId).toEqual(expect.any(String));
+      expect(toA.headers['idempotency-key']).not.toBe(toPlatform.headers['idempotency-key']);
+      await sleep(300);
+      expect(receiverB.received).toHaveLength(0);
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await rpcOk(api, 'webhooks.endpoints.delete', { platform: true, id: platform.endpoint.id }, { token: admin });
+      await Promise.all([receiverB.close(), platformReceiver.close()]);
+    }
+  });
+
   it('retries a failing receiver 5 times with growing delays, then fails the delivery, tells the operators and disables the endpoint', async () => {
     const org = await createOrganizationWithKey(api);
     receiver.replyWith([], { status: 500, body: 'down for maintenance' });
