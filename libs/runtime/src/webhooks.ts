@@ -64,8 +64,7 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
             await invokeProcedure(recordAttempts, { attempts }, { em: orm.em.fork(), principal, correlationId: newId() }, invocationDeps);
           },
         },
-        // The lease outlasts an attempt's timeout and the recording after it, with room to spare.
-        { ...workerOptions, leaseSeconds: 2 * config.webhookTimeoutSeconds + 5 },
+        { ...workerOptions, leaseSeconds: DeliveryWorker.leaseSecondsFor(config.webhookTimeoutSeconds) },
       );
     },
     async close() {

@@ -54,8 +54,9 @@ interface ClaimedRow {
   previous_secret_expires_at: string | Date | null;
 }
 
-/** How far down the due queue one claim looks; bounds its cost however long the queue is. */
-const CLAIM_WINDOW = 1000;
+/** How far down the due queue one claim looks, per delivery it may take; bounds its cost however long the queue is. */
+const CANDIDATES_PER_CLAIMED = 4;
+const MAX_CANDIDATES = 1000;
 
 /**
  * Claims due deliveries nobody holds: pending, due, and not locked or with an expired lock.
@@ -74,7 +75,7 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
           AND (d.locked_until IS NULL OR d.locked_until < now())
           AND d.endpoint_id <> ALL(?::uuid[])
         ORDER BY d.next_attempt_at
-        LIMIT ${CLAIM_WINDOW}
+        LIMIT ?
      ), ranked AS (
        SELECT c.id, c.next_attempt_at,
               row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) AS place,
@@ -97,6 +98,7 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
                 e.previous_secret_hash, e.previous_secret_ciphertext, e.previous_secret_expires_at`,
     [
       sqlTextArray(full),
+      Math.min(MAX_CANDIDATES, options.limit * CANDIDATES_PER_CLAIMED),
       options.perEndpoint,
       sqlTextArray(partial.map(([id]) => id)),
       `{${partial.map(([, free]) => free).join(',')}}`,
@@ -126,11 +128,9 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
   }));
 }
 
-/** How many deliveries are due and held by nobody (the sweep reports it; tests wait on it). */
-export async function countUnheldDueDeliveries(em: EntityManager): Promise<number> {
-  const [{ count }] = await em.execute<Array<{ count: number }>>(
-    `SELECT count(*)::int AS count FROM webhook_deliveries
-      WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())`,
-  );
-  return count;
+/** Gives claimed deliveries back before their lease runs out (a worker stopping with work it did not start). */
+export async function releaseClaims(em: EntityManager, deliveryIds: readonly string[]): Promise<void> {
+  await em.execute(`UPDATE webhook_deliveries SET locked_until = NULL WHERE id = ANY(?::uuid[]) AND status = 'pending'`, [
+    sqlTextArray(deliveryIds),
+  ]);
 }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '@mrp/platform';
-import { claimDueDeliveries, type ClaimedDelivery } from '../deliveries/delivery-queue';
+import { claimDueDeliveries, releaseClaims, type ClaimedDelivery } from '../deliveries/delivery-queue';
 import type { AttemptResult } from '../deliveries/record-attempts';
 import { parseRetryAfter } from '../deliveries/retry-schedule';
 import { NO_PLAINTEXT_SECRET, NoPlaintextSecretError, resolveSigningSecrets, type WebhookSecretResolver } from '../secrets/secret-resolver';
@@ -37,22 +37,37 @@ const RECORD_BATCH = 500;
 /** Text PostgreSQL can keep (no NUL, no lone surrogate), whatever a receiver sent: one bad byte must not lose a batch of results. */
 const storable = (text: string) => text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
+/** Claimed deliveries per endpoint (waiting or in flight), as a multiple of its concurrency. */
+const WINDOW_FACTOR = 2;
+
 /**
- * Claims due deliveries and sends them, signed, with bounded concurrency overall and per endpoint;
- * results are recorded in batches (whatever finished while the previous batch was written).
- * `wake()` asks for a claim now (a NOTIFY, a poll tick); `drain()` delivers everything due and returns
- * how many it attempted (the sweep). Nothing here decides what an outcome means for the delivery or
- * the endpoint: the recordAttempts procedure does.
+ * Claims due deliveries and sends them, signed, with bounded concurrency overall and per endpoint.
+ *
+ * Each endpoint has a window of claimed deliveries (twice its concurrency): they wait in a local
+ * queue for one of its slots, so a claim fetches many deliveries at once instead of one per freed
+ * slot, and it claims again only when an endpoint's window is half empty. A slow endpoint fills
+ * its own window and no more, so it cannot starve the others. Results are recorded in batches
+ * (whatever finished while the previous batch was written).
+ *
+ * `wake()` asks for a claim now (a NOTIFY, a poll tick); `drain()` delivers what is due and returns
+ * how many it attempted (the sweep). Nothing here decides what an outcome means for the delivery
+ * or the endpoint: the recordAttempts procedure does.
  */
 export class DeliveryWorker {
   private readonly batchSize: number;
   private readonly perEndpoint: number;
-  private readonly maxInFlight: number;
+  private readonly window: number;
+  private readonly maxHeld: number;
+  /** Claimed, not yet sent, per endpoint. */
+  private readonly waiting = new Map<string, ClaimedDelivery[]>();
   private readonly inFlightByEndpoint = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
-  private inFlight = 0;
+  private held = 0;
+  private finishedSinceClaim = 0;
   private claiming: Promise<void> | null = null;
   private wakeRequested = false;
+  /** The last claim found all there was: claim again only when told (NOTIFY, poll) or a window frees. */
+  private exhausted = false;
   private stopped = false;
   private results: AttemptResult[] = [];
   private recording: Promise<void> | null = null;
@@ -64,13 +79,24 @@ export class DeliveryWorker {
     private readonly deps: DeliveryWorkerDeps,
     private readonly options: DeliveryWorkerOptions,
   ) {
-    this.batchSize = options.batchSize ?? 50;
+    this.batchSize = options.batchSize ?? 100;
     this.perEndpoint = options.perEndpointConcurrency ?? 10;
-    this.maxInFlight = options.maxInFlight ?? 100;
+    this.window = this.perEndpoint * WINDOW_FACTOR;
+    this.maxHeld = (options.maxInFlight ?? 100) * WINDOW_FACTOR;
+  }
+
+  /** How long a claim must hold: a delivery may wait for its endpoint's earlier ones, then be sent. */
+  static leaseSecondsFor(timeoutSeconds: number): number {
+    return (WINDOW_FACTOR + 1) * timeoutSeconds + 5;
   }
 
   /** Claims what is due now, unless a claim is under way (it then runs once more when done). */
   wake(): void {
+    this.exhausted = false;
+    this.claimSoon();
+  }
+
+  private claimSoon(): void {
     if (this.stopped) return;
     if (this.claiming) {
       this.wakeRequested = true;
@@ -82,7 +108,7 @@ export class DeliveryWorker {
         this.claiming = null;
         if (this.wakeRequested) {
           this.wakeRequested = false;
-          this.wake();
+          this.claimSoon();
         }
       });
   }
@@ -95,12 +121,10 @@ export class DeliveryWorker {
     const before = this.attempted;
     this.budget = limit;
     try {
-      do {
-        this.wake();
-        while (this.claiming || this.running.size > 0) {
-          await Promise.race([...(this.claiming ? [this.claiming] : []), ...this.running]);
-        }
-      } while (this.wakeRequested && this.budget > 0);
+      this.wake();
+      while (this.claiming || this.running.size > 0) {
+        await Promise.race([...(this.claiming ? [this.claiming] : []), ...this.running]);
+      }
       await this.flushResults();
     } finally {
       this.budget = Number.POSITIVE_INFINITY;
@@ -108,49 +132,87 @@ export class DeliveryWorker {
     return this.attempted - before;
   }
 
-  /** Stops claiming, lets the attempts in flight finish (each is bounded by the send timeout) and records them. */
+  /**
+   * Stops claiming, hands back what it claimed but has not sent (another worker may take it at
+   * once), lets the attempts in flight finish (each bounded by the send timeout) and records them.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     await this.claiming;
+    const unsent = [...this.waiting.values()].flat().map((delivery) => delivery.id);
+    this.waiting.clear();
+    if (unsent.length > 0) await releaseClaims(this.deps.newContext(), unsent);
     await Promise.all(this.running);
     await this.flushResults();
   }
 
-  private freeSlots(): Map<string, number> {
-    return new Map([...this.inFlightByEndpoint].map(([endpointId, count]) => [endpointId, this.perEndpoint - count]));
+  private claimedFor(endpointId: string): number {
+    return (this.waiting.get(endpointId)?.length ?? 0) + (this.inFlightByEndpoint.get(endpointId) ?? 0);
   }
 
   private async claimWhileDue(): Promise<void> {
     for (;;) {
-      const room = Math.min(this.batchSize, this.maxInFlight - this.inFlight, this.budget);
-      if (this.stopped || room <= 0) return;
+      const room = Math.min(this.batchSize, this.maxHeld - this.held, this.budget);
+      if (this.stopped || this.exhausted || room <= 0) return;
+      this.finishedSinceClaim = 0;
+      const endpoints = new Set([...this.waiting.keys(), ...this.inFlightByEndpoint.keys()]);
+      const freeSlots = new Map([...endpoints].map((endpointId) => [endpointId, this.window - this.claimedFor(endpointId)]));
       const claimed = await claimDueDeliveries(this.deps.newContext(), {
         limit: room,
-        perEndpoint: this.perEndpoint,
-        freeSlots: this.freeSlots(),
+        perEndpoint: this.window,
+        freeSlots,
         leaseSeconds: this.options.leaseSeconds,
       });
-      for (const delivery of claimed) this.start(delivery);
-      // Fewer than asked: nothing else is due, or what is due waits for a busy endpoint to free a slot.
-      if (claimed.length < room) return;
+      for (const delivery of claimed) this.enqueue(delivery);
+      if (claimed.length < room) {
+        // All that is due now, unless an endpoint's window kept some back (the claim took all its
+        // free slots, or it had none): its sends will free them, and claim again.
+        const taken = new Map<string, number>();
+        for (const { endpointId } of claimed) taken.set(endpointId, (taken.get(endpointId) ?? 0) + 1);
+        const heldBack = [...freeSlots.values()].some((free) => free <= 0) || [...taken].some(([endpointId, count]) => count >= (freeSlots.get(endpointId) ?? this.window));
+        this.exhausted = !heldBack;
+        return;
+      }
     }
   }
 
-  private start(delivery: ClaimedDelivery): void {
-    this.inFlight += 1;
+  private enqueue(delivery: ClaimedDelivery): void {
+    this.held += 1;
     this.budget -= 1;
+    const queue = this.waiting.get(delivery.endpointId);
+    if (queue) queue.push(delivery);
+    else this.waiting.set(delivery.endpointId, [delivery]);
+    this.pump(delivery.endpointId);
+  }
+
+  /** Starts the endpoint's waiting deliveries while it has free slots. */
+  private pump(endpointId: string): void {
+    const queue = this.waiting.get(endpointId);
+    while (queue && queue.length > 0 && (this.inFlightByEndpoint.get(endpointId) ?? 0) < this.perEndpoint) {
+      this.start(queue.shift() as ClaimedDelivery);
+    }
+    if (queue?.length === 0) this.waiting.delete(endpointId);
+  }
+
+  private start(delivery: ClaimedDelivery): void {
     this.attempted += 1;
-    this.inFlightByEndpoint.set(delivery.endpointId, (this.inFlightByEndpoint.get(delivery.endpointId) ?? 0) + 1);
+    const endpointId = delivery.endpointId;
+    this.inFlightByEndpoint.set(endpointId, (this.inFlightByEndpoint.get(endpointId) ?? 0) + 1);
     const run = this.attempt(delivery)
-      .then((result) => this.queueResult(result))
+      .then((result) => {
+        this.queueResult(result);
+      })
       .finally(() => {
-        this.inFlight -= 1;
-        const left = (this.inFlightByEndpoint.get(delivery.endpointId) ?? 1) - 1;
-        if (left > 0) this.inFlightByEndpoint.set(delivery.endpointId, left);
-        else this.inFlightByEndpoint.delete(delivery.endpointId);
+        this.held -= 1;
+        const left = (this.inFlightByEndpoint.get(endpointId) ?? 1) - 1;
+        if (left > 0) this.inFlightByEndpoint.set(endpointId, left);
+        else this.inFlightByEndpoint.delete(endpointId);
         this.running.delete(run);
-        // A slot is free: what waited for it (this endpoint's queue, or the worker's limit) may go now.
-        this.wake();
+        this.pump(endpointId);
+        // Claim more once the endpoint's window is half empty, or once as many sends finished as
+        // half a window (other endpoints may have work): one claim then fetches many.
+        this.finishedSinceClaim += 1;
+        if (this.claimedFor(endpointId) <= this.window / 2 || this.finishedSinceClaim >= this.window / 2) this.claimSoon();
       });
     this.running.add(run);
   }
@@ -209,9 +271,9 @@ export class DeliveryWorker {
     }
   }
 
-  private queueResult(result: AttemptResult): Promise<void> {
+  private queueResult(result: AttemptResult): void {
     this.results.push(result);
-    return this.flushResults();
+    void this.flushResults();
   }
 
   /** Writes what has finished; results that finish meanwhile go in the next batch. */
