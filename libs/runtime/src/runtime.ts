@@ -15,7 +15,7 @@ import { createNotifier, type Notifier } from '@mrp/notifications';
 import { ALL_MODULES } from './modules';
 import { allProcedures } from './procedures';
 import { scheduledTasks, type ScheduledTask } from './scheduled-tasks';
-import { createWebhooks, type WebhookOptions, type Webhooks } from './webhooks';
+import { createWebhooks, loadSecretResolver, type WebhookOptions, type Webhooks } from './webhooks';
 
 /** The services procedures and tasks are built from. */
 export interface RuntimeServices {
@@ -50,11 +50,13 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     throw new ConfigError('DATABASE_URL is not set (npm start provides an embedded PostgreSQL)');
   }
   const logger = options.logger ?? createLogger({ name: options.name, level: config.logLevel });
+  const secretResolver =
+    options.webhooks?.secretResolver ?? (config.webhookSecretResolverModule ? await loadSecretResolver(config.webhookSecretResolverModule) : undefined);
   const orm = await createOrm({ databaseUrl: config.databaseUrl, modules: ALL_MODULES, poolSize: options.poolSize });
   const flags = new FeatureFlagStore(orm, config.featureFlagDefaults);
   const bus = new InProcessEventBus(logger);
   const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails });
-  const webhooks = createWebhooks(config, orm, notifier, options.webhooks);
+  const webhooks = createWebhooks(config, orm, notifier, { ...options.webhooks, secretResolver });
   const dispatcher = createEventDispatcher(bus, [webhooks.outbox]);
   const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, notifier, webhooks };
   return {

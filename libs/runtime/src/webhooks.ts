@@ -13,7 +13,26 @@ import {
 } from '@mrp/events';
 import { memberOrganizationIds } from '@mrp/authz';
 import type { Notifier } from '@mrp/notifications';
-import { invokeProcedure, newId, systemPrincipal, type AnyProcedure, type InvocationDeps, type Orm, type PlatformConfig } from '@mrp/platform';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError, invokeProcedure, newId, systemPrincipal, type AnyProcedure, type InvocationDeps, type Orm, type PlatformConfig } from '@mrp/platform';
+
+/**
+ * The operator's resolver named by WEBHOOK_SECRET_RESOLVER: a module (path or package) exporting
+ * `resolveWebhookSecret(secret)`, loaded once at start; a module without it stops the start.
+ */
+export async function loadSecretResolver(specifier: string): Promise<WebhookSecretResolver> {
+  const target = specifier.startsWith('.') || isAbsolute(specifier) ? pathToFileURL(resolvePath(specifier)).href : specifier;
+  let loaded: { resolveWebhookSecret?: unknown };
+  try {
+    loaded = (await import(target)) as { resolveWebhookSecret?: unknown };
+  } catch (error) {
+    throw new ConfigError(`WEBHOOK_SECRET_RESOLVER "${specifier}" cannot be loaded: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const resolve = loaded.resolveWebhookSecret;
+  if (typeof resolve !== 'function') throw new ConfigError(`WEBHOOK_SECRET_RESOLVER "${specifier}" does not export a resolveWebhookSecret function`);
+  return { resolve: (secret) => Promise.resolve(resolve(secret)) as Promise<string | null> };
+}
 
 /** Names the product to receivers. */
 export const WEBHOOK_USER_AGENT = 'ModelRecords-Webhooks/1.0';

@@ -374,3 +374,34 @@ describe('webhook delivery without a plaintext secret', () => {
     }
   });
 });
+
+describe("an operator's secret resolver (WEBHOOK_SECRET_RESOLVER)", () => {
+  it('signs with the secret the resolver returns, and refuses one that is not the endpoint\'s', async () => {
+    const setup = await startApiWithWorker({ WEBHOOK_SECRET_ENCRYPTION_KEY: '', WEBHOOK_SECRET_RESOLVER: './apps/api/test/support/vault-secret-resolver.ts' });
+    const receiver = await startWebhookReceiver();
+    try {
+      const org = await createOrganizationWithKey(setup.api);
+      const good = await createEndpoint(org, `${receiver.url}/good`, ['data-models.record-created']);
+      const bad = await createEndpoint(org, `${receiver.url}/bad`, ['data-models.record-created']);
+      expect(good.endpoint).toMatchObject({ signingSecretStored: false });
+      process.env.TEST_WEBHOOK_VAULT = JSON.stringify({ [good.endpoint.id]: good.secret, [bad.endpoint.id]: 'whsec_not-the-one-that-was-issued' });
+      await createRecord(org, 'Vaulted');
+      const [delivery] = await receiver.waitFor(1);
+      await expect(verifyWebhookSignature(good.secret, delivery.headers, delivery.rawBody)).resolves.toMatchObject({ type: 'data-models.record-created' });
+      const [refused] = await until(() => deliveriesOf(setup.api, bad.endpoint.id), ([row]) => row?.last_error !== null && row !== undefined);
+      expect(refused.last_error).toBe('no plaintext secret available');
+      await sleep(200);
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      delete process.env.TEST_WEBHOOK_VAULT;
+      await receiver.close();
+      await setup.close();
+    }
+  });
+
+  it('stops the start in one line when the module has no resolveWebhookSecret', async () => {
+    await expect(startTestApi({ WEBHOOK_SECRET_RESOLVER: './apps/api/test/support/webhook-receiver.ts' })).rejects.toThrow(
+      'WEBHOOK_SECRET_RESOLVER "./apps/api/test/support/webhook-receiver.ts" does not export a resolveWebhookSecret function',
+    );
+  });
+});

@@ -39,6 +39,8 @@ export interface PlatformConfig {
   /** How long one delivery attempt may take (10 s, the contract's; tests set less). */
   webhookTimeoutSeconds: number;
   webhookSecretEncryptionKey: Buffer | undefined;
+  /** A module of the operator's exporting `resolveWebhookSecret` (a WebhookSecretResolver's resolve); replaces the built-in resolver. */
+  webhookSecretResolverModule: string | undefined;
   /** Ranges webhooks may reach even when private (WEBHOOK_ALLOWED_CIDRS); each one parses as a CIDR. */
   webhookAllowedCidrs: readonly string[];
   /** Boot defaults of feature flags (`FEATURE_FLAGS=public-api.enabled=true,other=false`). */
@@ -243,6 +245,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
     webhookTimeoutSeconds: webhookTimeout(env),
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
+    webhookSecretResolverModule: optional(env, 'WEBHOOK_SECRET_RESOLVER'),
     webhookAllowedCidrs: parseAllowedCidrs(optional(env, 'WEBHOOK_ALLOWED_CIDRS')),
     featureFlagDefaults: parseFeatureFlags(optional(env, 'FEATURE_FLAGS')),
     logLevel: parseLogLevel(optional(env, 'LOG_LEVEL'), nodeEnv),
