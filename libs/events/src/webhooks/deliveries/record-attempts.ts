@@ -71,6 +71,16 @@ interface DeliveryChange {
   last_error: string | null;
 }
 
+/** An endpoint URL without its query: receivers often put a token there, and notices travel further than the endpoint's settings. */
+function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return 'an endpoint';
+  }
+}
+
 const describeFailure = (result: AttemptResult) =>
   result.error ?? (result.statusCode === null ? 'no response' : `HTTP ${result.statusCode}`);
 
@@ -151,7 +161,7 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
         const endpoint = endpoints.get(delivery.endpoint_id);
         await deps.notifyOperators(ctx, {
           kind: 'webhook.delivery-failed',
-          title: `A webhook delivery to ${endpoint?.url ?? 'an endpoint'} failed for good`,
+          title: `A webhook delivery to ${endpoint ? displayUrl(endpoint.url) : 'an endpoint'} failed for good`,
           body: `Delivery ${delivery.id} (${delivery.event_type}) to endpoint ${delivery.endpoint_id} failed after attempt ${result.attempt}: ${describeFailure(result)}`,
           data: { endpointId: delivery.endpoint_id, deliveryId: delivery.id, eventType: delivery.event_type, lastError: describeFailure(result) },
         });
@@ -198,7 +208,7 @@ async function updateEndpointHealth(
         emit(
           createEvent(
             'webhook.endpoint-disabled-after-failures',
-            { endpointId: endpoint.id, url: endpoint.url, consecutiveFailures: failures, lastError },
+            { endpointId: endpoint.id, url: displayUrl(endpoint.url), consecutiveFailures: failures, lastError },
             { organizationId: endpoint.organization_id ?? undefined },
           ),
         );
