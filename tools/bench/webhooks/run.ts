@@ -82,7 +82,7 @@ async function main(): Promise<void> {
 
     // Idle: the worker listens; each change waits for its delivery before the next.
     let worker = runtime.webhooks.createWorker(runtime.invocationDeps);
-    let signals = await listenForDueDeliveries({ databaseUrl: database.url, logger: runtime.logger, onDue: () => worker.wake() });
+    const signals = await listenForDueDeliveries({ databaseUrl: database.url, logger: runtime.logger, onDue: () => worker.wake() });
     const delays: number[] = [];
     for (let index = 0; index < IDLE_SAMPLES + 20; index++) {
       const record = await createRecord(`Idle ${index}`);

@@ -35,7 +35,8 @@ export interface DeliveryWorkerDeps {
 const RECORD_BATCH = 500;
 
 /** Text PostgreSQL can keep (no NUL, no lone surrogate), whatever a receiver sent: one bad byte must not lose a batch of results. */
-const storable = (text: string) => text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+const storable = (text: string) =>
+  text.replaceAll('\0', '\uFFFD').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 /** Claimed deliveries per endpoint (waiting or in flight), as a multiple of its concurrency. */
 const WINDOW_FACTOR = 2;
