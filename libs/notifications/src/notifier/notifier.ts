@@ -61,7 +61,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         createEvent(
           'notification.created',
           { notificationId: notification.id, userId: notification.userId, kind: message.kind, title: message.title },
-          { userId: notification.userId },
+          { userId: notification.userId, organizationId: message.organizationId },
         ),
       );
     }
