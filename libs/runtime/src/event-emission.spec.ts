@@ -10,7 +10,7 @@ import { createRuntime, type Runtime } from './runtime';
  * causes the event, on a real runtime, and checks what the bus received after commit: its type,
  * payload, organization, user and aliases. A catalog type with no scenario here fails to compile
  * (SCENARIOS is keyed by the catalog) and fails the first test, unless it is named below as
- * coming with a later issue.
+ * coming with a later issue (or, for now, as tested with the webhook worker).
  */
 
 /** Types whose cause does not exist yet: they come with their issues. */
@@ -30,11 +30,12 @@ const COMES_LATER = [
   'kanban.card-assigned',
   // With the email channel: the in-app inbox cannot fail to deliver.
   'notification.delivery-failed',
-  // With the webhook worker, which emits it; its test drives the worker.
-  'webhook.endpoint-disabled-after-failures',
 ] as const satisfies readonly EventType[];
 
-type Covered = Exclude<EventType, (typeof COMES_LATER)[number]>;
+/** Emitted by the webhook worker, being built beside this; its scenario joins the table when the worker lands in the runtime. */
+const TESTED_WITH_THE_WEBHOOK_WORKER = ['webhook.endpoint-disabled-after-failures'] as const satisfies readonly EventType[];
+
+type Covered = Exclude<EventType, (typeof COMES_LATER)[number] | (typeof TESTED_WITH_THE_WEBHOOK_WORKER)[number]>;
 
 /** What an event must carry besides its generated id, time and correlation id. */
 interface Expected<T extends EventType> {
@@ -492,7 +493,7 @@ describe('event emission', () => {
   });
 
   it('covers every type of the catalog, except those named as coming later', () => {
-    const later: readonly string[] = COMES_LATER;
+    const later: readonly string[] = [...COMES_LATER, ...TESTED_WITH_THE_WEBHOOK_WORKER];
     const covered = Object.keys(SCENARIOS);
     expect(EVENT_TYPES.filter((type) => !covered.includes(type) && !later.includes(type))).toEqual([]);
     expect(covered.filter((type) => later.includes(type))).toEqual([]);
