@@ -1,11 +1,12 @@
 export { createEvent, recordEventAliases } from './catalog/create-event';
+export { EVENT_TYPES, type EventCatalog, type EventType } from './catalog/event-catalog';
 export { InProcessEventBus } from './bus/in-process-event-bus';
 export { createEventDispatcher, type EventPersister } from './bus/event-dispatcher';
 export { eventsModule } from './events-module';
 export * from './receiver';
 export { createEndpointProcedures } from './webhooks/endpoints/endpoint-procedures';
 export { createWebhookOutbox } from './webhooks/deliveries/webhook-outbox';
-export { createRecordAttemptsProcedure } from './webhooks/deliveries/record-attempts';
+export { createRecordAttemptsProcedure, WEBHOOK_DELIVERY_PERMISSION } from './webhooks/deliveries/record-attempts';
 export { claimDueDeliveries } from './webhooks/deliveries/delivery-queue';
 export { DeliveryWorker } from './webhooks/worker/delivery-worker';
 export { listenForDueDeliveries } from './webhooks/worker/due-delivery-signals';

@@ -1,4 +1,5 @@
 export { createRuntime, type Runtime } from './runtime';
 export { ALL_MODULES } from './modules';
 export type { ScheduledTask } from './scheduled-tasks';
+export { invokeAsSystem, type SystemCall } from './invoke-as-system';
 export { runProcess, describeStartupFailure } from './process-lifecycle';

@@ -1,5 +1,7 @@
 import { loadConfig } from '@mrp/platform';
 import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
+import { ALL_PERMISSIONS } from '@mrp/authz';
+import { invokeAsSystem } from './invoke-as-system';
 import { createRuntime, type Runtime } from './runtime';
 
 /** Every procedure name DESIGN 3 lists (the web front end and the tests rely on them). */
@@ -24,8 +26,8 @@ const DESIGN_PROCEDURES = [
   'notifications.markRead',
 ];
 
-/** Named by the design, built by the webhook and automation capabilities that have not landed yet. */
-const NOT_YET_BUILT = new Set(DESIGN_PROCEDURES.filter((name) => name.startsWith('webhooks.') || name.startsWith('automations.')));
+/** Named by the design, built by capabilities that have not landed yet. */
+const NOT_YET_BUILT = new Set(DESIGN_PROCEDURES.filter((name) => name.startsWith('automations.') || name.startsWith('webhooks.deliveries.')));
 
 describe('createRuntime', () => {
   let database: TestDatabase;
@@ -56,10 +58,28 @@ describe('createRuntime', () => {
     }
   });
 
-  it('names the scheduled tasks the cron routes and the cron runner share', async () => {
-    expect(runtime.tasks.map((task) => task.name)).toEqual(['process-account-deletions', 'prune-rate-limit-buckets', 'retry-field-indexes']);
-    const processed = await runtime.tasks[0].run(runtime);
-    expect(processed).toBe(0);
+  it('names the scheduled tasks the cron routes and the cron runner share, and runs each', async () => {
+    expect(runtime.tasks.map((task) => task.name)).toEqual(['process-account-deletions', 'prune-rate-limit-buckets', 'sweep-webhook-deliveries', 'retry-field-indexes']);
+    for (const task of runtime.tasks) await expect(task.run(runtime)).resolves.toBe(0);
+  });
+
+  it("serves the tasks' system procedures through no door, and holds no person able to call them", () => {
+    const system = runtime.procedures.all().filter((procedure) => procedure.scope === 'system');
+    expect(system.map((procedure) => procedure.name)).toEqual(
+      expect.arrayContaining(['accounts.processDueDeletions', 'apiKeys.pruneRateLimitBuckets', 'dataModels.fields.retryIndexes']),
+    );
+    for (const procedure of system) expect(runtime.procedures.served(procedure.name)).toBeUndefined();
+    // Their permissions are no role's: the permission catalog cannot grant them.
+    expect(system.map((procedure) => procedure.permission).filter((permission) => permission && (ALL_PERMISSIONS as readonly string[]).includes(permission))).toEqual([]);
+  });
+
+  it('runs a task as its own system principal: a task holding another permission is refused', async () => {
+    await expect(
+      invokeAsSystem(runtime, { task: 'prune-rate-limit-buckets', procedure: 'accounts.processDueDeletions', permissions: ['system.prune-rate-limit-buckets'] }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(
+      invokeAsSystem(runtime, { task: 'process-account-deletions', procedure: 'accounts.processDueDeletions', permissions: ['system.process-account-deletions'] }),
+    ).resolves.toEqual({ processed: 0 });
   });
 
   it('refuses to start without DATABASE_URL, in one clear line', async () => {

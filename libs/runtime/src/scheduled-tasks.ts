@@ -1,5 +1,4 @@
-import { processDueAccountDeletions, pruneIdleRateLimitBuckets } from '@mrp/authz';
-import { retryPendingIndexes } from '@mrp/data-models';
+import { invokeAsSystem } from './invoke-as-system';
 import type { Runtime } from './runtime';
 
 /**
@@ -15,35 +14,59 @@ export interface ScheduledTask {
   run(runtime: Runtime): Promise<number>;
 }
 
+interface ProcedureTask extends Omit<ScheduledTask, 'run'> {
+  /** A system procedure answering `{ processed }`. */
+  procedure: string;
+  /** Exactly what the task's principal holds: the procedure's own permission. */
+  permissions: readonly string[];
+  input?(runtime: Runtime): unknown;
+}
+
+/** A task that is one procedure, run as the task's own system principal (`system:<name>`). */
+function procedureTask({ procedure, permissions, input, ...task }: ProcedureTask): ScheduledTask {
+  return {
+    ...task,
+    async run(runtime) {
+      const output = await invokeAsSystem<{ processed: number }>(runtime, {
+        task: task.name,
+        procedure,
+        permissions,
+        input: input?.(runtime) ?? {},
+      });
+      return output.processed;
+    },
+  };
+}
+
 export function scheduledTasks(): ScheduledTask[] {
   return [
-    {
+    procedureTask({
       name: 'process-account-deletions',
       schedule: '*/5 * * * *',
       description: 'Marks accounts whose deletion grace period has ended as deleted',
-      run: (runtime) => processDueAccountDeletions(runtime.orm.em.fork()),
-    },
-    {
+      procedure: 'accounts.processDueDeletions',
+      permissions: ['system.process-account-deletions'],
+    }),
+    procedureTask({
       name: 'prune-rate-limit-buckets',
       schedule: '*/10 * * * *',
       description: 'Drops API-key rate-limit buckets that have refilled completely',
-      run: (runtime) =>
-        pruneIdleRateLimitBuckets(runtime.orm, {
-          ratePerSecond: runtime.config.publicApiRatePerSecond,
-          burst: runtime.config.publicApiBurst,
-        }),
-    },
+      procedure: 'apiKeys.pruneRateLimitBuckets',
+      permissions: ['system.prune-rate-limit-buckets'],
+      input: (runtime) => ({ ratePerSecond: runtime.config.publicApiRatePerSecond, burst: runtime.config.publicApiBurst }),
+    }),
     {
       name: 'sweep-webhook-deliveries',
       schedule: '* * * * *',
       description: 'Delivers every due webhook delivery no worker holds (the fallback when a worker is down or a wake-up was lost)',
       run: (runtime) => runtime.webhooks.createWorker(runtime.invocationDeps).drain(),
     },
-    {
+    procedureTask({
       name: 'retry-field-indexes',
       schedule: '* * * * *',
       description: 'Builds or drops expression indexes of fields whose index change has not completed',
-      run: (runtime) => retryPendingIndexes(runtime.orm, runtime.logger),
-    },
+      procedure: 'dataModels.fields.retryIndexes',
+      permissions: ['system.retry-field-indexes'],
+    }),
   ];
 }

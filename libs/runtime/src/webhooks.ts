@@ -1,5 +1,6 @@
 import {
   DeliveryWorker,
+  WEBHOOK_DELIVERY_PERMISSION,
   builtInSecretResolver,
   createAddressPolicy,
   createEndpointProcedures,
@@ -72,7 +73,7 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
     ],
     createWorker(invocationDeps, workerOptions = {}) {
       sender ??= createWebhookSender({ policy, timeoutMs: config.webhookTimeoutSeconds * 1000, lookup: options.lookup, userAgent: WEBHOOK_USER_AGENT });
-      const principal = systemPrincipal('webhook-delivery');
+      const principal = systemPrincipal('webhook-delivery', { permissions: [WEBHOOK_DELIVERY_PERMISSION] });
       return new DeliveryWorker(
         {
           newContext: () => orm.em.fork(),

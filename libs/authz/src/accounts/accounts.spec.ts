@@ -1,6 +1,6 @@
 import { ADMIN_EMAIL, createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
 import type { UserView } from '../users/user-rows';
-import { processDueAccountDeletions } from './process-account-deletions';
+import { PROCESS_ACCOUNT_DELETIONS } from './process-account-deletions';
 
 interface Me {
   user: { id: string; kind: string; email: string; displayName: string; isPlatformAdmin: boolean; deletionScheduledFor: string | null };
@@ -96,32 +96,59 @@ describe('account deletion', () => {
     await expect(h.call('users.requestDeletion', { when: 'now' }, h.person('x'))).rejects.toMatchObject({ code: 'validation_failed' });
   });
 
-  it('processDueAccountDeletions deletes exactly the accounts whose grace period is over', async () => {
+  const processDueDeletions = async () =>
+    (await h.system<{ processed: number }>('accounts.processDueDeletions', {}, 'process-account-deletions', [PROCESS_ACCOUNT_DELETIONS])).processed;
+  const makeDue = (who: { sub: string }, ago = '1 minute') =>
+    h.sql(`UPDATE users SET deletion_scheduled_for = now() - ?::interval WHERE id = ?`, [ago, who.sub]);
+
+  it('accounts.processDueDeletions deletes exactly the accounts whose grace period is over, each with user.deleted', async () => {
     const due = h.person('due');
     const notYet = h.person('not-yet');
     const bystander = h.person('bystander');
     for (const who of [due, notYet]) await h.call('users.requestDeletion', {}, who);
     await h.principal(bystander);
-    await h.sql("UPDATE users SET deletion_scheduled_for = now() - interval '1 minute' WHERE id = ?", [due.sub]);
+    await makeDue(due);
+    h.events.clear();
 
-    const em = h.db.orm.em.fork();
-    await expect(processDueAccountDeletions(em, new Date())).resolves.toBe(1);
-    await expect(processDueAccountDeletions(em, new Date())).resolves.toBe(0);
+    await expect(processDueDeletions()).resolves.toBe(1);
+    expect(h.events.published).toEqual([
+      expect.objectContaining({
+        type: 'user.deleted',
+        userId: due.sub,
+        correlationId: 'test-process-account-deletions',
+        payload: { userId: due.sub, deletedBy: due.sub },
+      }),
+    ]);
+    // Persisted in the task's transaction (the webhook outbox), not only published.
+    expect(h.events.persisted).toEqual(h.events.published);
+    await expect(processDueDeletions()).resolves.toBe(0);
+    expect(h.events.ofType('user.deleted')).toHaveLength(1);
     await expect(h.call('me.get', {}, due)).rejects.toMatchObject({ code: 'unauthorized', message: 'This account has been deleted' });
     await expect(h.call('me.get', {}, notYet)).resolves.toBeDefined();
     await expect(h.call('me.get', {}, bystander)).resolves.toBeDefined();
 
-    // Thirty-one days later the other one is due too.
-    await expect(processDueAccountDeletions(em, new Date(Date.now() + 31 * 86_400_000))).resolves.toBe(1);
+    // Once its grace period is over too, the other one goes.
+    await makeDue(notYet, '1 second');
+    await expect(processDueDeletions()).resolves.toBe(1);
     await expect(h.call('me.get', {}, notYet)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('is a system procedure: no person may run it, nor a system principal without its permission', async () => {
+    const due = h.person('eager');
+    await h.call('users.requestDeletion', {}, due);
+    await makeDue(due);
+    await expect(h.call('accounts.processDueDeletions', {}, h.person('curious'))).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.system('accounts.processDueDeletions', {}, 'webhook-delivery', [])).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(h.call('me.get', {}, due)).resolves.toBeDefined();
+    await h.call('users.cancelDeletion', {}, due);
   });
 
   it('a deleted account releases its address: a new identity provider account with it signs in', async () => {
     const gone = h.person('gone');
     await h.principal(gone);
     await h.call('users.requestDeletion', {}, gone);
-    await h.sql("UPDATE users SET deletion_scheduled_for = now() - interval '1 minute' WHERE id = ?", [gone.sub]);
-    await expect(processDueAccountDeletions(h.db.orm.em.fork(), new Date())).resolves.toBe(1);
+    await makeDue(gone);
+    await expect(processDueDeletions()).resolves.toBe(1);
 
     const returning = { sub: 'c3c3c3c3-0000-4000-8000-0000000000c3', email: gone.email.toUpperCase(), name: 'Back again' };
     await expect(h.call<Me>('me.get', {}, returning)).resolves.toMatchObject({ user: { id: returning.sub, email: gone.email } });
@@ -132,7 +159,7 @@ describe('account deletion', () => {
     const locked = h.person('locked');
     await h.principal(locked);
     await h.sql('UPDATE users SET disabled_at = now() WHERE id = ?', [locked.sub]);
-    await expect(processDueAccountDeletions(h.db.orm.em.fork(), new Date())).resolves.toBe(0);
+    await expect(processDueDeletions()).resolves.toBe(0);
     const pretender = { sub: 'c4c4c4c4-0000-4000-8000-0000000000c4', email: locked.email };
     await expect(h.call('me.get', {}, pretender)).rejects.toMatchObject({ code: 'conflict' });
   });

@@ -3,6 +3,7 @@ import { defineProcedure, forbidden, notFound, type AnyProcedure } from '@mrp/pl
 import { createEvent } from '@mrp/events';
 import { toIso } from '../db/sql-values';
 import { USER_COLUMNS, UserViewSchema, findUser, toUserView, type UserRow } from '../users/user-rows';
+import { processDueDeletions } from './process-account-deletions';
 
 /** Grace period between asking for deletion and the account being deleted; canceling is possible until then. */
 export const ACCOUNT_DELETION_GRACE_DAYS = 30;
@@ -58,5 +59,5 @@ export const cancelDeletion = defineProcedure({
 });
 
 export function createAccountDeletionProcedures(): AnyProcedure[] {
-  return [requestDeletion, cancelDeletion];
+  return [requestDeletion, cancelDeletion, processDueDeletions];
 }

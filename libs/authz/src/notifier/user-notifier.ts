@@ -13,6 +13,11 @@ export interface NotificationMessage {
   title: string;
   body?: string;
   data?: Record<string, unknown>;
+  /**
+   * The organization the notification is about, if any. Its `notification.created` event is then
+   * that organization's, so it never reaches the webhooks of the recipient's other organizations.
+   */
+  organizationId?: string;
 }
 
 /**

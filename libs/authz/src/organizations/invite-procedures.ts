@@ -156,7 +156,8 @@ export function createInviteProcedures(deps: { notifier?: UserNotifier } = {}): 
       ]);
 
       const roleKeys = roles.map((role) => role.key);
-      const scope = { organizationId: row.organization_id };
+      // About the organization and about the person who joined it.
+      const scope = { organizationId: row.organization_id, userId: ctx.principal.userId };
       ctx.emit(
         createEvent(
           'organization.invite-accepted',
@@ -176,6 +177,7 @@ export function createInviteProcedures(deps: { notifier?: UserNotifier } = {}): 
         kind: 'organization.invite-accepted',
         title: `${ctx.principal.displayName} joined ${organization.name}`,
         data: { organizationId: organization.id, userId: ctx.principal.userId },
+        organizationId: organization.id,
       });
       return { organization: toOrganizationView(organization), roleKeys };
     },

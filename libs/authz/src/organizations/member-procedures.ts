@@ -36,7 +36,7 @@ export function createMemberProcedures(deps: { notifier?: UserNotifier } = {}): 
         createEvent(
           'organization.member-removed',
           { organizationId: ctx.organizationId, userId: input.userId, removedBy: ctx.principal.userId },
-          { organizationId: ctx.organizationId },
+          { organizationId: ctx.organizationId, userId: input.userId },
         ),
       );
       // Notifications are never sent to service accounts.
@@ -46,6 +46,7 @@ export function createMemberProcedures(deps: { notifier?: UserNotifier } = {}): 
           kind: 'organization.member-removed',
           title: `You were removed from ${organization.name}`,
           data: { organizationId: organization.id },
+          organizationId: organization.id,
         });
       }
       return { userId: input.userId, removed: true as const };

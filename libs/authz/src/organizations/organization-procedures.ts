@@ -66,19 +66,18 @@ export const createOrganization = defineProcedure({
       grantedBy: ctx.principal.userId,
     });
 
-    const scope = { organizationId: organization.id };
     ctx.emit(
       createEvent(
         'organization.created',
         { organizationId: organization.id, name, slug, createdBy: ctx.principal.userId },
-        scope,
+        { organizationId: organization.id },
       ),
     );
     ctx.emit(
       createEvent(
         'organization.member-joined',
         { organizationId: organization.id, userId: ctx.principal.userId, roleKeys: ['owner'] },
-        scope,
+        { organizationId: organization.id, userId: ctx.principal.userId },
       ),
     );
     return toOrganizationView(organization);

@@ -6,6 +6,7 @@ import type { UserNotifier } from '../notifier/user-notifier';
 import { createInviteProcedures } from '../organizations/invite-procedures';
 import { createMemberProcedures } from '../organizations/member-procedures';
 import { createOrganizationProcedures } from '../organizations/organization-procedures';
+import { pruneRateLimitBuckets } from '../rate-limit/prune-buckets-procedure';
 import { createGrantProcedures } from '../rbac/grant-procedures';
 import { createRoleProcedures } from '../rbac/role-procedures';
 import { createUserProcedures } from '../users/user-procedures';
@@ -16,7 +17,10 @@ export interface AuthzProcedureDeps {
   notifier?: UserNotifier;
 }
 
-/** Every procedure of identity, organizations, RBAC, users and feature flags (DESIGN 3 names). */
+/**
+ * Every procedure of identity, organizations, RBAC, users and feature flags (DESIGN 3 names), and
+ * the system procedures of authz's scheduled tasks.
+ */
 export function createAuthzProcedures(deps: AuthzProcedureDeps): AnyProcedure[] {
   return [
     getMe,
@@ -28,5 +32,6 @@ export function createAuthzProcedures(deps: AuthzProcedureDeps): AnyProcedure[] 
     ...createUserProcedures(),
     ...createAccountDeletionProcedures(),
     ...createFeatureFlagProcedures(deps.flags),
+    pruneRateLimitBuckets,
   ];
 }

@@ -1,8 +1,9 @@
 import { Pool } from 'pg';
-import { createOrm, platformModule, type Orm } from '@mrp/platform';
-import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
+import { createOrm, invokeProcedure, noopEventDispatcher, platformModule, systemPrincipal, type Orm } from '@mrp/platform';
+import { createTestOrm, flagsAllOff, silentLogger, type TestOrm } from '@mrp/platform/testing';
 import { authzModule } from '../authz-module';
-import { PostgresRateLimiter, pruneIdleRateLimitBuckets } from './postgres-rate-limiter';
+import { PostgresRateLimiter } from './postgres-rate-limiter';
+import { PRUNE_RATE_LIMIT_BUCKETS, pruneRateLimitBuckets } from './prune-buckets-procedure';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -107,7 +108,17 @@ describe('PostgresRateLimiter', () => {
     await db.orm.em.fork().execute(`UPDATE rate_limit_buckets SET updated_at = clock_timestamp() - interval '61 seconds' WHERE bucket_key = ?`, [
       'api-key:idle',
     ]);
-    expect(await pruneIdleRateLimitBuckets(db.orm, settings)).toBeGreaterThanOrEqual(1);
+    const prune = (permissions: string[]) =>
+      invokeProcedure<{ processed: number }>(
+        pruneRateLimitBuckets,
+        settings,
+        { em: db.orm.em.fork(), principal: systemPrincipal('prune-rate-limit-buckets', { permissions }), correlationId: 'test-prune' },
+        { dispatcher: noopEventDispatcher, logger: silentLogger, flags: flagsAllOff },
+      );
+    // Only the task's own principal may prune.
+    await expect(prune([])).rejects.toMatchObject({ code: 'forbidden' });
+    expect(await bucket('api-key:idle')).toBeDefined();
+    expect((await prune([PRUNE_RATE_LIMIT_BUCKETS])).processed).toBeGreaterThanOrEqual(1);
     expect(await bucket('api-key:idle')).toBeUndefined();
     expect(await bucket('api-key:busy')).toBeDefined();
   });

@@ -3,7 +3,6 @@ import {
   assertBucketKey,
   assertTokenBucketSettings,
   decide,
-  secondsUntilFull,
   type RateLimitDecision,
   type RateLimiter,
   type TokenBucketSettings,
@@ -49,15 +48,6 @@ export function takeTokenSql({ bucketKey, from = '', burst, ratePerSecond }: Tok
 // Parameters, in order: bucket key, burst, burst, rate.
 const TAKE_SQL = takeTokenSql({ bucketKey: '?::text', burst: '?', ratePerSecond: '?' });
 
-// A bucket untouched this long has refilled to capacity: deleting it changes no decision.
-const PRUNE_SQL = `
-  WITH pruned AS (
-    DELETE FROM rate_limit_buckets
-     WHERE updated_at < clock_timestamp() - make_interval(secs => ?::double precision)
-    RETURNING 1
-  )
-  SELECT count(*)::int AS pruned FROM pruned`;
-
 /**
  * The token bucket shared by every api process, kept in PostgreSQL (`rate_limit_buckets`).
  * Give it its own pool, or the ORM's: each take is one short autocommit statement. On the ORM's
@@ -95,13 +85,3 @@ export class PostgresRateLimiter implements RateLimiter {
   }
 }
 
-
-/**
- * Deletes buckets idle long enough to be full again (burst / rate seconds); run it from a
- * scheduled task. Returns how many were deleted.
- */
-export async function pruneIdleRateLimitBuckets(database: RateLimitDatabase, settings: TokenBucketSettings): Promise<number> {
-  assertTokenBucketSettings(settings);
-  const [row] = await sqlRunnerFor(database)<{ pruned: number }>(PRUNE_SQL, [secondsUntilFull(settings)]);
-  return row.pruned;
-}

@@ -55,7 +55,7 @@ export function createGrantProcedures(deps: { notifier?: UserNotifier } = {}): A
               userId: input.userId,
               assignedBy: ctx.principal.userId,
             },
-            { organizationId: ctx.organizationId },
+            { organizationId: ctx.organizationId, userId: input.userId },
           ),
         );
         // Notifications are never sent to service accounts.
@@ -65,6 +65,7 @@ export function createGrantProcedures(deps: { notifier?: UserNotifier } = {}): A
             kind: 'rbac.role-assigned',
             title: `You now have the role ${role.name} in ${organization.name}`,
             data: { organizationId: organization.id, roleKey: role.key },
+            organizationId: organization.id,
           });
         }
       }
@@ -101,7 +102,7 @@ export function createGrantProcedures(deps: { notifier?: UserNotifier } = {}): A
               userId: input.userId,
               revokedBy: ctx.principal.userId,
             },
-            { organizationId: ctx.organizationId },
+            { organizationId: ctx.organizationId, userId: input.userId },
           ),
         );
       }

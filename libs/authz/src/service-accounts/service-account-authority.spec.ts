@@ -172,7 +172,7 @@ describe('service-account authority', () => {
   });
 
   describe('serviceAccounts.delete', () => {
-    it('removes its membership and role grants with it, revokes its keys and emits organization.member-removed', async () => {
+    it('removes its membership and role grants with it, revokes its keys and emits organization.member-removed and user.deleted', async () => {
       const account = await createAccount(admin, ['member', 'read-only']);
       const key = await createKey(admin, account.id);
       const [{ id: membershipId }] = await sql<{ id: string }>('SELECT id FROM memberships WHERE user_id = ?', [account.id]);
@@ -190,7 +190,14 @@ describe('service-account authority', () => {
         expect.objectContaining({
           type: 'organization.member-removed',
           organizationId: org.id,
+          userId: account.id,
           payload: { organizationId: org.id, userId: account.id, removedBy: admin.userId },
+        }),
+        expect.objectContaining({
+          type: 'user.deleted',
+          organizationId: org.id,
+          userId: account.id,
+          payload: { userId: account.id, deletedBy: admin.userId },
         }),
       ]);
     });

@@ -209,13 +209,16 @@ export function createServiceAccountAdminProcedures(): AnyProcedure[] {
       // Its membership goes in the same statement (role grants cascade), before its keys are revoked.
       if (!(await deleteServiceAccount(ctx.em, ctx.organizationId, input.id))) throw notFound('Service account');
       const revokedKeys = await revokeAllApiKeysOf(ctx.em, input.id);
+      // Scoped to the organization: the account's membership is gone, so it is the only way to route them.
+      const scope = { organizationId: ctx.organizationId, userId: input.id };
       ctx.emit(
         createEvent(
           'organization.member-removed',
           { organizationId: ctx.organizationId, userId: input.id, removedBy: ctx.principal.userId },
-          { organizationId: ctx.organizationId },
+          scope,
         ),
       );
+      ctx.emit(createEvent('user.deleted', { userId: input.id, deletedBy: ctx.principal.userId }, scope));
       return { id: input.id, deleted: true as const, revokedKeys };
     },
   });

@@ -4,6 +4,7 @@ import {
   ProcedureRegistry,
   invokeProcedure,
   platformModule,
+  systemPrincipal,
   type Principal,
 } from '@mrp/platform';
 import { createTestOrm, silentLogger, type TestOrm } from '@mrp/platform/testing';
@@ -30,6 +31,8 @@ export interface AuthzHarness {
   principal(who: SessionClaims, organizationId?: string | null): Promise<Principal>;
   /** Runs a procedure as `who` in `organizationId`, through invokeProcedure. */
   call<T = Record<string, unknown>>(name: string, input: unknown, who: SessionClaims, organizationId?: string | null): Promise<T>;
+  /** Runs a procedure as the system principal of `task`, holding exactly `permissions`, as a scheduled task does. */
+  system<T = Record<string, unknown>>(name: string, input: unknown, task: string, permissions: readonly string[]): Promise<T>;
   /** Runs raw SQL outside any procedure (fixtures and assertions). */
   sql<T extends object = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -59,6 +62,13 @@ export async function createAuthzHarness(options: { notifier?: UserNotifier } = 
         { dispatcher: events, logger: silentLogger, flags },
       );
     },
+    system: (name, input, task, permissions) =>
+      invokeProcedure(
+        registry.require(name),
+        input,
+        { em: db.orm.em.fork(), principal: systemPrincipal(task, { permissions }), correlationId: `test-${task}` },
+        { dispatcher: events, logger: silentLogger, flags },
+      ),
     sql: <T extends object>(query: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(query, params),
     close: () => db.close(),
   };

@@ -4,7 +4,9 @@ import type { FieldOutput } from '../models/schemas';
 import { definitionMap, loadLiveModel } from '../models/model-store';
 import { buildListQuery } from '../records/list-query';
 import { parseSort } from '../query/sort';
-import { indexName, retryPendingIndexes } from './field-index';
+import { systemPrincipal } from '@mrp/platform';
+import { indexName } from './field-index';
+import { RETRY_FIELD_INDEXES } from './retry-indexes-procedure';
 import type { FilterNode } from '@mrp/field-validation';
 
 describe('Indexed fields', () => {
@@ -147,19 +149,33 @@ describe('Indexed fields', () => {
     expect((await indexState('weight'))[0].valid).toBe(true);
   });
 
-  it('retryPendingIndexes finishes builds and drops that a crash interrupted', async () => {
+  const retryIndexes = async (permissions: readonly string[] = [RETRY_FIELD_INDEXES]) =>
+    (
+      await env.call<{ processed: number }>(
+        'dataModels.fields.retryIndexes',
+        {},
+        systemPrincipal('retry-field-indexes', { permissions }),
+      )
+    ).processed;
+
+  it('dataModels.fields.retryIndexes finishes builds and drops that a crash interrupted', async () => {
     const amountId = await fieldId('amount');
     await env.sql(`DROP INDEX ${indexName(amountId)}`);
     await env.sql(`UPDATE data_fields SET index_status = 'pending' WHERE id = ?`, [amountId]);
     const tagsId = await fieldId('tags');
     await env.sql(`UPDATE data_fields SET indexed = false, index_status = 'dropping' WHERE id = ?`, [tagsId]);
 
-    await expect(retryPendingIndexes(env.db.orm)).resolves.toBe(2);
+    // Only the task's own principal may run it; to a person it does not exist.
+    await expect(retryIndexes([])).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(env.call('dataModels.fields.retryIndexes', {}, owner())).rejects.toMatchObject({ code: 'not_found' });
+    await expect(fieldState('amount')).resolves.toMatchObject({ indexStatus: 'pending' });
+
+    await expect(retryIndexes()).resolves.toBe(2);
     await expect(fieldState('amount')).resolves.toMatchObject({ indexStatus: 'ready' });
     expect((await indexState('amount'))[0].valid).toBe(true);
     await expect(fieldState('tags')).resolves.toMatchObject({ indexed: false, indexStatus: null });
     expect(await indexState('tags')).toEqual([]);
-    await expect(retryPendingIndexes(env.db.orm)).resolves.toBe(0);
+    await expect(retryIndexes()).resolves.toBe(0);
   });
 
   it('drops the indexes of an archived model', async () => {

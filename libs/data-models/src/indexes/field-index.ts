@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isUuidString, withSession, type Logger, type Orm } from '@mrp/platform';
+import { isUuidString, withSession, type Logger } from '@mrp/platform';
 import type { FieldType } from '@mrp/field-validation';
 import { jsonValue, textPrefix, typedValue, valueKind } from '../query/field-expressions';
 import { sql, trustedSql, type SqlFragment } from '../query/sql';
@@ -9,8 +9,8 @@ import { sql, trustedSql, type SqlFragment } from '../query/sql';
  * table (`WHERE model_id = <model> AND deleted_at IS NULL`), typed like the filter and sort
  * expressions so the planner matches them. They are built with CREATE INDEX CONCURRENTLY, which
  * cannot run in a transaction: the field procedures mark the field `pending` (or `dropping`) in
- * their transaction and run `reconcileFieldIndex` after commit; `retryPendingIndexes` (a cron
- * task) finishes work a crashed process left behind.
+ * their transaction and run `reconcileFieldIndex` after commit; `dataModels.fields.retryIndexes`
+ * (a scheduled task's procedure) finishes work a crashed process left behind.
  */
 
 export function indexName(fieldId: string): string {
@@ -137,18 +137,4 @@ export async function reconcileFieldIndex(em: EntityManager, fieldId: string, op
       await run(sql`SELECT pg_advisory_unlock(${lockKey})`);
     }
   });
-}
-
-/** Cron task: finishes index builds and drops that were interrupted. Returns how many fields it settled. */
-export async function retryPendingIndexes(orm: Orm, logger?: Logger): Promise<number> {
-  const em = orm.em.fork();
-  const rows = await em.execute<Array<{ id: string }>>(
-    `SELECT id FROM data_fields WHERE index_status IN ('pending', 'dropping') ORDER BY updated_at`,
-  );
-  let processed = 0;
-  for (const { id } of rows) {
-    const outcome = await reconcileFieldIndex(em, id, { wait: false, logger });
-    if (outcome !== 'busy' && outcome !== 'nothing-to-do') processed += 1;
-  }
-  return processed;
 }

@@ -9,6 +9,11 @@ export interface EventCatalog {
   'user.deletion-canceled': { userId: string };
   'user.disabled': { userId: string; disabledBy: string };
   'user.enabled': { userId: string; enabledBy: string };
+  /**
+   * The account is gone: a person's requested deletion completed when its grace period ended
+   * (`deletedBy` is the person), or an administrator deleted a service account.
+   */
+  'user.deleted': { userId: string; deletedBy: string };
 
   'organization.created': { organizationId: string; name: string; slug: string; createdBy: string };
   'organization.updated': { organizationId: string; changes: string[] };
@@ -70,6 +75,7 @@ export const EVENT_TYPES = [
   'user.deletion-canceled',
   'user.disabled',
   'user.enabled',
+  'user.deleted',
   'organization.created',
   'organization.updated',
   'organization.member-joined',

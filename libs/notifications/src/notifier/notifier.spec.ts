@@ -39,6 +39,23 @@ describe('createNotifier', () => {
     );
   });
 
+  it("makes notification.created an organization's event when the notification is about one", async () => {
+    const erin = await h.signUp(h.person('erin'));
+    const organizationId = 'f6f6f6f6-0000-4000-8000-000000000001';
+    const { result, emitted } = await h.inTransaction((scope) =>
+      h.notifier.notify(scope, [erin], { kind: 'test.org', title: 'About an organization', organizationId }),
+    );
+    // Routed to that organization's webhooks only, never to those of erin's other organizations.
+    expect(emitted).toEqual([
+      {
+        type: 'notification.created',
+        organizationId,
+        userId: erin,
+        payload: { notificationId: result[0].id, userId: erin, kind: 'test.org', title: 'About an organization' },
+      },
+    ]);
+  });
+
   it('never creates one for a service account, a deleted user or an unknown id, whatever the caller passes', async () => {
     const human = await h.signUp(h.person('human'));
     const deleted = await h.signUp(h.person('deleted'));
@@ -60,10 +77,15 @@ describe('createNotifier', () => {
     const operator = await h.signUp({ sub: 'e5e5e5e5-0000-4000-8000-000000000001', email: OPERATOR_EMAIL.toUpperCase() });
     const someone = await h.signUp(h.person('someone'));
     const pretender = await h.signUp({ sub: 'e5e5e5e5-0000-4000-8000-000000000002', email: OPERATOR_EMAIL, emailVerified: false });
-    const { result } = await h.inTransaction((scope) =>
+    const { result, emitted } = await h.inTransaction((scope) =>
       h.notifier.notifyOperators(scope, { kind: 'webhook.endpoint-disabled', title: 'A webhook endpoint was disabled' }),
     );
     expect(result.map((notification) => notification.userId)).toEqual([operator]);
+    // Platform business: no routing scope, so only platform-wide webhook endpoints see it.
+    expect(emitted).toHaveLength(1);
+    expect(emitted[0]).toMatchObject({ type: 'notification.created', payload: { userId: operator } });
+    expect(emitted[0].userId).toBeUndefined();
+    expect(emitted[0].organizationId).toBeUndefined();
     expect(await rowsFor(someone)).toEqual([]);
     expect(await rowsFor(pretender)).toEqual([]);
   });

@@ -35,7 +35,11 @@ function assertMessage(message: NotificationMessage): void {
 export function createNotifier(options: NotifierOptions): Notifier {
   const operatorEmails = [...options.platformAdminEmails].map((email) => email.toLowerCase());
 
-  async function notify(scope: NotificationScope, userIds: readonly string[], message: NotificationMessage) {
+  /**
+   * `user` routing: the event goes where events about its recipient go (the message's organization,
+   * or else each of the recipient's organizations). `platform`: only to platform-wide endpoints.
+   */
+  async function notifyRouted(scope: NotificationScope, userIds: readonly string[], message: NotificationMessage, routing: 'user' | 'platform') {
     assertMessage(message);
     const recipients = await notifiableUserIds(scope.em, [...new Set(userIds)]);
     if (recipients.length === 0) return [];
@@ -61,16 +65,19 @@ export function createNotifier(options: NotifierOptions): Notifier {
         createEvent(
           'notification.created',
           { notificationId: notification.id, userId: notification.userId, kind: message.kind, title: message.title },
-          { userId: notification.userId },
+          routing === 'platform' ? {} : { userId: notification.userId, organizationId: message.organizationId },
         ),
       );
     }
     return notifications;
   }
 
+  const notify = (scope: NotificationScope, userIds: readonly string[], message: NotificationMessage) => notifyRouted(scope, userIds, message, 'user');
+
+  // An operator's notice is platform business: it must not reach the webhooks of the organizations the operator belongs to.
   async function notifyOperators(scope: NotificationScope, message: NotificationMessage) {
     if (operatorEmails.length === 0) return [];
-    return notify(scope, await userIdsByVerifiedEmail(scope.em, operatorEmails), message);
+    return notifyRouted(scope, await userIdsByVerifiedEmail(scope.em, operatorEmails), message, 'platform');
   }
 
   return { notify, notifyOperators };

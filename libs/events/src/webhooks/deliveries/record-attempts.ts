@@ -4,6 +4,9 @@ import { defineProcedure, sqlTextArray, type PendingEvent } from '@mrp/platform'
 import { createEvent } from '../../catalog/create-event';
 import { ATTEMPTS_PER_ROUND, retryDelaySeconds } from './retry-schedule';
 
+/** What the delivery worker's system principal holds, and nothing else does. */
+export const WEBHOOK_DELIVERY_PERMISSION = 'system.webhook-delivery';
+
 /** Consecutive failed attempts after which an endpoint is disabled. */
 export const DISABLE_AFTER_CONSECUTIVE_FAILURES = 5;
 
@@ -97,7 +100,7 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
     name: 'webhooks.deliveries.recordAttempts',
     summary: 'Record the outcome of delivery attempts (the webhook worker)',
     scope: 'system',
-    permission: null,
+    permission: WEBHOOK_DELIVERY_PERMISSION,
     input: Type.Object({ attempts: Type.Array(AttemptResultSchema, { minItems: 1, maxItems: 1000 }) }, { additionalProperties: false }),
     output: Type.Object({ recorded: Type.Integer() }),
     async handler(ctx, input) {

@@ -1,0 +1,516 @@
+import { randomUUID } from 'node:crypto';
+import { EVENT_TYPES, type EventCatalog, type EventType } from '@mrp/events';
+import { resolveSessionPrincipal, type SessionClaims } from '@mrp/authz';
+import { invokeProcedure, loadConfig, type EventEnvelope } from '@mrp/platform';
+import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
+import { createRuntime, type Runtime } from './runtime';
+
+/**
+ * One test per event type of the catalog: each drives the real procedure (or scheduled task) that
+ * causes the event, on a real runtime, and checks what the bus received after commit: its type,
+ * payload, organization, user and aliases. A catalog type with no scenario here fails to compile
+ * (SCENARIOS is keyed by the catalog) and fails the first test, unless it is named below as
+ * coming with a later issue (or, for now, as tested with the webhook worker).
+ */
+
+/** Types whose cause does not exist yet: they come with their issues. */
+const COMES_LATER = [
+  'automation.created',
+  'automation.updated',
+  'automation.deleted',
+  'automation.run-started',
+  'automation.run-succeeded',
+  'automation.run-failed',
+  'kanban.board-created',
+  'kanban.column-created',
+  'kanban.card-created',
+  'kanban.card-updated',
+  'kanban.card-moved',
+  'kanban.card-deleted',
+  'kanban.card-assigned',
+  // With the email channel: the in-app inbox cannot fail to deliver.
+  'notification.delivery-failed',
+] as const satisfies readonly EventType[];
+
+/** Emitted by the webhook worker after five failed attempts: its end-to-end test is apps/api/test/webhooks/deliveries.spec.ts. */
+const TESTED_WITH_THE_WEBHOOK_WORKER = ['webhook.endpoint-disabled-after-failures'] as const satisfies readonly EventType[];
+
+type Covered = Exclude<EventType, (typeof COMES_LATER)[number] | (typeof TESTED_WITH_THE_WEBHOOK_WORKER)[number]>;
+
+/** What an event must carry besides its generated id, time and correlation id. */
+interface Expected<T extends EventType> {
+  payload: EventCatalog[T];
+  organizationId?: string;
+  userId?: string;
+  subscriptionAliases?: string[];
+}
+
+interface Scenario<T extends EventType> {
+  /** The cause, in words (the test's name). */
+  cause: string;
+  /** Brings the cause about and says what the event must be (or the events, in order, when it causes several). */
+  run(): Promise<Expected<T> | Array<Expected<T>>>;
+}
+
+const PLATFORM_ADMIN = 'ops@emission.test';
+const CORRELATION_ID = 'emission-test-request';
+
+let runtime: Runtime;
+let owner: SessionClaims;
+let member: SessionClaims;
+let admin: SessionClaims;
+let organizationId: string;
+
+const person = (label: string): SessionClaims => ({ sub: randomUUID(), email: `${label}-${randomUUID().slice(0, 8)}@emission.test`, name: label });
+
+/** The principal of a session, from live rows, as the /rpc door resolves it (with the real dispatcher). */
+const principalOf = (who: SessionClaims, organization: string | null = null) =>
+  resolveSessionPrincipal(runtime.orm.em.fork(), who, {
+    organizationId: organization,
+    platformAdminEmails: runtime.config.platformAdminEmails,
+    dispatcher: runtime.dispatcher,
+    correlationId: CORRELATION_ID,
+  });
+
+/** Runs a procedure as `who` through invokeProcedure, as a door does. */
+async function call<T = Record<string, unknown>>(name: string, input: unknown, who: SessionClaims, organization: string | null = null): Promise<T> {
+  return invokeProcedure<T>(
+    runtime.procedures.require(name),
+    input,
+    { em: runtime.orm.em.fork(), principal: await principalOf(who, organization), correlationId: CORRELATION_ID },
+    runtime.invocationDeps,
+  );
+}
+
+const sql = <T extends object = Record<string, unknown>>(query: string, params: unknown[] = []) =>
+  runtime.orm.em.fork().execute<T[]>(query, params);
+
+const roleId = async (key: string, organization = organizationId) =>
+  (await sql<{ id: string }>('SELECT id FROM roles WHERE organization_id = ? AND key = ?', [organization, key]))[0].id;
+
+/** A person who has joined the organization through an invite, with the `member` role. */
+async function invitedMember(label: string): Promise<SessionClaims> {
+  const who = person(label);
+  const { token } = await call<{ token: string }>('organizations.invite', { email: who.email }, owner, organizationId);
+  await call('organizations.acceptInvite', { token }, who);
+  return who;
+}
+
+const newServiceAccount = async (roleKeys: string[] = []) =>
+  (await call<{ id: string }>('serviceAccounts.create', { displayName: 'Robot', roleKeys }, owner, organizationId)).id;
+
+const newRecord = async (title: string) =>
+  call<{ id: string }>('records.create', { model: 'tasks', data: { title } }, owner, organizationId);
+
+async function runTask(name: string): Promise<number> {
+  const task = runtime.tasks.find((candidate) => candidate.name === name);
+  if (!task) throw new Error(`No scheduled task ${name}`);
+  return task.run(runtime);
+}
+
+const SCENARIOS: { [T in Covered]: [Scenario<T>, ...Array<Scenario<T>>] } = {
+  'user.profile-updated': [
+    {
+      cause: 'users.updateProfile',
+      async run() {
+        const who = person('renamed');
+        await call('users.updateProfile', { displayName: 'New Name' }, who);
+        return { payload: { userId: who.sub, changes: ['displayName'] }, userId: who.sub };
+      },
+    },
+    {
+      cause: 'serviceAccounts.update',
+      async run() {
+        const id = await newServiceAccount();
+        await call('serviceAccounts.update', { id, displayName: 'Renamed robot' }, owner, organizationId);
+        return { payload: { userId: id, changes: ['displayName'] }, organizationId, userId: id };
+      },
+    },
+  ],
+  'user.email-changed': [
+    {
+      cause: 'a session whose identity provider now vouches for another address',
+      async run() {
+        const who = person('moving');
+        await principalOf(who);
+        const moved = { ...who, email: `moved-${who.email}` };
+        await principalOf(moved);
+        return { payload: { userId: who.sub, previousEmail: who.email, email: moved.email }, userId: who.sub };
+      },
+    },
+  ],
+  'user.deletion-requested': [
+    {
+      cause: 'users.requestDeletion',
+      async run() {
+        const who = person('leaving');
+        const { deletionScheduledFor } = await call<{ deletionScheduledFor: string }>('users.requestDeletion', {}, who);
+        return { payload: { userId: who.sub, scheduledFor: deletionScheduledFor }, userId: who.sub };
+      },
+    },
+  ],
+  'user.deletion-canceled': [
+    {
+      cause: 'users.cancelDeletion',
+      async run() {
+        const who = person('staying');
+        await call('users.requestDeletion', {}, who);
+        await call('users.cancelDeletion', {}, who);
+        return { payload: { userId: who.sub }, userId: who.sub };
+      },
+    },
+  ],
+  'user.disabled': [
+    {
+      cause: 'users.disable (platform admin)',
+      async run() {
+        const who = person('locked');
+        await principalOf(who);
+        await call('users.disable', { userId: who.sub }, admin);
+        return { payload: { userId: who.sub, disabledBy: admin.sub }, userId: who.sub };
+      },
+    },
+    {
+      cause: 'serviceAccounts.disable',
+      async run() {
+        const id = await newServiceAccount();
+        await call('serviceAccounts.disable', { id }, owner, organizationId);
+        return { payload: { userId: id, disabledBy: owner.sub }, organizationId, userId: id };
+      },
+    },
+  ],
+  'user.enabled': [
+    {
+      cause: 'users.enable (platform admin)',
+      async run() {
+        const who = person('unlocked');
+        await principalOf(who);
+        await call('users.disable', { userId: who.sub }, admin);
+        await call('users.enable', { userId: who.sub }, admin);
+        return { payload: { userId: who.sub, enabledBy: admin.sub }, userId: who.sub };
+      },
+    },
+    {
+      cause: 'serviceAccounts.enable',
+      async run() {
+        const id = await newServiceAccount();
+        await call('serviceAccounts.disable', { id }, owner, organizationId);
+        await call('serviceAccounts.enable', { id }, owner, organizationId);
+        return { payload: { userId: id, enabledBy: owner.sub }, organizationId, userId: id };
+      },
+    },
+  ],
+  'user.deleted': [
+    {
+      cause: 'the process-account-deletions task, once the grace period is over',
+      async run() {
+        const who = person('gone');
+        await call('users.requestDeletion', {}, who);
+        await sql("UPDATE users SET deletion_scheduled_for = now() - interval '1 minute' WHERE id = ?", [who.sub]);
+        expect(await runTask('process-account-deletions')).toBe(1);
+        return { payload: { userId: who.sub, deletedBy: who.sub }, userId: who.sub };
+      },
+    },
+    {
+      cause: 'serviceAccounts.delete',
+      async run() {
+        const id = await newServiceAccount();
+        await call('serviceAccounts.delete', { id }, owner, organizationId);
+        return { payload: { userId: id, deletedBy: owner.sub }, organizationId, userId: id };
+      },
+    },
+  ],
+  'organization.created': [
+    {
+      cause: 'organizations.create',
+      async run() {
+        const founder = person('founder');
+        const created = await call<{ id: string }>('organizations.create', { name: 'Founded Co', slug: `founded-${randomUUID().slice(0, 8)}` }, founder);
+        const [{ slug }] = await sql<{ slug: string }>('SELECT slug FROM organizations WHERE id = ?', [created.id]);
+        return { payload: { organizationId: created.id, name: 'Founded Co', slug, createdBy: founder.sub }, organizationId: created.id };
+      },
+    },
+  ],
+  'organization.updated': [
+    {
+      cause: 'organizations.update',
+      async run() {
+        await call('organizations.update', { name: `Renamed ${randomUUID().slice(0, 4)}` }, owner, organizationId);
+        return { payload: { organizationId, changes: ['name'] }, organizationId };
+      },
+    },
+  ],
+  'organization.member-joined': [
+    {
+      cause: 'organizations.create (the founder joins as owner)',
+      async run() {
+        const founder = person('founder');
+        const created = await call<{ id: string }>('organizations.create', { name: 'Joined Co', slug: `joined-${randomUUID().slice(0, 8)}` }, founder);
+        return { payload: { organizationId: created.id, userId: founder.sub, roleKeys: ['owner'] }, organizationId: created.id, userId: founder.sub };
+      },
+    },
+    {
+      cause: 'organizations.acceptInvite',
+      async run() {
+        const who = await invitedMember('joiner');
+        return { payload: { organizationId, userId: who.sub, roleKeys: ['member'] }, organizationId, userId: who.sub };
+      },
+    },
+    {
+      cause: 'serviceAccounts.create',
+      async run() {
+        const id = await newServiceAccount(['read-only']);
+        return { payload: { organizationId, userId: id, roleKeys: ['read-only'] }, organizationId, userId: id };
+      },
+    },
+  ],
+  'organization.member-removed': [
+    {
+      cause: 'organizations.removeMember',
+      async run() {
+        const who = await invitedMember('removed');
+        await call('organizations.removeMember', { userId: who.sub }, owner, organizationId);
+        return { payload: { organizationId, userId: who.sub, removedBy: owner.sub }, organizationId, userId: who.sub };
+      },
+    },
+    {
+      cause: 'serviceAccounts.delete',
+      async run() {
+        const id = await newServiceAccount();
+        await call('serviceAccounts.delete', { id }, owner, organizationId);
+        return { payload: { organizationId, userId: id, removedBy: owner.sub }, organizationId, userId: id };
+      },
+    },
+  ],
+  'organization.invite-sent': [
+    {
+      cause: 'organizations.invite',
+      async run() {
+        const email = person('invited').email;
+        const { invite } = await call<{ invite: { id: string } }>('organizations.invite', { email, roleKeys: ['read-only'] }, owner, organizationId);
+        return { payload: { organizationId, inviteId: invite.id, email, roleKeys: ['read-only'], invitedBy: owner.sub }, organizationId };
+      },
+    },
+  ],
+  'organization.invite-accepted': [
+    {
+      cause: 'organizations.acceptInvite',
+      async run() {
+        const who = person('accepting');
+        const { invite, token } = await call<{ invite: { id: string }; token: string }>('organizations.invite', { email: who.email }, owner, organizationId);
+        await call('organizations.acceptInvite', { token }, who);
+        return { payload: { organizationId, inviteId: invite.id, userId: who.sub }, organizationId, userId: who.sub };
+      },
+    },
+  ],
+  'rbac.role-assigned': [
+    {
+      cause: 'rbac.roles.assign',
+      async run() {
+        await call('rbac.roles.assign', { userId: member.sub, roleKey: 'admin' }, owner, organizationId);
+        return {
+          payload: { organizationId, roleId: await roleId('admin'), roleKey: 'admin', userId: member.sub, assignedBy: owner.sub },
+          organizationId,
+          userId: member.sub,
+        };
+      },
+    },
+  ],
+  'rbac.role-revoked': [
+    {
+      cause: 'rbac.roles.revoke',
+      async run() {
+        await call('rbac.roles.assign', { userId: member.sub, roleKey: 'read-only' }, owner, organizationId);
+        await call('rbac.roles.revoke', { userId: member.sub, roleKey: 'read-only' }, owner, organizationId);
+        return {
+          payload: { organizationId, roleId: await roleId('read-only'), roleKey: 'read-only', userId: member.sub, revokedBy: owner.sub },
+          organizationId,
+          userId: member.sub,
+        };
+      },
+    },
+  ],
+  'rbac.role-created': [
+    {
+      cause: 'rbac.roles.create',
+      async run() {
+        await call('rbac.roles.create', { key: 'auditor', name: 'Auditor', permissions: ['records.read', 'data-models.read'] }, owner, organizationId);
+        return {
+          payload: { organizationId, roleId: await roleId('auditor'), roleKey: 'auditor', permissions: ['data-models.read', 'records.read'] },
+          organizationId,
+        };
+      },
+    },
+  ],
+  'rbac.role-updated': [
+    {
+      cause: 'rbac.roles.update',
+      async run() {
+        await call('rbac.roles.create', { key: 'editor', name: 'Editor', permissions: ['records.read'] }, owner, organizationId);
+        await call('rbac.roles.update', { key: 'editor', permissions: ['records.read', 'records.update'] }, owner, organizationId);
+        return { payload: { organizationId, roleId: await roleId('editor'), roleKey: 'editor', changes: ['permissions'] }, organizationId };
+      },
+    },
+  ],
+  'rbac.role-deleted': [
+    {
+      cause: 'rbac.roles.delete',
+      async run() {
+        await call('rbac.roles.create', { key: 'temporary', name: 'Temporary', permissions: [] }, owner, organizationId);
+        const id = await roleId('temporary');
+        await call('rbac.roles.delete', { key: 'temporary' }, owner, organizationId);
+        return { payload: { organizationId, roleId: id, roleKey: 'temporary' }, organizationId };
+      },
+    },
+  ],
+  'notification.created': [
+    {
+      cause: 'organizations.acceptInvite (the inviter hears) and rbac.roles.assign (the person given the role hears)',
+      async run() {
+        const who = await invitedMember('notified');
+        await call('rbac.roles.assign', { userId: who.sub, roleKey: 'admin' }, owner, organizationId);
+        const notificationOf = async (userId: string, kind: string) => {
+          const [notification] = await sql<{ id: string; title: string }>(
+            'SELECT id, title FROM notifications WHERE user_id = ? AND kind = ? ORDER BY id DESC LIMIT 1',
+            [userId, kind],
+          );
+          return { payload: { notificationId: notification.id, userId, kind, title: notification.title }, organizationId, userId };
+        };
+        return [await notificationOf(owner.sub, 'organization.invite-accepted'), await notificationOf(who.sub, 'rbac.role-assigned')];
+      },
+    },
+  ],
+  'feature-flag.flipped': [
+    {
+      cause: 'featureFlags.set (platform admin)',
+      async run() {
+        await call('featureFlags.set', { key: 'public-api.enabled', enabled: true }, admin);
+        // Platform-wide: no organization, no user.
+        return { payload: { key: 'public-api.enabled', enabled: true, previous: false, flippedBy: admin.sub } };
+      },
+    },
+  ],
+  'data-models.record-created': [
+    {
+      cause: 'records.create',
+      async run() {
+        const record = await newRecord('Created');
+        return {
+          payload: { modelKey: 'tasks', recordId: record.id, record },
+          organizationId,
+          subscriptionAliases: ['data-models.tasks.record-created'],
+        };
+      },
+    },
+  ],
+  'data-models.record-updated': [
+    {
+      cause: 'records.update',
+      async run() {
+        const { id } = await newRecord('Before');
+        const record = await call<Record<string, unknown>>('records.update', { id, data: { title: 'After' } }, owner, organizationId);
+        return {
+          payload: { modelKey: 'tasks', recordId: id, changedFields: ['title'], record },
+          organizationId,
+          subscriptionAliases: ['data-models.tasks.record-updated'],
+        };
+      },
+    },
+    {
+      cause: 'records.restore',
+      async run() {
+        const { id } = await newRecord('Restored');
+        await call('records.delete', { id }, owner, organizationId);
+        const record = await call<Record<string, unknown>>('records.restore', { id }, owner, organizationId);
+        return {
+          payload: { modelKey: 'tasks', recordId: id, changedFields: [], record },
+          organizationId,
+          subscriptionAliases: ['data-models.tasks.record-updated'],
+        };
+      },
+    },
+  ],
+  'data-models.record-deleted': [
+    {
+      cause: 'records.delete',
+      async run() {
+        const { id } = await newRecord('Deleted');
+        await call('records.delete', { id }, owner, organizationId);
+        return { payload: { modelKey: 'tasks', recordId: id, hard: false }, organizationId, subscriptionAliases: ['data-models.tasks.record-deleted'] };
+      },
+    },
+    {
+      cause: 'records.delete with hard: true',
+      async run() {
+        const { id } = await newRecord('Purged');
+        await call('records.delete', { id, hard: true }, owner, organizationId);
+        return { payload: { modelKey: 'tasks', recordId: id, hard: true }, organizationId, subscriptionAliases: ['data-models.tasks.record-deleted'] };
+      },
+    },
+  ],
+};
+
+/** The whole envelope: exactly these keys, so a missing or stray organizationId or userId fails. */
+function envelope<T extends EventType>(type: T, expected: Expected<T>): Record<string, unknown> {
+  return {
+    id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    type,
+    occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    correlationId: expect.any(String),
+    ...(expected.subscriptionAliases ? { subscriptionAliases: expected.subscriptionAliases } : {}),
+    ...(expected.organizationId ? { organizationId: expected.organizationId } : {}),
+    ...(expected.userId ? { userId: expected.userId } : {}),
+    payload: expected.payload,
+  };
+}
+
+const cases = (Object.entries(SCENARIOS) as Array<[Covered, Array<Scenario<Covered>>]>).flatMap(([type, scenarios]) =>
+  scenarios.map((scenario) => [type, scenario.cause, scenario] as const),
+);
+
+describe('event emission', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    runtime = await createRuntime(
+      loadConfig({
+        NODE_ENV: 'test',
+        DATABASE_URL: database.url,
+        PLATFORM_ADMIN_EMAILS: PLATFORM_ADMIN,
+        FEATURE_FLAGS: 'public-api.service-accounts=true',
+      }),
+      { name: 'emission-test', poolSize: 3 },
+    );
+    owner = person('owner');
+    admin = { sub: randomUUID(), email: PLATFORM_ADMIN, name: 'Operator' };
+    organizationId = (await call<{ id: string }>('organizations.create', { name: 'Emission Co', slug: 'emission-co' }, owner)).id;
+    member = await invitedMember('member');
+    await call('dataModels.create', { key: 'tasks', name: 'Tasks' }, owner, organizationId);
+  });
+  afterAll(async () => {
+    await runtime.close();
+    await database.drop();
+  });
+
+  it('covers every type of the catalog, except those named as coming later', () => {
+    const later: readonly string[] = [...COMES_LATER, ...TESTED_WITH_THE_WEBHOOK_WORKER];
+    const covered = Object.keys(SCENARIOS);
+    expect(EVENT_TYPES.filter((type) => !covered.includes(type) && !later.includes(type))).toEqual([]);
+    expect(covered.filter((type) => later.includes(type))).toEqual([]);
+    expect([...covered, ...later].filter((type) => !(EVENT_TYPES as readonly string[]).includes(type))).toEqual([]);
+  });
+
+  it.each(cases)('%s is emitted by %s', async (type, _cause, scenario) => {
+    const seen: EventEnvelope[] = [];
+    const unsubscribe = runtime.bus.subscribe('*', (event) => {
+      seen.push(event);
+    });
+    try {
+      const expected = [await scenario.run()].flat();
+      await runtime.bus.idle();
+      expect(seen.filter((event) => event.type === type)).toStrictEqual(expected.map((event) => envelope(type, event)));
+    } finally {
+      unsubscribe();
+    }
+  });
+});
