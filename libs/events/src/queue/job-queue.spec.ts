@@ -1,12 +1,13 @@
 import { platformModule } from '@mrp/platform';
 import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
+import { authzStandIn } from '../../test/organizations-stand-in';
 import { eventsModule } from '../events-module';
 import { QUEUES, createJobQueue, ensureQueues } from './job-queue';
 
 describe('job queue', () => {
   let db: TestOrm;
   beforeAll(async () => {
-    db = await createTestOrm([platformModule, eventsModule]);
+    db = await createTestOrm([platformModule, authzStandIn, eventsModule]);
   });
   afterAll(() => db.close());
 

@@ -34,6 +34,8 @@ export interface PlatformConfig {
   publicApiBurst: number;
   /** `postgres` (default) shares each key's bucket across api processes; `memory` is for a single process. */
   publicApiRateLimitStore: 'postgres' | 'memory';
+  /** Days the webhook delivery log keeps settled deliveries and their attempts (WEBHOOK_RETENTION_DAYS). */
+  webhookRetentionDays: number;
   webhookRetryBaseSeconds: number;
   webhookSecretEncryptionKey: Buffer | undefined;
   /** Boot defaults of feature flags (`FEATURE_FLAGS=public-api.enabled=true,other=false`). */
@@ -214,6 +216,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     publicApiRatePerSecond: positiveNumber(env, 'PUBLIC_API_RATE_PER_SECOND', 5, { integer: false }),
     publicApiBurst: positiveNumber(env, 'PUBLIC_API_BURST', 20, { integer: true }),
     publicApiRateLimitStore: parseRateLimitStore(optional(env, 'PUBLIC_API_RATE_LIMIT_STORE')),
+    webhookRetentionDays: positiveNumber(env, 'WEBHOOK_RETENTION_DAYS', 30, { integer: true }),
     webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
     featureFlagDefaults: parseFeatureFlags(optional(env, 'FEATURE_FLAGS')),
