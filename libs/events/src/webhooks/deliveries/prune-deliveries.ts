@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure } from '@mrp/platform';
 
+/** What the `prune-webhook-deliveries` task's principal holds, and nothing else does. */
+export const PRUNE_WEBHOOK_DELIVERIES = 'system.prune-webhook-deliveries';
 /** How long the delivery log is kept unless WEBHOOK_RETENTION_DAYS says otherwise. */
 export const DEFAULT_WEBHOOK_RETENTION_DAYS = 30;
 /** Rows one statement deletes at most: each batch commits alone and holds its row locks only that long. */
@@ -10,12 +12,13 @@ export const PRUNE_BATCH_SIZE = 5000;
  * The scheduled task `prune-webhook-deliveries`: deletes the deliveries created more than
  * `retentionDays` ago that are settled (succeeded or failed), with their attempts (the foreign key
  * cascades). A pending delivery is never pruned, however old: it is still owed to its receiver.
+ * Returns how many deliveries it deleted.
  */
 export const pruneWebhookDeliveries = defineProcedure({
   name: 'webhooks.deliveries.prune',
   summary: 'Delete settled webhook deliveries (and their attempts) older than the retention period',
   scope: 'system',
-  permission: null,
+  permission: PRUNE_WEBHOOK_DELIVERIES,
   // Not read-only, but it must not run in one transaction: each batch below commits by itself, so a
   // prune of millions of rows never holds their locks (or one huge transaction) for the whole run.
   readOnly: true,
@@ -26,7 +29,7 @@ export const pruneWebhookDeliveries = defineProcedure({
     },
     { additionalProperties: false },
   ),
-  output: Type.Object({ deleted: Type.Integer() }),
+  output: Type.Object({ processed: Type.Integer({ minimum: 0, description: 'Deliveries deleted' }) }),
   async handler(ctx, input) {
     const batchSize = input.batchSize ?? PRUNE_BATCH_SIZE;
     // One cutoff for the whole run, to the microsecond (as text: a JavaScript Date keeps milliseconds).
@@ -52,7 +55,7 @@ export const pruneWebhookDeliveries = defineProcedure({
         [cutoff, batchSize],
       );
       deleted += batch.deleted;
-      if (batch.deleted < batchSize) return { deleted };
+      if (batch.deleted < batchSize) return { processed: deleted };
     }
   },
 });
