@@ -14,3 +14,5 @@ export { builtInSecretResolver, type WebhookSecretResolver } from './webhooks/se
 export { createAddressPolicy } from './webhooks/url-safety/address-policy';
 export type { HostLookup } from './webhooks/url-safety/host-lookup';
 export { createWebhookSender, type WebhookSender } from './webhooks/url-safety/webhook-sender';
+export { createDeliveryLogProcedures, type DeliveryLogProcedureDeps } from './webhooks/deliveries/delivery-log-procedures';
+export { DEFAULT_WEBHOOK_RETENTION_DAYS, PRUNE_WEBHOOK_DELIVERIES, pruneWebhookDeliveries } from './webhooks/deliveries/prune-deliveries';

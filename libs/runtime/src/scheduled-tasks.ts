@@ -1,3 +1,4 @@
+import { PRUNE_WEBHOOK_DELIVERIES } from '@mrp/events';
 import { invokeAsSystem } from './invoke-as-system';
 import type { Runtime } from './runtime';
 
@@ -61,6 +62,14 @@ export function scheduledTasks(): ScheduledTask[] {
       description: 'Delivers every due webhook delivery no worker holds (the fallback when a worker is down or a wake-up was lost)',
       run: (runtime) => runtime.webhooks.createWorker(runtime.invocationDeps).drain(),
     },
+    procedureTask({
+      name: 'prune-webhook-deliveries',
+      schedule: '17 * * * *',
+      description: 'Deletes settled webhook deliveries and their attempts older than WEBHOOK_RETENTION_DAYS',
+      procedure: 'webhooks.deliveries.prune',
+      permissions: [PRUNE_WEBHOOK_DELIVERIES],
+      input: (runtime) => ({ retentionDays: runtime.config.webhookRetentionDays }),
+    }),
     procedureTask({
       name: 'retry-field-indexes',
       schedule: '* * * * *',

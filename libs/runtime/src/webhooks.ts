@@ -3,7 +3,9 @@ import {
   WEBHOOK_DELIVERY_PERMISSION,
   builtInSecretResolver,
   createAddressPolicy,
+  createDeliveryLogProcedures,
   createEndpointProcedures,
+  pruneWebhookDeliveries,
   createRecordAttemptsProcedure,
   createWebhookOutbox,
   createWebhookSender,
@@ -70,6 +72,8 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
     procedures: [
       ...createEndpointProcedures({ addressPolicy: policy, secretEncryptionKey: config.webhookSecretEncryptionKey, lookup: options.lookup }),
       recordAttempts,
+      ...createDeliveryLogProcedures({ retentionDays: config.webhookRetentionDays }),
+      pruneWebhookDeliveries,
     ],
     createWorker(invocationDeps, workerOptions = {}) {
       sender ??= createWebhookSender({ policy, timeoutMs: config.webhookTimeoutSeconds * 1000, lookup: options.lookup, userAgent: WEBHOOK_USER_AGENT });

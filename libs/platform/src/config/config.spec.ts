@@ -8,6 +8,7 @@ describe('loadConfig', () => {
       publicApiRatePerSecond: 5,
       publicApiBurst: 20,
       webhookRetryBaseSeconds: 30,
+      webhookRetentionDays: 30,
       databaseUrl: undefined,
       nodeEnv: 'development',
     });
@@ -32,6 +33,8 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "verbose"'],
     [{ HOST: 'local host' }, 'HOST must be an IP address or a host name (e.g. 127.0.0.1 or 0.0.0.0), got "local host"'],
     [{ PUBLIC_API_BURST: '0' }, 'PUBLIC_API_BURST must be a positive integer, got "0"'],
+    [{ WEBHOOK_RETENTION_DAYS: '0' }, 'WEBHOOK_RETENTION_DAYS must be a positive integer, got "0"'],
+    [{ WEBHOOK_RETENTION_DAYS: '7.5' }, 'WEBHOOK_RETENTION_DAYS must be a positive integer, got "7.5"'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must use the postgres:// scheme, got "mysql:"'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database)'],
     [{ FEATURE_FLAGS: 'nope.flag=true' }, 'FEATURE_FLAGS names an unknown flag "nope.flag" (known: public-api.enabled, public-api.service-accounts)'],
@@ -82,6 +85,10 @@ describe('loadConfig', () => {
     expect(apiAddress({ host: undefined, port: 8080 })).toBe('http://localhost:8080');
     expect(apiAddress({ host: '0.0.0.0', port: 80 })).toBe('http://localhost:80');
     expect(apiAddress({ host: '::1', port: 3000 })).toBe('http://[::1]:3000');
+  });
+
+  it('reads the webhook retention in whole days', () => {
+    expect(loadConfig({ WEBHOOK_RETENTION_DAYS: '90' }).webhookRetentionDays).toBe(90);
   });
 
   it('accepts every pino level name for LOG_LEVEL', () => {

@@ -35,6 +35,8 @@ export interface PlatformConfig {
   publicApiBurst: number;
   /** `postgres` (default) shares each key's bucket across api processes; `memory` is for a single process. */
   publicApiRateLimitStore: 'postgres' | 'memory';
+  /** Days the webhook delivery log keeps settled deliveries and their attempts (WEBHOOK_RETENTION_DAYS). */
+  webhookRetentionDays: number;
   webhookRetryBaseSeconds: number;
   /** How long one delivery attempt may take (10 s, the contract's; tests set less). */
   webhookTimeoutSeconds: number;
@@ -242,6 +244,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     publicApiRatePerSecond: positiveNumber(env, 'PUBLIC_API_RATE_PER_SECOND', 5, { integer: false }),
     publicApiBurst: positiveNumber(env, 'PUBLIC_API_BURST', 20, { integer: true }),
     publicApiRateLimitStore: parseRateLimitStore(optional(env, 'PUBLIC_API_RATE_LIMIT_STORE')),
+    webhookRetentionDays: positiveNumber(env, 'WEBHOOK_RETENTION_DAYS', 30, { integer: true }),
     webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
     webhookTimeoutSeconds: webhookTimeout(env),
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),

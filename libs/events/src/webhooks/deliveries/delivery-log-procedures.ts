@@ -1,0 +1,227 @@
+import { Type } from '@sinclair/typebox';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { conflict, defineProcedure, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { endpointOwner, platformInputProperty, type EndpointOwner } from '../endpoints/endpoint-owner';
+import { decodeDeliveryCursor, encodeDeliveryCursor } from './delivery-cursor';
+import { buildDeliveryListQuery, ownerCondition } from './delivery-list-query';
+import { wakeDeliveryWorkers } from './delivery-wakeup';
+import {
+  DELIVERY_COLUMNS,
+  DeliveryAttemptViewSchema,
+  DeliveryStatusSchema,
+  DeliveryViewSchema,
+  toAttemptView,
+  toDeliveryView,
+  type AttemptRow,
+  type DeliveryRow,
+} from './delivery-view';
+import { DEFAULT_WEBHOOK_RETENTION_DAYS } from './prune-deliveries';
+
+export const DEFAULT_DELIVERY_PAGE_SIZE = 25;
+export const MAX_DELIVERY_PAGE_SIZE = 100;
+
+export interface DeliveryLogProcedureDeps {
+  /** WEBHOOK_RETENTION_DAYS: recover refuses a window reaching further back than the log is kept. */
+  retentionDays?: number;
+}
+
+const Id = Type.String({ format: 'uuid' });
+const instant = (description: string) => Type.String({ format: 'date-time', description: `${description} (ISO 8601 with a time zone)` });
+
+/**
+ * Sends a delivery again as a fresh round: the same id, body and idempotency key, 5 attempts
+ * (`attempts_left`'s column default), due now. `attempt_count` goes on counting, so the attempts of
+ * every round stay in the log and `Webhook-Attempt` keeps rising.
+ */
+const REQUEUE = `status = 'pending', attempts_left = DEFAULT, next_attempt_at = now(), completed_at = NULL,
+  locked_until = NULL, updated_at = now()`;
+
+interface EndpointState {
+  state: 'enabled' | 'disabled';
+}
+
+/** The owner's endpoint; someone else's is missing, as an unknown id is. */
+async function ownEndpoint(em: EntityManager, owner: EndpointOwner, id: string): Promise<EndpointState> {
+  const owned = ownerCondition(owner);
+  const [row] = await em.execute<EndpointState[]>(`SELECT e.state FROM webhook_endpoints e WHERE e.id = ?::uuid AND ${owned.sql}`, [
+    id,
+    ...owned.params,
+  ]);
+  if (!row) throw notFound('Webhook endpoint');
+  return row;
+}
+
+const disabledEndpoint = () =>
+  conflict('The endpoint is disabled, so nothing would be sent: enable it (webhooks.endpoints.enable) first');
+
+function checkWindow(since: string | undefined, until: string | undefined): void {
+  if (since !== undefined && until !== undefined && Date.parse(since) >= Date.parse(until)) {
+    throw validationFailed([{ field: 'until', code: 'out_of_range', message: 'must be after since' }]);
+  }
+}
+
+export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RETENTION_DAYS }: DeliveryLogProcedureDeps = {}): AnyProcedure[] {
+  const list = defineProcedure({
+    name: 'webhooks.deliveries.list',
+    summary: 'The delivery log: deliveries to your endpoints, newest first, filtered and paginated',
+    scope: 'user',
+    permission: null,
+    readOnly: true,
+    input: Type.Object(
+      {
+        ...platformInputProperty,
+        endpointId: Type.Optional(Id),
+        status: Type.Optional(DeliveryStatusSchema),
+        eventType: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact event type' })),
+        since: Type.Optional(instant('Created at or after')),
+        until: Type.Optional(instant('Created before')),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DELIVERY_PAGE_SIZE, default: DEFAULT_DELIVERY_PAGE_SIZE })),
+        cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'nextCursor of the previous page' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Object({
+      items: Type.Array(DeliveryViewSchema),
+      nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
+    }),
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      checkWindow(input.since, input.until);
+      const after = input.cursor === undefined ? null : decodeDeliveryCursor(input.cursor);
+      const owned = ownerCondition(owner);
+      const endpoints = await ctx.em.execute<Array<{ id: string }>>(
+        `SELECT e.id FROM webhook_endpoints e WHERE ${owned.sql}${input.endpointId === undefined ? '' : ' AND e.id = ?::uuid'} ORDER BY e.id`,
+        [...owned.params, ...(input.endpointId === undefined ? [] : [input.endpointId])],
+      );
+      if (input.endpointId !== undefined && endpoints.length === 0) throw notFound('Webhook endpoint');
+      if (endpoints.length === 0) return { items: [], nextCursor: null };
+      const limit = input.limit ?? DEFAULT_DELIVERY_PAGE_SIZE;
+      // One row past the page tells whether another follows, without a count.
+      const query = buildDeliveryListQuery(
+        endpoints.map((endpoint) => endpoint.id),
+        input,
+        after,
+        limit + 1,
+      );
+      const rows = await ctx.em.execute<DeliveryRow[]>(query.text, query.params);
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map(toDeliveryView),
+        nextCursor: rows.length > limit ? encodeDeliveryCursor({ createdAt: last.created_at_key, id: last.id }) : null,
+      };
+    },
+  });
+
+  const get = defineProcedure({
+    name: 'webhooks.deliveries.get',
+    summary: 'One delivery with the event it carries and every attempt, oldest first',
+    scope: 'user',
+    permission: null,
+    readOnly: true,
+    input: Type.Object({ ...platformInputProperty, id: Id }, { additionalProperties: false }),
+    output: Type.Composite([
+      DeliveryViewSchema,
+      Type.Object({
+        event: Type.Record(Type.String(), Type.Unknown(), { description: 'The event object, exactly the body that is sent' }),
+        attempts: Type.Array(DeliveryAttemptViewSchema),
+      }),
+    ]),
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      const owned = ownerCondition(owner);
+      const [row] = await ctx.em.execute<Array<DeliveryRow & { body: string }>>(
+        `SELECT ${DELIVERY_COLUMNS}, d.body FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.id = ?::uuid AND ${owned.sql}`,
+        [input.id, ...owned.params],
+      );
+      if (!row) throw notFound('Webhook delivery');
+      const attempts = await ctx.em.execute<AttemptRow[]>(
+        `SELECT attempt, started_at, duration_ms, status_code, error, response_headers, response_body
+           FROM webhook_delivery_attempts WHERE delivery_id = ?::uuid ORDER BY attempt`,
+        [input.id],
+      );
+      return { ...toDeliveryView(row), event: JSON.parse(row.body) as Record<string, unknown>, attempts: attempts.map(toAttemptView) };
+    },
+  });
+
+  const redeliver = defineProcedure({
+    name: 'webhooks.deliveries.redeliver',
+    summary: 'Send a delivery again now, with the same idempotency key and a fresh round of 5 attempts',
+    scope: 'user',
+    permission: null,
+    input: Type.Object({ ...platformInputProperty, id: Id }, { additionalProperties: false }),
+    output: DeliveryViewSchema,
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      const owned = ownerCondition(owner);
+      // One statement, so a worker's claim cannot slip between a check and the change: a claim that
+      // commits first leaves `locked_until` ahead and this matches nothing.
+      const [row] = await ctx.em.execute<DeliveryRow[]>(
+        `UPDATE webhook_deliveries d SET ${REQUEUE}
+           FROM webhook_endpoints e
+          WHERE d.id = ?::uuid AND e.id = d.endpoint_id AND ${owned.sql} AND e.state = 'enabled'
+            AND (d.locked_until IS NULL OR d.locked_until <= now())
+          RETURNING ${DELIVERY_COLUMNS}`,
+        [input.id, ...owned.params],
+      );
+      if (!row) {
+        const [found] = await ctx.em.execute<Array<{ held: boolean; state: 'enabled' | 'disabled' }>>(
+          `SELECT d.locked_until > now() AS held, e.state FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE d.id = ?::uuid AND ${owned.sql}`,
+          [input.id, ...owned.params],
+        );
+        if (!found) throw notFound('Webhook delivery');
+        if (found.state !== 'enabled') throw disabledEndpoint();
+        throw conflict('A worker is sending this delivery right now; try again when the attempt is over');
+      }
+      await wakeDeliveryWorkers(ctx.em);
+      return toDeliveryView(row);
+    },
+  });
+
+  const recover = defineProcedure({
+    name: 'webhooks.endpoints.recover',
+    summary: "Re-queue every failed delivery of an endpoint created in [since, until), e.g. after fixing the receiver",
+    scope: 'user',
+    permission: null,
+    input: Type.Object(
+      {
+        ...platformInputProperty,
+        id: Type.String({ format: 'uuid', description: 'The endpoint' }),
+        since: instant('Created at or after; at most the retention period (WEBHOOK_RETENTION_DAYS) ago'),
+        until: Type.Optional(instant('Created before; default: no end')),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Object({ requeued: Type.Integer({ description: 'How many failed deliveries were queued again' }) }),
+    async handler(ctx, input) {
+      const owner = endpointOwner(ctx, input.platform);
+      checkWindow(input.since, input.until);
+      const oldest = Date.now() - retentionDays * 24 * 3600 * 1000;
+      if (Date.parse(input.since) < oldest) {
+        throw validationFailed([
+          { field: 'since', code: 'out_of_range', message: `must be within the last ${retentionDays} days: older deliveries are not kept` },
+        ]);
+      }
+      const endpoint = await ownEndpoint(ctx.em, owner, input.id);
+      if (endpoint.state !== 'enabled') throw disabledEndpoint();
+      const window = input.until === undefined ? '' : 'AND d.created_at < ?::timestamptz';
+      // Failed deliveries are never held by a worker (it claims pending ones only): no lock to respect.
+      // The endpoint's window is a range of `webhook_deliveries_endpoint`.
+      const [{ requeued }] = await ctx.em.execute<Array<{ requeued: number }>>(
+        `WITH requeued AS (
+           UPDATE webhook_deliveries d SET ${REQUEUE}
+            WHERE d.endpoint_id = ?::uuid AND d.status = 'failed' AND d.created_at >= ?::timestamptz ${window}
+           RETURNING 1
+         )
+         SELECT count(*)::int AS requeued FROM requeued`,
+        [input.id, input.since, ...(input.until === undefined ? [] : [input.until])],
+      );
+      if (requeued > 0) await wakeDeliveryWorkers(ctx.em);
+      return { requeued };
+    },
+  });
+
+  return [list, get, redeliver, recover];
+}

@@ -1,0 +1,110 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { toIso } from '@mrp/platform';
+
+const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, with Z' });
+const OptionalTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+export const DeliveryStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')], {
+  description: 'pending: queued or being retried; succeeded: a 2xx was received; failed: given up (attempts spent, 410 Gone, or the endpoint disabled)',
+});
+export type DeliveryStatus = Static<typeof DeliveryStatusSchema>;
+
+export const DeliveryViewSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'Sent as Webhook-Delivery-Id' }),
+    endpointId: Type.String({ format: 'uuid' }),
+    eventId: Type.String({ format: 'uuid' }),
+    eventType: Type.String(),
+    idempotencyKey: Type.String({ description: 'Sent as Idempotency-Key, the same on every attempt and redelivery' }),
+    status: DeliveryStatusSchema,
+    attemptCount: Type.Integer({ description: 'Attempts made over the delivery\'s life, redeliveries included' }),
+    attemptsLeft: Type.Integer({ description: 'Attempts left in the current round of 5' }),
+    nextAttemptAt: Type.Union([Timestamp, Type.Null()], { description: 'When the next attempt is due; null unless pending' }),
+    lastStatusCode: Type.Union([Type.Integer(), Type.Null()]),
+    lastError: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    completedAt: OptionalTimestamp,
+  },
+  { title: 'WebhookDelivery' },
+);
+export type DeliveryView = Static<typeof DeliveryViewSchema>;
+
+export const DeliveryAttemptViewSchema = Type.Object(
+  {
+    attempt: Type.Integer({ description: 'Numbered over the delivery\'s life, as Webhook-Attempt was' }),
+    startedAt: Timestamp,
+    durationMs: Type.Integer(),
+    statusCode: Type.Union([Type.Integer(), Type.Null()], { description: 'null: no response (timeout, connection refused, refused address)' }),
+    error: Type.Union([Type.String(), Type.Null()]),
+    responseHeaders: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
+    responseBody: Type.Union([Type.String(), Type.Null()], { description: 'The first 4 KiB of the response body' }),
+  },
+  { title: 'WebhookDeliveryAttempt' },
+);
+export type DeliveryAttemptView = Static<typeof DeliveryAttemptViewSchema>;
+
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  idempotency_key: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  attempts_left: number;
+  next_attempt_at: Date | string;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  completed_at: Date | string | null;
+  /** `created_at` to the microsecond, for cursors (a JavaScript Date keeps milliseconds only). */
+  created_at_key: string;
+}
+
+/** The columns of a DeliveryRow, for `SELECT` and `RETURNING` on `webhook_deliveries` aliased `d`. */
+export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.event_id, d.event_type, d.idempotency_key, d.status, d.attempt_count,
+  d.attempts_left, d.next_attempt_at, d.last_status_code, d.last_error, d.created_at, d.updated_at, d.completed_at,
+  to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_key`;
+
+export function toDeliveryView(row: DeliveryRow): DeliveryView {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    idempotencyKey: row.idempotency_key,
+    status: row.status,
+    attemptCount: row.attempt_count,
+    attemptsLeft: row.attempts_left,
+    nextAttemptAt: row.status === 'pending' ? toIso(row.next_attempt_at) : null,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    completedAt: toIso(row.completed_at),
+  };
+}
+
+export interface AttemptRow {
+  attempt: number;
+  started_at: Date | string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_headers: Record<string, string> | null;
+  response_body: string | null;
+}
+
+export function toAttemptView(row: AttemptRow): DeliveryAttemptView {
+  return {
+    attempt: row.attempt,
+    startedAt: toIso(row.started_at),
+    durationMs: row.duration_ms,
+    statusCode: row.status_code,
+    error: row.error,
+    responseHeaders: row.response_headers,
+    responseBody: row.response_body,
+  };
+}

@@ -1,0 +1,158 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
+import {
+  invokeProcedure,
+  newId,
+  noopEventDispatcher,
+  platformModule,
+  ProcedureRegistry,
+  type AnyProcedure,
+  type Principal,
+} from '@mrp/platform';
+import { createTestOrm, flagsAllOff, silentLogger, testPrincipal, type TestOrm } from '@mrp/platform/testing';
+import { eventsModule } from '../src/events-module';
+import { DELIVERIES_DUE_CHANNEL } from '../src/webhooks/deliveries/delivery-wakeup';
+
+export interface DeliveryFixture {
+  endpointId: string;
+  status?: 'pending' | 'succeeded' | 'failed';
+  eventType?: string;
+  /** ISO 8601; microseconds allowed. Default now. */
+  createdAt?: string;
+  attemptCount?: number;
+  attemptsLeft?: number;
+  nextAttemptAt?: string;
+  lockedUntil?: string | null;
+  lastStatusCode?: number | null;
+  lastError?: string | null;
+  completedAt?: string | null;
+}
+
+export interface AttemptFixture {
+  attempt: number;
+  startedAt: string;
+  durationMs?: number;
+  statusCode?: number | null;
+  error?: string | null;
+  responseHeaders?: Record<string, string> | null;
+  responseBody?: string | null;
+}
+
+/**
+ * A migrated database with the webhook tables, rows made with plain SQL (events may not use authz's
+ * procedures), and the procedures called through `invokeProcedure` as the doors call them.
+ */
+export interface WebhookTestBed {
+  db: TestOrm;
+  sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  call<T>(name: string, input: unknown, principal: Principal): Promise<T>;
+  organization(): Promise<string>;
+  endpoint(organizationId: string | null, options?: { state?: 'enabled' | 'disabled' }): Promise<string>;
+  delivery(fixture: DeliveryFixture): Promise<string>;
+  attempt(deliveryId: string, fixture: AttemptFixture): Promise<void>;
+  /** A member of the organization holding `webhooks.manage`. */
+  manager(organizationId: string): Principal;
+  /** A member of the organization without it. */
+  member(organizationId: string): Principal;
+  platformAdmin(): Principal;
+  /** Listens for the delivery workers' wake-up; `woken` resolves at the next one. Start before the work. */
+  listenForWakeUp(): Promise<{ woken: Promise<void> }>;
+  close(): Promise<void>;
+}
+
+export async function createWebhookTestBed(procedures: readonly AnyProcedure[]): Promise<WebhookTestBed> {
+  const db = await createTestOrm([platformModule, eventsModule]);
+  const registry = new ProcedureRegistry(procedures);
+  const listeners: Client[] = [];
+  const em = () => db.orm.em.fork() as EntityManager;
+  const sql = <T>(text: string, params: unknown[] = []) => em().execute<T[]>(text, params);
+
+  return {
+    db,
+    sql,
+    call: (name, input, principal) =>
+      invokeProcedure(registry.require(name), input, { em: em(), principal, correlationId: newId() }, {
+        dispatcher: noopEventDispatcher,
+        logger: silentLogger,
+        flags: flagsAllOff,
+      }),
+    async organization() {
+      // Organizations are authz's; webhook tables only carry their ids.
+      return newId();
+    },
+    async endpoint(organizationId, { state = 'enabled' } = {}) {
+      const id = newId();
+      await sql(
+        `INSERT INTO webhook_endpoints (id, organization_id, url, subscriptions, secret_hash, state, disabled_reason, disabled_at, created_by)
+         VALUES (?, ?::uuid, ?, '{*}', 'hash', ?, ?, ?::timestamptz, 'fixture')`,
+        [id, organizationId, `https://receiver.example.com/${id}`, state, state === 'disabled' ? 'test' : null, state === 'disabled' ? new Date().toISOString() : null],
+      );
+      return id;
+    },
+    async delivery(fixture) {
+      const id = newId();
+      const eventId = newId();
+      const eventType = fixture.eventType ?? 'data-models.record-created';
+      const status = fixture.status ?? 'pending';
+      const body = JSON.stringify({ id: eventId, type: eventType, occurredAt: fixture.createdAt ?? new Date().toISOString(), payload: { fixture: id } });
+      await sql(
+        `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key, status,
+            attempt_count, attempts_left, next_attempt_at, locked_until, last_status_code, last_error, created_at, updated_at, completed_at)
+         SELECT ?::uuid, e.id, e.organization_id, ?::uuid, ?, ?, ?, ?, ?, ?, coalesce(?::timestamptz, now()), ?::timestamptz, ?, ?,
+                coalesce(?::timestamptz, now()), coalesce(?::timestamptz, now()), ?::timestamptz
+           FROM webhook_endpoints e WHERE e.id = ?::uuid`,
+        [
+          id,
+          eventId,
+          eventType,
+          body,
+          `idem-${id}`,
+          status,
+          fixture.attemptCount ?? (status === 'pending' ? 0 : 1),
+          fixture.attemptsLeft ?? (status === 'pending' ? 5 : 4),
+          fixture.nextAttemptAt ?? null,
+          fixture.lockedUntil ?? null,
+          fixture.lastStatusCode ?? null,
+          fixture.lastError ?? null,
+          fixture.createdAt ?? null,
+          fixture.createdAt ?? null,
+          fixture.completedAt === undefined ? (status === 'pending' ? null : (fixture.createdAt ?? new Date().toISOString())) : fixture.completedAt,
+          fixture.endpointId,
+        ],
+      );
+      return id;
+    },
+    async attempt(deliveryId, fixture) {
+      await sql(
+        `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_headers, response_body)
+         VALUES (?, ?, ?::timestamptz, ?, ?, ?, ?::jsonb, ?)`,
+        [
+          deliveryId,
+          fixture.attempt,
+          fixture.startedAt,
+          fixture.durationMs ?? 12,
+          fixture.statusCode ?? null,
+          fixture.error ?? null,
+          fixture.responseHeaders ? JSON.stringify(fixture.responseHeaders) : null,
+          fixture.responseBody ?? null,
+        ],
+      );
+    },
+    manager: (organizationId) =>
+      testPrincipal({ userId: `manager-${organizationId}`, organizationId, permissions: new Set(['webhooks.manage']) }),
+    member: (organizationId) => testPrincipal({ userId: `member-${organizationId}`, organizationId, permissions: new Set(['records.read']) }),
+    platformAdmin: () => testPrincipal({ userId: 'platform-admin', email: 'ops@example.com', isPlatformAdmin: true }),
+    async listenForWakeUp() {
+      const client = new Client({ connectionString: db.database.url });
+      listeners.push(client);
+      await client.connect();
+      const woken = new Promise<void>((resolve) => client.once('notification', () => resolve()));
+      await client.query(`LISTEN ${DELIVERIES_DUE_CHANNEL}`);
+      return { woken };
+    },
+    async close() {
+      await Promise.all(listeners.map((client) => client.end()));
+      await db.close();
+    },
+  };
+}
