@@ -137,28 +137,38 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
       }
 
       const sent = current.filter((result) => result.outcome !== 'endpoint-disabled');
-      if (sent.length > 0) {
-        await ctx.em.execute(
-          `INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_headers, response_body)
+      const endpoints = await lockEndpoints(ctx.em, [...new Set(sent.map((result) => (deliveries.get(result.deliveryId) as HeldDelivery).endpoint_id))]);
+      const endpointChanges = endpointHealthChanges(endpoints, sent, deliveries, ctx.emit);
+      // One statement writes it all: the attempts, the deliveries' new state, the endpoints' health.
+      await ctx.em.execute(
+        `WITH attempts AS (
+           INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_headers, response_body)
            SELECT a."deliveryId", a.attempt, a."startedAt", a."durationMs", a."statusCode", a.error, a."responseHeaders", a."responseBody"
              FROM jsonb_to_recordset(?::jsonb) AS a("deliveryId" uuid, attempt int, "startedAt" timestamptz, "durationMs" int,
-                  "statusCode" int, error text, "responseHeaders" jsonb, "responseBody" text)`,
-          [JSON.stringify(sent)],
-        );
-      }
-      await ctx.em.execute(
-        `UPDATE webhook_deliveries d SET
-            status = c.status, attempt_count = c.attempt_count, attempts_left = c.attempts_left,
-            next_attempt_at = CASE WHEN c.status = 'pending' THEN now() + make_interval(secs => c.delay_seconds) ELSE d.next_attempt_at END,
-            completed_at = CASE WHEN c.status = 'pending' THEN NULL ELSE now() END,
-            locked_until = NULL, last_status_code = c.last_status_code, last_error = c.last_error, updated_at = now()
-           FROM jsonb_to_recordset(?::jsonb) AS c(id uuid, status text, attempt_count int, attempts_left int,
-                delay_seconds float8, last_status_code int, last_error text)
-          WHERE d.id = c.id`,
-        [JSON.stringify(changes)],
+                  "statusCode" int, error text, "responseHeaders" jsonb, "responseBody" text)
+         ), deliveries AS (
+           UPDATE webhook_deliveries d SET
+              status = c.status, attempt_count = c.attempt_count, attempts_left = c.attempts_left,
+              next_attempt_at = CASE WHEN c.status = 'pending' THEN now() + make_interval(secs => c.delay_seconds) ELSE d.next_attempt_at END,
+              completed_at = CASE WHEN c.status = 'pending' THEN NULL ELSE now() END,
+              locked_until = NULL, last_status_code = c.last_status_code, last_error = c.last_error, updated_at = now()
+             FROM jsonb_to_recordset(?::jsonb) AS c(id uuid, status text, attempt_count int, attempts_left int,
+                  delay_seconds float8, last_status_code int, last_error text)
+            WHERE d.id = c.id
+         ), endpoints AS (
+           UPDATE webhook_endpoints e SET
+              consecutive_failures = u.consecutive_failures,
+              state = CASE WHEN u.disabled_reason IS NULL THEN e.state ELSE 'disabled' END,
+              disabled_reason = coalesce(u.disabled_reason, e.disabled_reason),
+              disabled_at = CASE WHEN u.disabled_reason IS NULL THEN e.disabled_at ELSE now() END,
+              updated_at = now()
+             FROM jsonb_to_recordset(?::jsonb) AS u(id uuid, consecutive_failures int, disabled_reason text)
+            WHERE e.id = u.id
+         )
+         SELECT 1`,
+        [JSON.stringify(sent), JSON.stringify(changes), JSON.stringify(endpointChanges)],
       );
 
-      const endpoints = await updateEndpointHealth(ctx.em, sent, deliveries, ctx.emit);
       for (const result of failedForGood) {
         const delivery = deliveries.get(result.deliveryId) as HeldDelivery;
         const endpoint = endpoints.get(delivery.endpoint_id);
@@ -174,23 +184,26 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
   });
 }
 
-/** Consecutive failures per endpoint, in the order the attempts started; disables at 5 or on a 410. */
-async function updateEndpointHealth(
-  em: EntityManager,
-  sent: readonly AttemptResult[],
-  deliveries: ReadonlyMap<string, HeldDelivery>,
-  emit: (event: PendingEvent) => void,
-): Promise<Map<string, LockedEndpoint>> {
-  const endpointIds = [...new Set(sent.map((result) => (deliveries.get(result.deliveryId) as HeldDelivery).endpoint_id))].sort();
+/** The endpoints the attempts went to, locked in id order (so concurrent recorders never deadlock). */
+async function lockEndpoints(em: EntityManager, endpointIds: readonly string[]): Promise<Map<string, LockedEndpoint>> {
   if (endpointIds.length === 0) return new Map();
   const rows = await em.execute<LockedEndpoint[]>(
     `SELECT id, organization_id, url, state, consecutive_failures FROM webhook_endpoints
       WHERE id = ANY(?::uuid[]) ORDER BY id FOR UPDATE`,
-    [sqlTextArray(endpointIds)],
+    [sqlTextArray([...endpointIds].sort())],
   );
-  const endpoints = new Map(rows.map((row) => [row.id, row]));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Consecutive failures per endpoint, in the order the attempts started; disables at 5 or on a 410. */
+function endpointHealthChanges(
+  endpoints: ReadonlyMap<string, LockedEndpoint>,
+  sent: readonly AttemptResult[],
+  deliveries: ReadonlyMap<string, HeldDelivery>,
+  emit: (event: PendingEvent) => void,
+): Array<{ id: string; consecutive_failures: number; disabled_reason: string | null }> {
   const updates: Array<{ id: string; consecutive_failures: number; disabled_reason: string | null }> = [];
-  for (const endpoint of rows) {
+  for (const endpoint of endpoints.values()) {
     const attempts = sent
       .filter((result) => (deliveries.get(result.deliveryId) as HeldDelivery).endpoint_id === endpoint.id)
       .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
@@ -219,16 +232,5 @@ async function updateEndpointHealth(
     }
     updates.push({ id: endpoint.id, consecutive_failures: failures, disabled_reason: disabledReason });
   }
-  await em.execute(
-    `UPDATE webhook_endpoints e SET
-        consecutive_failures = u.consecutive_failures,
-        state = CASE WHEN u.disabled_reason IS NULL THEN e.state ELSE 'disabled' END,
-        disabled_reason = coalesce(u.disabled_reason, e.disabled_reason),
-        disabled_at = CASE WHEN u.disabled_reason IS NULL THEN e.disabled_at ELSE now() END,
-        updated_at = now()
-       FROM jsonb_to_recordset(?::jsonb) AS u(id uuid, consecutive_failures int, disabled_reason text)
-      WHERE e.id = u.id`,
-    [JSON.stringify(updates)],
-  );
-  return endpoints;
+  return updates;
 }
