@@ -133,7 +133,7 @@ describe('webhook deliveries survive killed processes', () => {
 
       const second = start('apps/webhook-worker/src/main.ts');
       await second.waitForLine(/webhook-worker started/);
-      // Its claim has run out (3 x the 1 s timeout + 5 s): the new worker takes the delivery over.
+      // Its claim has run out (5 x the 1 s timeout + 5 s): the new worker takes the delivery over.
       await until(() => receiver.received.length >= 2, 30_000, 'the delivery after the worker died');
       const [lost, redelivered] = receiver.received;
       expect(redelivered.headers['idempotency-key']).toBe(lost.headers['idempotency-key']);

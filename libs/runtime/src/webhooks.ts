@@ -88,7 +88,11 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
             await invokeProcedure(recordAttempts, { attempts }, { em: orm.em.fork(), principal, correlationId: newId() }, invocationDeps);
           },
         },
-        { ...workerOptions, leaseSeconds: DeliveryWorker.leaseSecondsFor(config.webhookTimeoutSeconds) },
+        {
+          perEndpointConcurrency: config.webhookEndpointConcurrency,
+          ...workerOptions,
+          leaseSeconds: DeliveryWorker.leaseSecondsFor(config.webhookTimeoutSeconds),
+        },
       );
     },
     async close() {

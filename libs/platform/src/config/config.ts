@@ -40,6 +40,8 @@ export interface PlatformConfig {
   webhookRetryBaseSeconds: number;
   /** How long one delivery attempt may take (10 s, the contract's; tests set less). */
   webhookTimeoutSeconds: number;
+  /** Attempts a worker has in flight to one endpoint at most. */
+  webhookEndpointConcurrency: number;
   webhookSecretEncryptionKey: Buffer | undefined;
   /** A module of the operator's exporting `resolveWebhookSecret` (a WebhookSecretResolver's resolve); replaces the built-in resolver. */
   webhookSecretResolverModule: string | undefined;
@@ -175,6 +177,12 @@ function parseAllowedCidrs(raw: string | undefined): string[] {
   return cidrs;
 }
 
+function webhookEndpointConcurrency(env: Env): number {
+  const value = positiveNumber(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, { integer: true });
+  if (value > 100) throw new ConfigError(`WEBHOOK_ENDPOINT_CONCURRENCY is at most 100, got "${value}"`);
+  return value;
+}
+
 const CURSOR_SECRET_MIN_LENGTH = 32;
 
 /**
@@ -247,6 +255,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     webhookRetentionDays: positiveNumber(env, 'WEBHOOK_RETENTION_DAYS', 30, { integer: true }),
     webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
     webhookTimeoutSeconds: webhookTimeout(env),
+    webhookEndpointConcurrency: webhookEndpointConcurrency(env),
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
     webhookSecretResolverModule: optional(env, 'WEBHOOK_SECRET_RESOLVER'),
     webhookAllowedCidrs: parseAllowedCidrs(optional(env, 'WEBHOOK_ALLOWED_CIDRS')),

@@ -38,13 +38,16 @@ const RECORD_BATCH = 500;
 const storable = (text: string) =>
   text.replaceAll('\0', '\uFFFD').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
-/** Claimed deliveries per endpoint (waiting or in flight), as a multiple of its concurrency. */
-const WINDOW_FACTOR = 2;
+/**
+ * Claimed deliveries per endpoint (waiting or in flight), as a multiple of its concurrency: enough
+ * waiting to keep its slots busy while the next claim is under way.
+ */
+const WINDOW_FACTOR = 4;
 
 /**
  * Claims due deliveries and sends them, signed, with bounded concurrency overall and per endpoint.
  *
- * Each endpoint has a window of claimed deliveries (twice its concurrency): they wait in a local
+ * Each endpoint has a window of claimed deliveries (four times its concurrency): they wait in a local
  * queue for one of its slots, so a claim fetches many deliveries at once instead of one per freed
  * slot, and it claims again only when an endpoint's window is half empty. A slow endpoint fills
  * its own window and no more, so it cannot starve the others. Results are recorded in batches
@@ -81,7 +84,7 @@ export class DeliveryWorker {
     private readonly options: DeliveryWorkerOptions,
   ) {
     this.batchSize = options.batchSize ?? 100;
-    this.perEndpoint = options.perEndpointConcurrency ?? 10;
+    this.perEndpoint = options.perEndpointConcurrency ?? 16;
     this.window = this.perEndpoint * WINDOW_FACTOR;
     this.maxHeld = (options.maxInFlight ?? 100) * WINDOW_FACTOR;
   }
