@@ -51,7 +51,11 @@ export interface Webhooks {
   outbox: EventPersister;
   procedures: AnyProcedure[];
   /** A delivery worker for this process (the webhook-worker runs one; a sweep drains one). */
-  createWorker(invocationDeps: InvocationDeps, options?: { batchSize?: number; perEndpointConcurrency?: number; maxInFlight?: number }): DeliveryWorker;
+  createWorker(
+    invocationDeps: InvocationDeps,
+    /** `sender` replaces the process's HTTP sender (the benchmark's no-op baseline). */
+    options?: { batchSize?: number; perEndpointConcurrency?: number; maxInFlight?: number; sender?: WebhookSender },
+  ): DeliveryWorker;
   close(): Promise<void>;
 }
 
@@ -65,7 +69,10 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
     retryBaseSeconds: config.webhookRetryBaseSeconds,
     notifyOperators: (scope, message) => notifier.notifyOperators(scope, message),
   });
+  // One connection pool per process, made when a worker first needs it.
   let sender: WebhookSender | undefined;
+  const sharedSender = () =>
+    (sender ??= createWebhookSender({ policy, timeoutMs: config.webhookTimeoutSeconds * 1000, lookup: options.lookup, userAgent: WEBHOOK_USER_AGENT }));
   const secretResolver = options.secretResolver ?? builtInSecretResolver(config.webhookSecretEncryptionKey);
   return {
     outbox: createWebhookOutbox(memberOrganizationIds),
@@ -75,13 +82,12 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
       ...createDeliveryLogProcedures({ retentionDays: config.webhookRetentionDays }),
       pruneWebhookDeliveries,
     ],
-    createWorker(invocationDeps, workerOptions = {}) {
-      sender ??= createWebhookSender({ policy, timeoutMs: config.webhookTimeoutSeconds * 1000, lookup: options.lookup, userAgent: WEBHOOK_USER_AGENT });
+    createWorker(invocationDeps, { sender: givenSender, ...workerOptions } = {}) {
       const principal = systemPrincipal('webhook-delivery', { permissions: [WEBHOOK_DELIVERY_PERMISSION] });
       return new DeliveryWorker(
         {
           newContext: () => orm.em.fork(),
-          sender,
+          sender: givenSender ?? sharedSender(),
           secretResolver,
           logger: invocationDeps.logger,
           async recordAttempts(attempts) {
