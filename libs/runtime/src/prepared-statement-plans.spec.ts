@@ -9,8 +9,8 @@ import {
 import './modules';
 
 /**
- * Every prepared statement of the product (the hot paths: the API-key lookup, record reads by id,
- * the record INSERT) keeps its index lookups in the plan PostgreSQL settles on, whatever the
+ * Every prepared statement of the product (the hot paths: the API-key lookup, the model and its
+ * fields that every record operation reads, record reads by id, the record INSERT) keeps its index lookups in the plan PostgreSQL settles on, whatever the
  * statistics say. The tables hold 100,000 rows each, all in one organization, while their
  * statistics say they are empty: analysed before the rows came, as after a burst of writes that
  * autovacuum has not caught up with. A sequential scan, or an index that is not one of the
@@ -22,7 +22,7 @@ const ROWS = 100_000;
 const ORGANIZATION = '0195a000-0000-7000-8000-000000000001';
 
 /** Every table a prepared statement reads. */
-const TABLES = ['users', 'memberships', 'roles', 'role_grants', 'api_keys', 'data_models', 'records', 'record_access', 'rate_limit_buckets'];
+const TABLES = ['users', 'memberships', 'roles', 'role_grants', 'api_keys', 'data_models', 'data_fields', 'records', 'record_access', 'rate_limit_buckets'];
 
 // One INSERT ... SELECT per table; $1 is the number of rows, $2 the organization.
 const FILL = [
@@ -40,6 +40,8 @@ const FILL = [
      FROM generate_series(1, $1::int) g`,
   `INSERT INTO data_models (id, organization_id, key, name)
    SELECT gen_random_uuid(), $2::uuid, 'model_' || g, 'Model ' || g FROM generate_series(1, $1::int) g`,
+  `INSERT INTO data_fields (id, model_id, key, name, type)
+   SELECT gen_random_uuid(), id, 'field', 'Field', 'TEXT' FROM data_models`,
   `INSERT INTO records (id, organization_id, model_id, title, data, created_by, updated_by)
    SELECT gen_random_uuid(), $2::uuid, (SELECT id FROM data_models ORDER BY key LIMIT 1), 'Record ' || g,
           jsonb_build_object('title', 'Record ' || g), 'test', 'test'
@@ -69,9 +71,10 @@ async function fillDatabase(url: string): Promise<Client> {
 describe('the plans of prepared statements', () => {
   const statements = definedPreparedStatements();
 
-  it('cover the hot paths: the key lookup, the record reads by id, the record INSERT', () => {
+  it('cover the hot paths: the key lookup, the model lookup, the record reads by id, the record INSERT', () => {
     const texts = statements.map((statement) => statement.text);
     expect(texts.filter((text) => text.includes('k.token_hash = $1')).length).toBe(2);
+    expect(texts.filter((text) => text.includes('m.organization_id = $1::uuid AND m.key = $2::text')).length).toBe(1);
     expect(texts.filter((text) => text.includes('m.key AS model_key, m.fields_version')).length).toBe(6);
     expect(texts.filter((text) => text.startsWith('INSERT INTO records')).length).toBe(1);
   });

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound } from '@mrp/platform';
+import { executePrepared, notFound, preparedStatement } from '@mrp/platform';
 import type { FieldDefinition, FieldType } from '@mrp/field-validation';
-import { runSql, sql } from '../query/sql';
 import { DataField, DataModel } from './entities';
 import type { ArchivedModelOutput, FieldOutput, ModelOutput } from './schemas';
 
@@ -29,19 +28,26 @@ export interface RecordModel {
   fieldsVersion: string;
 }
 
-// Model and fields in one round trip: every record read and write starts here.
-const FIELDS_JSON = sql`COALESCE(json_agg(json_build_object('key', f.key, 'type', f.type, 'config', f.config, 'required', f.required,
-    'position', f.position, 'archivedAt', f.archived_at) ORDER BY f.position, f.key) FILTER (WHERE f.id IS NOT NULL), '[]')`;
+/**
+ * Model and fields in one round trip: every record read and write starts here, so PostgreSQL
+ * plans it once per connection (planning this join and aggregate cost as much as running it).
+ */
+const RECORD_MODEL = preparedStatement(
+  `SELECT m.id, m.key, m.fields_version,
+      COALESCE(json_agg(json_build_object('key', f.key, 'type', f.type, 'config', f.config, 'required', f.required,
+        'position', f.position, 'archivedAt', f.archived_at) ORDER BY f.position, f.key) FILTER (WHERE f.id IS NOT NULL), '[]') AS fields
+    FROM data_models m LEFT JOIN data_fields f ON f.model_id = m.id
+    WHERE m.organization_id = $1::uuid AND m.key = $2::text AND m.archived_at IS NULL
+    GROUP BY m.id`,
+  { purpose: 'model and fields by key, live', indexes: ['data_models_organization_id_key_key', 'data_fields_model_id_key_key'] },
+);
 
 /** A live model by key with all its fields (archived included), for record operations. */
 export async function loadRecordModel(em: EntityManager, organizationId: string, key: string): Promise<RecordModel> {
-  const [row] = await runSql<{ id: string; key: string; fields_version: string; fields: FieldShape[] }>(
-    em,
-    sql`SELECT m.id, m.key, m.fields_version, ${FIELDS_JSON} AS fields
-      FROM data_models m LEFT JOIN data_fields f ON f.model_id = m.id
-      WHERE m.organization_id = ${organizationId} AND m.key = ${key} AND m.archived_at IS NULL
-      GROUP BY m.id`,
-  );
+  const [row] = await executePrepared<{ id: string; key: string; fields_version: string; fields: FieldShape[] }>(em, RECORD_MODEL, [
+    organizationId,
+    key,
+  ]);
   if (!row) throw notFound('Data model');
   return { model: { id: row.id, key: row.key }, fields: row.fields, fieldsVersion: row.fields_version };
 }
