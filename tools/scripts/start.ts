@@ -91,7 +91,8 @@ function startApp(app: string, env: NodeJS.ProcessEnv): Promise<RunningApp> {
 }
 
 async function main(): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  // npm start is the development launcher unless told otherwise, and says so to its apps outright.
+  const env: NodeJS.ProcessEnv = { NODE_ENV: 'development', ...process.env };
   const dataDir = localDataDir(env, WORKSPACE_ROOT);
   const { nodeEnv } = loadConfig(env);
   if (nodeEnv !== 'production') {

@@ -63,6 +63,8 @@ describe('webhook deliveries survive killed processes', () => {
     database = await createTestDatabase();
     env = {
       DATABASE_URL: database.url,
+      // Receivers on loopback are allowed only outright in development.
+      NODE_ENV: 'development',
       AUTH_JWT_SECRET: JWT_SECRET,
       WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       WEBHOOK_TIMEOUT_SECONDS: '1',

@@ -62,7 +62,7 @@ export interface Webhooks {
 /** The whole webhook capability of one process, from its configuration. */
 export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notifier, options: WebhookOptions = {}): Webhooks {
   const policy = createAddressPolicy({
-    mode: config.nodeEnv === 'production' ? 'production' : 'development',
+    mode: config.webhookAddressPolicy,
     allowedCidrs: config.webhookAllowedCidrs,
   });
   const recordAttempts = createRecordAttemptsProcedure({

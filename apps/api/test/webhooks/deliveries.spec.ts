@@ -258,7 +258,7 @@ describe('webhook delivery, end to end', () => {
     const disabled = setup.events.filter((event) => event.type === 'webhook.endpoint-disabled-after-failures');
     expect(disabled.map((event) => event.payload)).toContainEqual({
       endpointId: endpoint.id,
-      url: `${receiver.url}/`,
+      url: receiver.url,
       consecutiveFailures: 5,
       lastError: 'HTTP 500',
     });

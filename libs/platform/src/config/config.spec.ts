@@ -94,6 +94,13 @@ describe('loadConfig', () => {
     expect(apiAddress({ host: '::1', port: 3000 })).toBe('http://[::1]:3000');
   });
 
+  it('lets webhooks reach private hosts only when NODE_ENV says development or test outright', () => {
+    expect(loadConfig({}).webhookAddressPolicy).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32) }).webhookAddressPolicy).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'development' }).webhookAddressPolicy).toBe('development');
+    expect(loadConfig({ NODE_ENV: 'test' }).webhookAddressPolicy).toBe('development');
+  });
+
   it('reads the webhook retention in whole days', () => {
     expect(loadConfig({ WEBHOOK_RETENTION_DAYS: '90' }).webhookRetentionDays).toBe(90);
   });

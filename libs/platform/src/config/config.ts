@@ -42,6 +42,11 @@ export interface PlatformConfig {
   webhookTimeoutSeconds: number;
   /** Attempts a worker has in flight to one endpoint at most. */
   webhookEndpointConcurrency: number;
+  /**
+   * Which webhook targets are allowed: `development` (private hosts, plain http to them) only when
+   * NODE_ENV says development or test outright; a deployment that forgot NODE_ENV gets `production`.
+   */
+  webhookAddressPolicy: 'production' | 'development';
   webhookSecretEncryptionKey: Buffer | undefined;
   /** A module of the operator's exporting `resolveWebhookSecret` (a WebhookSecretResolver's resolve); replaces the built-in resolver. */
   webhookSecretResolverModule: string | undefined;
@@ -256,6 +261,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
     webhookTimeoutSeconds: webhookTimeout(env),
     webhookEndpointConcurrency: webhookEndpointConcurrency(env),
+    webhookAddressPolicy: optional(env, 'NODE_ENV') === 'development' || optional(env, 'NODE_ENV') === 'test' ? 'development' : 'production',
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
     webhookSecretResolverModule: optional(env, 'WEBHOOK_SECRET_RESOLVER'),
     webhookAllowedCidrs: parseAllowedCidrs(optional(env, 'WEBHOOK_ALLOWED_CIDRS')),

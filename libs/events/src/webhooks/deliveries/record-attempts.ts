@@ -74,11 +74,10 @@ interface DeliveryChange {
   last_error: string | null;
 }
 
-/** An endpoint URL without its query: receivers often put a token there, and notices travel further than the endpoint's settings. */
+/** An endpoint's origin only: receivers put tokens in paths and queries, and notices travel further than the endpoint's settings. */
 function displayUrl(url: string): string {
   try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
+    return new URL(url).origin;
   } catch {
     return 'an endpoint';
   }
@@ -111,7 +110,13 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
         [sqlTextArray(ids)],
       );
       const deliveries = new Map(held.map((row) => [row.id, row]));
-      const current = input.attempts.filter((result) => deliveries.get(result.deliveryId)?.attempt_count === result.attempt - 1);
+      // The delivery's next attempt only, once: a worker that kept a delivery past its lease may have claimed and sent it twice.
+      const seen = new Set<string>();
+      const current = input.attempts.filter((result) => {
+        if (deliveries.get(result.deliveryId)?.attempt_count !== result.attempt - 1 || seen.has(result.deliveryId)) return false;
+        seen.add(result.deliveryId);
+        return true;
+      });
       if (current.length === 0) return { recorded: 0 };
 
       const changes: DeliveryChange[] = [];

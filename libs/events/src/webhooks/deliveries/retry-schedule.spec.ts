@@ -25,6 +25,9 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('120', now)).toBe(120);
     expect(parseRetryAfter('Mon, 23 Nov 2026 12:01:30 GMT', now)).toBe(90);
     expect(parseRetryAfter('Mon, 23 Nov 2026 11:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('9'.repeat(400), now)).toBe(MAX_RETRY_AFTER_SECONDS);
+    expect(parseRetryAfter('86400', now)).toBe(MAX_RETRY_AFTER_SECONDS);
+    expect(parseRetryAfter('Fri, 01 Jan 2100 00:00:00 GMT', now)).toBe(MAX_RETRY_AFTER_SECONDS);
     expect(parseRetryAfter('soon', now)).toBeNull();
     expect(parseRetryAfter('-5', now)).toBeNull();
     expect(parseRetryAfter(undefined, now)).toBeNull();

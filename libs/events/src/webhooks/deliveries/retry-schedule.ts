@@ -23,10 +23,11 @@ export function retryDelaySeconds(
 export function parseRetryAfter(value: string | undefined, now: Date = new Date()): number | null {
   if (!value) return null;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // Capped here: a receiver's 400-digit number must not become Infinity (or anything past the cap).
+  if (/^\d+$/.test(trimmed)) return Number.isSafeInteger(Number(trimmed)) ? Math.min(Number(trimmed), MAX_RETRY_AFTER_SECONDS) : MAX_RETRY_AFTER_SECONDS;
   // An HTTP date starts with the day's name (`Wed, 21 Oct 2015 07:28:00 GMT`); Date.parse takes far more.
   if (!/^[A-Za-z]{3}, /.test(trimmed)) return null;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return null;
-  return Math.max(0, Math.ceil((date - now.getTime()) / 1000));
+  return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, Math.ceil((date - now.getTime()) / 1000)));
 }

@@ -33,6 +33,16 @@ export interface DeliveryWorkerDeps {
 }
 
 const RECORD_BATCH = 500;
+/** An operator's resolver (a vault) that hangs must not hold the worker's slots for ever. */
+const RESOLVER_TIMEOUT_MS = 5000;
+
+function withinTime<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 /** Text PostgreSQL can keep (no NUL, no lone surrogate), whatever a receiver sent: one bad byte must not lose a batch of results. */
 const storable = (text: string) =>
@@ -239,7 +249,11 @@ export class DeliveryWorker {
     if (delivery.endpoint.state !== 'enabled') return result({ outcome: 'endpoint-disabled', error: 'endpoint disabled' });
     let secrets: string[];
     try {
-      secrets = await resolveSigningSecrets(this.deps.secretResolver, { id: delivery.endpointId, organizationId: delivery.organizationId, ...delivery.endpoint }, startedAt);
+      secrets = await withinTime(
+        resolveSigningSecrets(this.deps.secretResolver, { id: delivery.endpointId, organizationId: delivery.organizationId, ...delivery.endpoint }, startedAt),
+        RESOLVER_TIMEOUT_MS,
+        'the webhook secret resolver did not answer in time',
+      );
     } catch (error) {
       if (!(error instanceof NoPlaintextSecretError)) this.deps.logger.error({ err: error, endpointId: delivery.endpointId }, 'the webhook secret resolver failed');
       return result({ outcome: 'failed', error: NO_PLAINTEXT_SECRET });

@@ -1,0 +1,53 @@
+import { systemPrincipal } from '@mrp/platform';
+import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
+import { WEBHOOK_DELIVERY_PERMISSION, createRecordAttemptsProcedure, type AttemptResult } from './record-attempts';
+
+describe('webhooks.deliveries.recordAttempts', () => {
+  let bed: WebhookTestBed;
+  const notices: unknown[] = [];
+  const worker = systemPrincipal('webhook-delivery', { permissions: [WEBHOOK_DELIVERY_PERMISSION] });
+
+  beforeAll(async () => {
+    const procedure = createRecordAttemptsProcedure({ retryBaseSeconds: 30, notifyOperators: async (_scope, message) => notices.push(message) });
+    bed = await createWebhookTestBed([procedure]);
+  });
+  afterAll(() => bed.close());
+
+  const result = (deliveryId: string, fields: Partial<AttemptResult> = {}): AttemptResult => ({
+    deliveryId,
+    attempt: 1,
+    startedAt: new Date().toISOString(),
+    durationMs: 12,
+    outcome: 'succeeded',
+    statusCode: 204,
+    error: null,
+    responseHeaders: {},
+    responseBody: '',
+    retryAfterSeconds: null,
+    ...fields,
+  });
+
+  it('counts an attempt once when a worker reports it twice, and ignores a result for an attempt already recorded', async () => {
+    const endpointId = await bed.endpoint(await bed.organization());
+    const deliveryId = await bed.delivery({ endpointId });
+    const recorded = await bed.call<{ recorded: number }>(
+      'webhooks.deliveries.recordAttempts',
+      { attempts: [result(deliveryId), result(deliveryId)] },
+      worker,
+    );
+    expect(recorded).toEqual({ recorded: 1 });
+    const again = await bed.call<{ recorded: number }>('webhooks.deliveries.recordAttempts', { attempts: [result(deliveryId)] }, worker);
+    expect(again).toEqual({ recorded: 0 });
+    const attempts = await bed.sql('SELECT attempt FROM webhook_delivery_attempts WHERE delivery_id = ?', [deliveryId]);
+    expect(attempts).toHaveLength(1);
+    const [delivery] = await bed.sql<{ status: string; attempt_count: number }>('SELECT status, attempt_count FROM webhook_deliveries WHERE id = ?', [deliveryId]);
+    expect(delivery).toEqual({ status: 'succeeded', attempt_count: 1 });
+  });
+
+  it('is refused to a system principal of another task, and unknown to everyone else', async () => {
+    const deliveryId = await bed.delivery({ endpointId: await bed.endpoint(await bed.organization()) });
+    const input = { attempts: [result(deliveryId)] };
+    await expect(bed.call('webhooks.deliveries.recordAttempts', input, systemPrincipal('process-account-deletions'))).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(bed.call('webhooks.deliveries.recordAttempts', input, bed.platformAdmin())).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
