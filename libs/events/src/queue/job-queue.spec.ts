@@ -1,7 +1,7 @@
 import { platformModule } from '@mrp/platform';
 import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
 import { eventsModule } from '../events-module';
-import { QUEUES, createJobQueue, ensureQueues } from './job-queue';
+import { createJobQueue } from './job-queue';
 
 describe('job queue', () => {
   let db: TestOrm;
@@ -10,17 +10,15 @@ describe('job queue', () => {
   });
   afterAll(() => db.close());
 
-  it('runs on the schema our migration installed and creates its queues', async () => {
+  it('runs on the schema our migration installed', async () => {
     const boss = createJobQueue({ databaseUrl: db.database.url, max: 2 });
     boss.on('error', () => undefined);
     await boss.start();
     try {
-      await ensureQueues(boss);
-      await ensureQueues(boss); // idempotent
-      const queue = await boss.getQueue(QUEUES.webhookDeliveries);
-      expect(queue?.name).toBe('webhook-deliveries');
-      const id = await boss.send(QUEUES.webhookDeliveries, { probe: true });
-      const [job] = await boss.fetch<{ probe: boolean }>(QUEUES.webhookDeliveries);
+      await boss.createQueue('probe', { name: 'probe', policy: 'standard' });
+      expect((await boss.getQueue('probe'))?.name).toBe('probe');
+      const id = await boss.send('probe', { probe: true });
+      const [job] = await boss.fetch<{ probe: boolean }>('probe');
       expect(job.id).toBe(id);
       expect(job.data).toEqual({ probe: true });
     } finally {
