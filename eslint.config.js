@@ -30,6 +30,10 @@ module.exports = [
               sourceTag: 'scope:data-models',
               onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz', 'scope:field-validation'],
             },
+            {
+              sourceTag: 'scope:automations',
+              onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz'],
+            },
             // The composition root wires every lib together for the apps.
             { sourceTag: 'scope:runtime', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['type:lib'] },

@@ -12,6 +12,15 @@ export { whoAmIProcedure } from './identity/whoami.procedure';
 export { ALL_PERMISSIONS } from './rbac/permission-catalog';
 export { createSessionVerifier, type SessionClaims } from './session/session-verifier';
 export { resolveSessionPrincipal } from './session/resolve-session-principal';
-export { rolesOfOrganization, notifiableUserIds, userIdsByVerifiedEmail, organizationsOfMembers, memberOrganizationIds } from './directory/directory';
+export {
+  rolesOfOrganization,
+  notifiableUserIds,
+  userIdsByVerifiedEmail,
+  organizationsOfMembers,
+  memberOrganizationIds,
+  organizationMemberIds,
+} from './directory/directory';
 export type { UserNotifier, NotificationScope, NotificationMessage } from './notifier/user-notifier';
 export { createAuthzProcedures } from './procedures/authz-procedures';
+export { resolveMemberPrincipal, type MemberCannotAct, type MemberPrincipalResult } from './delegation/resolve-member-principal';
+export { permissionsBeyond } from './access/grant-ceiling';

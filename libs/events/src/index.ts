@@ -10,6 +10,9 @@ export { createRecordAttemptsProcedure, WEBHOOK_DELIVERY_PERMISSION } from './we
 export { claimDueDeliveries } from './webhooks/deliveries/delivery-queue';
 export { DeliveryWorker } from './webhooks/worker/delivery-worker';
 export { listenForDueDeliveries } from './webhooks/worker/due-delivery-signals';
+export { listenForWakeSignals, type WakeSignals } from './bus/wake-signals';
+export { eventMatches, SUBSCRIPTION_PATTERN } from './bus/subscription-pattern';
+export { subscriptionProblem } from './webhooks/endpoints/subscriptions';
 export { builtInSecretResolver, type WebhookSecretResolver } from './webhooks/secrets/secret-resolver';
 export { createAddressPolicy } from './webhooks/url-safety/address-policy';
 export type { HostLookup } from './webhooks/url-safety/host-lookup';

@@ -51,6 +51,7 @@ export type { Principal, PrincipalKind, Credential } from './procedures/principa
 export { systemPrincipal, type SystemPrincipalOptions } from './procedures/system-principal';
 export {
   noopEventDispatcher,
+  type EventCause,
   type EventDispatcher,
   type EventEnvelope,
   type PendingEvent,

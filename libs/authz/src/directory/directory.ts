@@ -65,3 +65,28 @@ export async function memberOrganizationIds(em: EntityManager, userIds: readonly
   for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row.organization_id]);
   return byUser;
 }
+
+/**
+ * The members of the organization among `userIds`, together with every member holding the role
+ * `roleKey` when one is named; null when the organization has no role with that key. Sorted.
+ */
+export async function organizationMemberIds(
+  em: EntityManager,
+  organizationId: string,
+  { userIds = [], roleKey }: { userIds?: readonly string[]; roleKey?: string },
+): Promise<string[] | null> {
+  if (roleKey !== undefined) {
+    const roles = await em.execute<Array<{ id: string }>>('SELECT id FROM roles WHERE organization_id = ? AND key = ?', [organizationId, roleKey]);
+    if (roles.length === 0) return null;
+  }
+  const rows = await em.execute<Array<{ user_id: string }>>(
+    `SELECT m.user_id FROM memberships m
+      WHERE m.organization_id = ?
+        AND (m.user_id = ANY(?::text[])
+             OR EXISTS (SELECT 1 FROM role_grants g JOIN roles r ON r.id = g.role_id
+                         WHERE g.membership_id = m.id AND r.key = ?))
+      ORDER BY m.user_id`,
+    [organizationId, sqlTextArray(userIds), roleKey ?? null],
+  );
+  return rows.map((row) => row.user_id);
+}

@@ -1,5 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
+/**
+ * The automation runs behind an event: the run whose work emitted it, and the chain of automations
+ * that led to it, oldest first (its length is the chain depth). Automations use it to stop loops.
+ */
+export interface EventCause {
+  automationRunId: string;
+  automationChain: string[];
+}
+
 /** The event shape of DESIGN 8; the typed catalog of `type`/`payload` pairs lives in the events lib. */
 export interface EventEnvelope<TType extends string = string, TPayload = unknown> {
   id: string;
@@ -9,13 +18,15 @@ export interface EventEnvelope<TType extends string = string, TPayload = unknown
   subscriptionAliases?: string[];
   organizationId?: string;
   userId?: string;
+  /** Present when an automation run caused the event. */
+  causedBy?: EventCause;
   payload: TPayload;
 }
 
-/** What an emitter supplies; id, time and correlation id are stamped on emit. */
+/** What an emitter supplies; id, time, correlation id and cause are stamped on emit. */
 export type PendingEvent<TType extends string = string, TPayload = unknown> = Omit<
   EventEnvelope<TType, TPayload>,
-  'id' | 'occurredAt' | 'correlationId'
+  'id' | 'occurredAt' | 'correlationId' | 'causedBy'
 >;
 
 /**

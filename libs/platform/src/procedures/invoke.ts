@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, badRequest, forbidden, notFound, validationFailed } from '../errors/domain-error';
 import { needsFlush, runInTransaction } from '../database/transaction';
-import type { EventDispatcher, EventEnvelope, PendingEvent } from '../events/event-envelope';
+import type { EventCause, EventDispatcher, EventEnvelope, PendingEvent } from '../events/event-envelope';
 import { newId } from '../ids/ids';
 import type { Logger } from '../logging/logger';
 import type { FeatureFlagStore } from '../feature-flags/feature-flag-store';
@@ -20,6 +20,8 @@ export interface Invocation {
   em: EntityManager;
   principal: Principal;
   correlationId: string;
+  /** The automation run doing this work, stamped on every event the call emits. */
+  causedBy?: EventCause;
 }
 
 /** While its feature flag is off a procedure answers exactly as an unknown name does. */
@@ -118,6 +120,7 @@ export async function invokeProcedure<TOutput>(
         occurredAt: new Date().toISOString(),
         correlationId: invocation.correlationId,
         ...event,
+        ...(invocation.causedBy ? { causedBy: invocation.causedBy } : {}),
       });
     },
     hasPermission: (permission) => invocation.principal.permissions.has(permission),

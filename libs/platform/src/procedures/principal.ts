@@ -18,7 +18,9 @@ export type Credential =
       allowlist: readonly string[];
       expiresAt: Date | null;
     }
-  | { type: 'system'; task: string };
+  | { type: 'system'; task: string }
+  /** An automation run acting as the automation's owner, with the owner's live permissions. */
+  | { type: 'automation'; automationId: string; runId: string };
 
 /**
  * Who is calling, resolved afresh for every call from live rows: never cached across

@@ -23,6 +23,7 @@ export function deliveryBody(event: EventEnvelope): string {
     subscriptionAliases: event.subscriptionAliases,
     organizationId: event.organizationId,
     userId: event.userId,
+    causedBy: event.causedBy,
     payload: event.payload,
   });
 }
