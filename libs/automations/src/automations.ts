@@ -1,0 +1,31 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AnyProcedure, Logger } from '@mrp/platform';
+import type { EventPersister } from '@mrp/events';
+import { automationDefinitionProcedures } from './definitions/automation-procedures';
+import { enqueueHookRun } from './hooks/hook-trigger';
+import { createAutomationOutbox } from './runs/automation-outbox';
+import { AutomationRunner, type AutomationRunnerOptions } from './runs/automation-runner';
+import { createRunExecutionProcedures, type RunExecutionDeps } from './runs/run-execution';
+import { runLogProcedures } from './runs/run-log-procedures';
+import type { ClaimedRun } from './runs/run-queue';
+import { enqueueDueSchedules } from './runs/schedule-procedures';
+
+export type AutomationsDeps = RunExecutionDeps;
+
+export interface Automations {
+  procedures: AnyProcedure[];
+  /** The event trigger's outbox, for the event dispatcher. */
+  outbox: EventPersister;
+  createRunner(
+    deps: { newContext(): EntityManager; execute(run: ClaimedRun): Promise<void>; logger: Logger },
+    options?: AutomationRunnerOptions,
+  ): AutomationRunner;
+}
+
+export function createAutomations(deps: AutomationsDeps): Automations {
+  return {
+    procedures: [...automationDefinitionProcedures, ...runLogProcedures, ...createRunExecutionProcedures(deps), enqueueDueSchedules, enqueueHookRun],
+    outbox: createAutomationOutbox(),
+    createRunner: (runnerDeps, options) => new AutomationRunner(runnerDeps, options),
+  };
+}

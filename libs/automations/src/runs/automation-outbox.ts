@@ -1,0 +1,52 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sqlTextArray, type EventEnvelope } from '@mrp/platform';
+import { eventMatches, type EventPersister } from '@mrp/events';
+import { enqueueRuns, type QueuedRun } from './run-queue';
+
+interface EventAutomation {
+  id: string;
+  organization_id: string;
+  event_pattern: string;
+  include_own_runs: boolean;
+}
+
+/** Whether an automation's own runs are among the causes of the event (anywhere up its chain). */
+const causedBy = (event: EventEnvelope, automationId: string) => event.causedBy?.automationChain.includes(automationId) ?? false;
+
+/**
+ * The event trigger's outbox: inside the transaction of the change that emitted the events, one
+ * run is queued per (event, matching enabled event automation of the event's organization), the
+ * same durable way webhook deliveries are, so no committed event is missed and a rolled-back
+ * change triggers nothing. An automation ignores events its own runs caused unless it opts in.
+ * The run keeps the event and the chain of automations behind it (the chain depth limit is the
+ * runner's to apply, so a stopped chain is recorded as a failed run).
+ */
+export function createAutomationOutbox(): EventPersister {
+  return {
+    async persist(em: EntityManager, events: readonly EventEnvelope[]) {
+      const organizationIds = [...new Set(events.map((event) => event.organizationId).filter((id): id is string => id !== undefined))];
+      if (organizationIds.length === 0) return;
+      const automations = await em.execute<EventAutomation[]>(
+        `SELECT id, organization_id, event_pattern, include_own_runs FROM automations
+          WHERE enabled AND trigger_type = 'event' AND organization_id = ANY(?::uuid[])`,
+        [sqlTextArray(organizationIds)],
+      );
+      if (automations.length === 0) return;
+      const runs: QueuedRun[] = [];
+      for (const event of events) {
+        for (const automation of automations) {
+          if (automation.organization_id !== event.organizationId || !eventMatches(automation.event_pattern, event)) continue;
+          if (!automation.include_own_runs && causedBy(event, automation.id)) continue;
+          runs.push({
+            automationId: automation.id,
+            organizationId: automation.organization_id,
+            trigger: 'event',
+            event,
+            chain: event.causedBy?.automationChain ?? [],
+          });
+        }
+      }
+      await enqueueRuns(em, runs);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '@mrp/platform';
+import { claimDueRuns, type ClaimedRun } from './run-queue';
+
+export interface AutomationRunnerOptions {
+  /** Runs executing at once at most. */
+  concurrency?: number;
+  /** How long a claim holds a run; past it, the run of a runner that died is taken again. */
+  leaseSeconds?: number;
+}
+
+export interface AutomationRunnerDeps {
+  /** A fresh ORM context for each claim (never the global one). */
+  newContext(): EntityManager;
+  /** Starts, then executes a claimed run, each through its system procedure. */
+  execute(run: ClaimedRun): Promise<void>;
+  logger: Logger;
+}
+
+/**
+ * Claims queued runs and executes them, a bounded number at once. `wake()` asks for a claim now
+ * (a NOTIFY, a poll tick); `drain()` runs what is queued until nothing is left and returns how
+ * many runs it took (the scheduled task's fallback, for deployments whose runner is down).
+ */
+export class AutomationRunner {
+  private readonly concurrency: number;
+  private readonly leaseSeconds: number;
+  private readonly running = new Set<Promise<void>>();
+  private claiming: Promise<number> | undefined;
+  private wakeAgain = false;
+  /** The last claim took all it asked for: more may be queued. */
+  private mayHaveMore = false;
+  private closed = false;
+
+  constructor(
+    private readonly deps: AutomationRunnerDeps,
+    options: AutomationRunnerOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? 8;
+    this.leaseSeconds = options.leaseSeconds ?? 60;
+  }
+
+  wake(): void {
+    if (this.closed) return;
+    if (this.claiming) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.claiming = this.claimAndStart().finally(() => {
+      this.claiming = undefined;
+      if (this.wakeAgain) {
+        this.wakeAgain = false;
+        this.wake();
+      }
+    });
+    this.claiming.catch((error: unknown) => this.deps.logger.error({ err: error }, 'automation runner could not claim runs'));
+  }
+
+  /** Runs every run due now, this process's share when others drain too; resolves with how many it took. */
+  async drain(): Promise<number> {
+    let taken = 0;
+    for (;;) {
+      const claimed = await claimDueRuns(this.deps.newContext(), this.concurrency, this.leaseSeconds);
+      if (claimed.length === 0) break;
+      taken += claimed.length;
+      await Promise.all(claimed.map((run) => this.execute(run)));
+    }
+    return taken;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.claiming?.catch(() => undefined);
+    await Promise.all(this.running);
+  }
+
+  private async claimAndStart(): Promise<number> {
+    const free = this.concurrency - this.running.size;
+    if (free <= 0) return 0;
+    const claimed = await claimDueRuns(this.deps.newContext(), free, this.leaseSeconds);
+    this.mayHaveMore = claimed.length === free;
+    for (const run of claimed) {
+      const execution = this.execute(run).finally(() => {
+        this.running.delete(execution);
+        // A freed slot takes the next queued run, if the last claim suggests there is one.
+        if (this.mayHaveMore) this.wake();
+      });
+      this.running.add(execution);
+    }
+    return claimed.length;
+  }
+
+  private async execute(run: ClaimedRun): Promise<void> {
+    try {
+      await this.deps.execute(run);
+    } catch (error) {
+      // The claim runs out and the run is taken again (at most MAX_RUN_ATTEMPTS times).
+      this.deps.logger.error({ err: error, runId: run.id }, 'automation run could not be executed; it will be retried');
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import { Type } from '@sinclair/typebox';
+import { defineProcedure, notFound, type AnyProcedure } from '@mrp/platform';
+import { RUN_STATUSES, RunViewSchema, type RunStatus } from '../definitions/automation-schemas';
+import { MANAGE_AUTOMATIONS } from '../definitions/automation-procedures';
+import { RUN_COLUMNS, toRunView, type RunRow } from './run-rows';
+
+const MAX_PAGE_SIZE = 100;
+
+export const listRuns = defineProcedure({
+  name: 'automations.runs.list',
+  summary: "Runs of the organization's automations, newest first",
+  scope: 'organization',
+  permission: MANAGE_AUTOMATIONS,
+  readOnly: true,
+  input: Type.Object(
+    {
+      automationId: Type.Optional(Type.String({ format: 'uuid' })),
+      status: Type.Optional(Type.Unsafe<RunStatus>({ type: 'string', enum: [...RUN_STATUSES] })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 25 })),
+      cursor: Type.Optional(Type.String({ format: 'uuid', description: 'nextCursor of the previous page' })),
+    },
+    { additionalProperties: false },
+  ),
+  output: Type.Object({ items: Type.Array(RunViewSchema), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+  async handler(ctx, input) {
+    const limit = input.limit ?? 25;
+    // Run ids are UUIDv7: their order is the order they were queued in.
+    const rows = await ctx.em.execute<RunRow[]>(
+      `SELECT ${RUN_COLUMNS} FROM automation_runs
+        WHERE organization_id = ? AND (?::uuid IS NULL OR automation_id = ?::uuid) AND (?::text IS NULL OR status = ?::text)
+          AND (?::uuid IS NULL OR id < ?::uuid)
+        ORDER BY id DESC LIMIT ?`,
+      [
+        ctx.organizationId,
+        input.automationId ?? null,
+        input.automationId ?? null,
+        input.status ?? null,
+        input.status ?? null,
+        input.cursor ?? null,
+        input.cursor ?? null,
+        limit + 1,
+      ],
+    );
+    const page = rows.slice(0, limit);
+    return { items: page.map(toRunView), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+  },
+});
+
+export const getRun = defineProcedure({
+  name: 'automations.runs.get',
+  summary: 'One run: its status, input and the result of each action',
+  scope: 'organization',
+  permission: MANAGE_AUTOMATIONS,
+  readOnly: true,
+  input: Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
+  output: RunViewSchema,
+  async handler(ctx, input) {
+    const [row] = await ctx.em.execute<RunRow[]>(`SELECT ${RUN_COLUMNS} FROM automation_runs WHERE id = ? AND organization_id = ?`, [
+      input.id,
+      ctx.organizationId,
+    ]);
+    if (!row) throw notFound('Run');
+    return toRunView(row);
+  },
+});
+
+export const runLogProcedures: AnyProcedure[] = [listRuns, getRun];
