@@ -33,7 +33,7 @@ export function buildApp({ runtime, authenticateSession, rateLimiter }: AppDeps)
   app.use(publicApiGate(runtime));
   mount(app, publicApiRouter(runtime, rateLimiter));
   mount(app, rpcRouter(runtime, authenticateSession));
-  mount(app, hooksRouter());
+  mount(app, hooksRouter(runtime));
   mount(app, cronRouter(runtime));
   return app;
 }

@@ -3,3 +3,4 @@ export { ALL_MODULES } from './modules';
 export type { ScheduledTask } from './scheduled-tasks';
 export { invokeAsSystem, type SystemCall } from './invoke-as-system';
 export { runProcess, describeStartupFailure } from './process-lifecycle';
+export { createAutomationRunner, listenForAutomationRuns } from './automation-runner';

@@ -1,4 +1,4 @@
-import { invokeProcedure, newId, systemPrincipal, type SystemPrincipalOptions } from '@mrp/platform';
+import { invokeProcedure, newId, systemPrincipal, type EventCause, type SystemPrincipalOptions } from '@mrp/platform';
 import type { Runtime } from './runtime';
 
 export interface SystemCall extends SystemPrincipalOptions {
@@ -7,6 +7,8 @@ export interface SystemCall extends SystemPrincipalOptions {
   /** The procedure to run, by name; usually `system`-scoped (no door serves those). */
   procedure: string;
   input?: unknown;
+  /** The automation run the work belongs to, stamped on its events. */
+  causedBy?: EventCause;
 }
 
 /**
@@ -16,11 +18,11 @@ export interface SystemCall extends SystemPrincipalOptions {
  * runs in a transaction and emits its events like any request.
  */
 export function invokeAsSystem<TOutput>(runtime: Pick<Runtime, 'orm' | 'procedures' | 'invocationDeps'>, call: SystemCall): Promise<TOutput> {
-  const { task, procedure, input = {}, ...principalOptions } = call;
+  const { task, procedure, input = {}, causedBy, ...principalOptions } = call;
   return invokeProcedure<TOutput>(
     runtime.procedures.require(procedure),
     input,
-    { em: runtime.orm.em.fork(), principal: systemPrincipal(task, principalOptions), correlationId: newId() },
+    { em: runtime.orm.em.fork(), principal: systemPrincipal(task, principalOptions), correlationId: newId(), ...(causedBy ? { causedBy } : {}) },
     runtime.invocationDeps,
   );
 }

@@ -3,6 +3,7 @@ import { authzModule } from '@mrp/authz';
 import { eventsModule } from '@mrp/events';
 import { notificationsModule } from '@mrp/notifications';
 import { dataModelsModule } from '@mrp/data-models';
+import { automationsModule } from '@mrp/automations';
 
 /** Every lib's tables; each module's migrations apply after those of the modules whose tables it requires. */
 export const ALL_MODULES: readonly PlatformModule[] = [
@@ -11,4 +12,5 @@ export const ALL_MODULES: readonly PlatformModule[] = [
   eventsModule,
   notificationsModule,
   dataModelsModule,
+  automationsModule,
 ];

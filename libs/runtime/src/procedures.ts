@@ -1,6 +1,6 @@
 import type { AnyProcedure } from '@mrp/platform';
 import { apiKeyProcedures, createAuthzProcedures, serviceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
-import { createNotificationProcedures } from '@mrp/notifications';
+import { createNotificationProcedures, createSendNotificationProcedure } from '@mrp/notifications';
 import { createDataModelsProcedures } from '@mrp/data-models';
 import type { RuntimeServices } from './runtime';
 
@@ -13,7 +13,9 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...apiKeyProcedures,
     ...serviceAccountProcedures,
     ...createNotificationProcedures(),
+    createSendNotificationProcedure(notifier),
     ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret }),
     ...services.webhooks.procedures,
+    ...services.automations.procedures,
   ];
 }

@@ -12,6 +12,7 @@ import {
 } from '@mrp/platform';
 import { InProcessEventBus, createEventDispatcher } from '@mrp/events';
 import { createNotifier, type Notifier } from '@mrp/notifications';
+import { createAutomations, type Automations } from '@mrp/automations';
 import { ALL_MODULES } from './modules';
 import { allProcedures } from './procedures';
 import { scheduledTasks, type ScheduledTask } from './scheduled-tasks';
@@ -27,6 +28,7 @@ export interface RuntimeServices {
   dispatcher: EventDispatcher;
   notifier: Notifier;
   webhooks: Webhooks;
+  automations: Automations;
 }
 
 export interface Runtime extends RuntimeServices {
@@ -57,12 +59,16 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const bus = new InProcessEventBus(logger);
   const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails });
   const webhooks = createWebhooks(config, orm, notifier, { ...options.webhooks, secretResolver });
-  const dispatcher = createEventDispatcher(bus, [webhooks.outbox]);
-  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, notifier, webhooks };
+  // Automation runs call procedures of the registry that holds the automations' own: they find it when a run needs it.
+  const automations = createAutomations({ procedures: () => procedures, invocation: () => invocationDeps });
+  const dispatcher = createEventDispatcher(bus, [webhooks.outbox, automations.outbox]);
+  const invocationDeps: InvocationDeps = { dispatcher, logger, flags };
+  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, notifier, webhooks, automations };
+  const procedures = new ProcedureRegistry(allProcedures(services));
   return {
     ...services,
-    procedures: new ProcedureRegistry(allProcedures(services)),
-    invocationDeps: { dispatcher, logger, flags },
+    procedures,
+    invocationDeps,
     tasks: scheduledTasks(),
     async close() {
       await bus.idle();

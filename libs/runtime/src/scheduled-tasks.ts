@@ -1,4 +1,6 @@
 import { PRUNE_WEBHOOK_DELIVERIES } from '@mrp/events';
+import { RUN_AUTOMATION_SCHEDULES } from '@mrp/automations';
+import { createAutomationRunner } from './automation-runner';
 import { invokeAsSystem } from './invoke-as-system';
 import type { Runtime } from './runtime';
 
@@ -70,6 +72,21 @@ export function scheduledTasks(): ScheduledTask[] {
       permissions: [PRUNE_WEBHOOK_DELIVERIES],
       input: (runtime) => ({ retentionDays: runtime.config.webhookRetentionDays }),
     }),
+    {
+      name: 'run-automation-schedules',
+      schedule: '* * * * *',
+      description:
+        'Queues a run for each automation schedule slot that has come, then runs the queued automation runs no runner holds (the fallback when no runner is up); counts the slots queued',
+      async run(runtime) {
+        const { processed } = await invokeAsSystem<{ processed: number }>(runtime, {
+          task: 'run-automation-schedules',
+          procedure: 'automations.schedules.enqueueDue',
+          permissions: [RUN_AUTOMATION_SCHEDULES],
+        });
+        await createAutomationRunner(runtime).drain();
+        return processed;
+      },
+    },
     procedureTask({
       name: 'retry-field-indexes',
       schedule: '* * * * *',

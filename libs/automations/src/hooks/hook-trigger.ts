@@ -51,7 +51,8 @@ export interface HookCall {
 /**
  * `POST /hooks/automation/:id`, in the order that tells an unauthenticated caller least: unknown
  * or non-http automation 404; too many wrong secrets 429; wrong or missing secret 401 (counted);
- * disabled 409; then the body (413 over 1 MiB, 400 unless a JSON object) becomes the run's input.
+ * disabled 409; then the body (413 over 1 MiB, 400 unless a JSON object; none at all is `{}`)
+ * becomes the run's input.
  */
 export async function triggerHook(em: EntityManager, call: HookCall): Promise<{ runId: string }> {
   if (!isUuidString(call.automationId)) throw notFound('Automation');
@@ -66,7 +67,8 @@ export async function triggerHook(em: EntityManager, call: HookCall): Promise<{ 
     throw unauthorized('Invalid automation secret');
   }
   if (!automation.enabled) throw conflict('The automation is disabled');
-  const body = await call.readBody();
+  // No body at all is an empty input: a bare POST is a fine way to start a run.
+  const body = (await call.readBody()) ?? {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new DomainError('bad_request', 'The body must be a JSON object');
   }

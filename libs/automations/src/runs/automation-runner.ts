@@ -56,11 +56,11 @@ export class AutomationRunner {
     this.claiming.catch((error: unknown) => this.deps.logger.error({ err: error }, 'automation runner could not claim runs'));
   }
 
-  /** Runs every run due now, this process's share when others drain too; resolves with how many it took. */
-  async drain(): Promise<number> {
+  /** Runs the runs due now (up to `max`), this process's share when others drain too; resolves with how many it took. */
+  async drain(max = 1000): Promise<number> {
     let taken = 0;
-    for (;;) {
-      const claimed = await claimDueRuns(this.deps.newContext(), this.concurrency, this.leaseSeconds);
+    while (taken < max) {
+      const claimed = await claimDueRuns(this.deps.newContext(), Math.min(this.concurrency, max - taken), this.leaseSeconds);
       if (claimed.length === 0) break;
       taken += claimed.length;
       await Promise.all(claimed.map((run) => this.execute(run)));

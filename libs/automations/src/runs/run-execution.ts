@@ -27,7 +27,7 @@ export const MAX_RUN_ATTEMPTS = 3;
 export interface RunExecutionDeps {
   /** The registry the actions' procedures are found in (built after this lib's procedures). */
   procedures(): ProcedureRegistry;
-  invocation: InvocationDeps;
+  invocation(): InvocationDeps;
 }
 
 const RunIdInput = Type.Object({ runId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
@@ -165,9 +165,10 @@ function createExecuteRun(deps: RunExecutionDeps) {
       const causedBy = { automationRunId: run.id, automationChain: [...run.chain, automation.id] };
       const published: EventEnvelope[] = [];
       // The actions' events are persisted in the run's transaction (the outboxes) and published once it commits.
+      const processDeps = deps.invocation();
       const invocationDeps: InvocationDeps = {
-        ...deps.invocation,
-        dispatcher: { persist: (em, events) => deps.invocation.dispatcher.persist(em, events), publish: (events) => published.push(...events) },
+        ...processDeps,
+        dispatcher: { persist: (em, events) => processDeps.dispatcher.persist(em, events), publish: (events) => published.push(...events) },
       };
       const templateContext = { input: run.input, event: run.event, now: new Date().toISOString() };
       const results: ActionResult[] = automation.actions.map((action) => ({ type: action.type, status: 'not-run' }));
@@ -201,7 +202,7 @@ function createExecuteRun(deps: RunExecutionDeps) {
           { organizationId: run.organization_id },
         ),
       );
-      ctx.afterCommit(async () => deps.invocation.dispatcher.publish(published));
+      ctx.afterCommit(async () => processDeps.dispatcher.publish(published));
       return { status: 'succeeded' };
     },
   });

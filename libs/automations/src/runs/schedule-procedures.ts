@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure } from '@mrp/platform';
 import { nextSlot } from '../definitions/schedule';
+import { pruneHookFailures } from '../hooks/hook-failures';
 import { enqueueRuns } from './run-queue';
 
 /** What the `run-automation-schedules` task's principal holds. */
@@ -29,6 +30,7 @@ export const enqueueDueSchedules = defineProcedure({
   input: Type.Object({}, { additionalProperties: false }),
   output: Type.Object({ processed: Type.Integer({ minimum: 0 }) }),
   async handler(ctx) {
+    await pruneHookFailures(ctx.em);
     const due = await ctx.em.execute<DueSchedule[]>(
       `SELECT id, organization_id, schedule_cron, schedule_timezone, next_run_at FROM automations
         WHERE enabled AND trigger_type = 'schedule' AND next_run_at <= now()
