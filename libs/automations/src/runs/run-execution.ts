@@ -163,12 +163,12 @@ function createExecuteRun(deps: RunExecutionDeps) {
       }
 
       const causedBy = { automationRunId: run.id, automationChain: [...run.chain, automation.id] };
-      const published: EventEnvelope[] = [];
-      // The actions' events are persisted in the run's transaction (the outboxes) and published once it commits.
-      const processDeps = deps.invocation();
+      // The actions' events join the run's own: persisted (the outboxes) with its outcome, published
+      // once it commits, in the order they happened; a failed run emits none of them.
+      const actionEvents: EventEnvelope[] = [];
       const invocationDeps: InvocationDeps = {
-        ...processDeps,
-        dispatcher: { persist: (em, events) => processDeps.dispatcher.persist(em, events), publish: (events) => published.push(...events) },
+        ...deps.invocation(),
+        dispatcher: { persist: async (_em, events) => void actionEvents.push(...events), publish: () => undefined },
       };
       const templateContext = { input: run.input, event: run.event, now: new Date().toISOString() };
       const results: ActionResult[] = automation.actions.map((action) => ({ type: action.type, status: 'not-run' }));
@@ -194,6 +194,7 @@ function createExecuteRun(deps: RunExecutionDeps) {
         await finishRun(ctx, run, 'failed', `Action ${error.index + 1} (${action.type}) failed: ${failure.message}`, results);
         return { status: 'failed' };
       }
+      ctx.include(actionEvents);
       await finishRun(ctx, run, 'succeeded', null, results);
       ctx.emit(
         createEvent(
@@ -202,7 +203,6 @@ function createExecuteRun(deps: RunExecutionDeps) {
           { organizationId: run.organization_id },
         ),
       );
-      ctx.afterCommit(async () => processDeps.dispatcher.publish(published));
       return { status: 'succeeded' };
     },
   });

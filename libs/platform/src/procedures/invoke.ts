@@ -123,6 +123,9 @@ export async function invokeProcedure<TOutput>(
         ...(invocation.causedBy ? { causedBy: invocation.causedBy } : {}),
       });
     },
+    include: (stamped) => {
+      events.push(...stamped);
+    },
     hasPermission: (permission) => invocation.principal.permissions.has(permission),
     requirePermission: (permission) => {
       if (!invocation.principal.permissions.has(permission)) throw forbidden(`Missing permission ${permission}`);

@@ -2,7 +2,7 @@ import type { TSchema, Static } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logging/logger';
-import type { PendingEvent } from '../events/event-envelope';
+import type { EventEnvelope, PendingEvent } from '../events/event-envelope';
 import type { FeatureFlagKey } from '../feature-flags/known-flags';
 import type { Principal } from './principal';
 import { compileSchema } from './schema';
@@ -25,6 +25,11 @@ export interface ProcedureContext<TScope extends ProcedureScope = ProcedureScope
   log: Logger;
   /** Queues an event; it is persisted with the transaction and published after commit. */
   emit(event: PendingEvent): void;
+  /**
+   * Queues events already stamped by calls this procedure made with a dispatcher of its own (an
+   * automation run's actions): persisted with this transaction and published after commit, in order.
+   */
+  include(events: readonly EventEnvelope[]): void;
   hasPermission(permission: string): boolean;
   /** For a check the declaration cannot express; prefer `permission` and `inputPermissions`. */
   requirePermission(permission: string): void;

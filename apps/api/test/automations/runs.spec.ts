@@ -1,0 +1,197 @@
+import type { EventEnvelope } from '@mrp/platform';
+import { startTestApi, type TestApi } from '../support/test-api';
+import { createOrganizationWithKey, publicApi, queryDatabase, type OrganizationWithKey } from '../support/public-api-fixtures';
+import { finishedRuns, startTestRunner, type TestRunner } from '../support/automation-runner';
+
+interface Automation {
+  id: string;
+}
+interface RecordView {
+  id: string;
+  title: string;
+  data: Record<string, unknown>;
+  createdBy: string;
+}
+
+describe('automation runs', () => {
+  let api: TestApi;
+  let runner: TestRunner;
+  let org: OrganizationWithKey;
+  const events: EventEnvelope[] = [];
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    runner = await startTestRunner(api);
+    org = await createOrganizationWithKey(api);
+    await org.rpc('dataModels.create', { key: 'invoices', name: 'Invoices' });
+    await org.rpc('dataModels.fields.create', { model: 'invoices', key: 'amount', name: 'Amount', type: 'NUMBER', config: {} });
+    await org.rpc('dataModels.fields.create', { model: 'invoices', key: 'source', name: 'Source', type: 'TEXT' });
+    api.runtime.bus.subscribe('*', (event) => void events.push(event));
+  });
+  afterAll(async () => {
+    await runner.close();
+    await api.close();
+  });
+
+  const invoices = async () => (await org.rpc<{ items: RecordView[] }>('records.list', { model: 'invoices', limit: 100 })).items;
+  const clearInvoices = async () => {
+    for (const invoice of await invoices()) await org.rpc('records.delete', { id: invoice.id, hard: true });
+  };
+
+  it('runs an event automation on a committed change, with templates rendered as data, as its owner', async () => {
+    const automation = await org.rpc<Automation>('automations.create', {
+      name: 'Invoice each task',
+      trigger: { type: 'event', eventType: 'data-models.tasks.record-created' },
+      actions: [
+        {
+          type: 'create-record',
+          model: 'invoices',
+          data: { title: 'Invoice for {{event.payload.record.title}}', amount: '{{event.payload.record.data.amount}}', source: '{{event.payload.recordId}}' },
+        },
+      ],
+    });
+    const created = await publicApi(api, org.key.token).post(`/models/${org.modelKey}/records`, { data: { title: 'Paint {{now}} fence', amount: 12.5 } });
+    expect(created.status).toBe(201);
+    const task = (await created.json()) as RecordView;
+
+    const [run] = await finishedRuns(api, automation.id, 1);
+    expect(run).toMatchObject({ status: 'succeeded', trigger: 'event', chain: [], error: null });
+    const [invoice] = await invoices();
+    // The record's title was data: its {{now}} was not rendered again.
+    expect(invoice).toMatchObject({ title: 'Invoice for Paint {{now}} fence', data: { amount: 12.5, source: task.id }, createdBy: org.owner.user.sub });
+    expect(run.action_results).toEqual([{ type: 'create-record', status: 'succeeded', recordId: invoice.id }]);
+
+    await api.runtime.bus.idle();
+    const ofRun = events.filter((event) => event.causedBy?.automationRunId === run.id);
+    expect(ofRun.map((event) => event.type)).toEqual(['automation.run-started', 'data-models.record-created', 'automation.run-succeeded']);
+    expect(ofRun[1]).toMatchObject({ organizationId: org.organizationId, causedBy: { automationChain: [automation.id] }, payload: { recordId: invoice.id } });
+    await org.rpc('automations.delete', { id: automation.id });
+    await clearInvoices();
+  });
+
+  it('runs the actions in order, all or nothing, and records what each did', async () => {
+    const { id: taskId } = await org.rpc<RecordView>('records.create', { model: org.modelKey, data: { title: 'Ship order', notes: 'A-1', status: 'open' } });
+    const automation = await org.rpc<Automation>('automations.create', {
+      name: 'Close an order',
+      trigger: { type: 'http' },
+      actions: [
+        { type: 'create-record', model: 'invoices', data: { title: 'Order {{input.ref}}', amount: '{{input.total}}' } },
+        { type: 'update-record', model: org.modelKey, filter: { field: 'notes', op: 'eq', value: '{{input.ref}}' }, data: { status: 'done' } },
+        { type: 'notify', role: 'owner', title: 'Order {{input.ref}} closed', body: 'Total: {{input.total}}' },
+      ],
+    });
+
+    const { runId } = await org.rpc<{ runId: string }>('automations.run', { id: automation.id, input: { ref: 'A-1', total: 99 } });
+    const [done] = await finishedRuns(api, automation.id, 1);
+    expect(done.id).toBe(runId);
+    expect(done.status).toBe('succeeded');
+    expect(done.action_results.map((result) => result.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(done.action_results[1].recordId).toBe(taskId);
+    expect(done.action_results[2].notified).toBe(1);
+    expect((await org.rpc<RecordView>('records.get', { id: taskId })).data.status).toBe('done');
+    const inbox = await org.rpc<{ items: Array<{ title: string; body: string }> }>('notifications.list', {});
+    expect(inbox.items[0]).toMatchObject({ title: 'Order A-1 closed', body: 'Total: 99' });
+    expect(await invoices()).toHaveLength(1);
+
+    // No task has notes B-2: the second action fails, and the invoice of the first is not kept.
+    await org.rpc('automations.run', { id: automation.id, input: { ref: 'B-2', total: 5 } });
+    const [, failed] = await finishedRuns(api, automation.id, 2);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe('Action 2 (update-record) failed: A record of model tasks matching the filter not found');
+    expect(failed.action_results.map((result) => result.status)).toEqual(['rolled-back', 'failed', 'not-run']);
+    expect(failed.action_results[1].error?.code).toBe('not_found');
+    expect((await invoices()).map((invoice) => invoice.title)).toEqual(['Order A-1']);
+    await api.runtime.bus.idle();
+    expect(events.filter((event) => event.causedBy?.automationRunId === failed.id).map((event) => event.type)).toEqual([
+      'automation.run-started',
+      'automation.run-failed',
+    ]);
+    const [view] = (await org.rpc<{ items: Array<{ id: string; status: string; chainDepth: number; actions: unknown[] }> }>('automations.runs.list', { automationId: automation.id, limit: 1 })).items;
+    expect(view).toMatchObject({ id: failed.id, status: 'failed', chainDepth: 1 });
+    await org.rpc('automations.delete', { id: automation.id });
+    await clearInvoices();
+  });
+
+  it('acts with what the owner holds at run time: a lost permission fails the run with a clear error', async () => {
+    await org.rpc('rbac.roles.create', {
+      key: 'builder',
+      name: 'Builder',
+      permissions: ['automations.manage', 'data-models.read', 'records.read', 'records.create'],
+    });
+    const builder = await org.addMember(['builder'], 'builder');
+    const automation = await org.rpc<Automation>(
+      'automations.create',
+      { name: 'Builder invoices', trigger: { type: 'http' }, actions: [{ type: 'create-record', model: 'invoices', data: { title: 'By the builder' } }] },
+      builder.session,
+    );
+    await org.rpc('automations.run', { id: automation.id }, builder.session);
+    expect((await finishedRuns(api, automation.id, 1))[0].status).toBe('succeeded');
+
+    await org.rpc('rbac.roles.update', { key: 'builder', permissions: ['automations.manage', 'data-models.read', 'records.read'] });
+    // The organization's owner may still run it (they hold more than the builder does).
+    await org.rpc('automations.run', { id: automation.id });
+    const [, refused] = await finishedRuns(api, automation.id, 2);
+    expect(refused.status).toBe('failed');
+    expect(refused.error).toBe('Action 1 (create-record) failed: Missing permission records.create');
+    expect(refused.action_results[0].error?.code).toBe('forbidden');
+    expect((await invoices()).map((invoice) => invoice.createdBy)).toEqual([builder.user.sub]);
+    await org.rpc('automations.delete', { id: automation.id });
+    await clearInvoices();
+  });
+
+  it('ignores events its own runs caused, and stops an opted-in loop at depth 8 with a failed run', async () => {
+    const trigger = { type: 'event', eventType: 'data-models.invoices.record-created' };
+    const actions = [{ type: 'create-record', model: 'invoices', data: { title: 'Echo of {{event.payload.record.title}}' } }];
+    const quiet = await org.rpc<Automation>('automations.create', { name: 'Echo once', trigger, actions });
+    await org.rpc('records.create', { model: 'invoices', data: { title: 'Seed' } });
+    const [once] = await finishedRuns(api, quiet.id, 1);
+    expect(once.status).toBe('succeeded');
+    // The echo's own record-created event did not start it again.
+    await org.rpc('automations.delete', { id: quiet.id });
+    await clearInvoices();
+
+    const looping = await org.rpc<Automation>('automations.create', {
+      name: 'Echo forever',
+      trigger: { ...trigger, includeOwnRuns: true },
+      actions,
+      maxRunsPerMinute: 100,
+    });
+    await org.rpc('records.create', { model: 'invoices', data: { title: 'Seed' } });
+    const runs = await finishedRuns(api, looping.id, 9);
+    expect(runs.map((run) => run.status)).toEqual([...Array(8).fill('succeeded'), 'failed']);
+    expect(runs.map((run) => run.chain.length)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(runs[8].error).toBe('Stopped: this run would be automation number 9 in a chain of automations triggering one another (at most 8)');
+    expect(await invoices()).toHaveLength(9);
+    await org.rpc('automations.delete', { id: looping.id });
+    await clearInvoices();
+  });
+
+  it('records runs over the per-minute limit as skipped, not dropped', async () => {
+    const automation = await org.rpc<Automation>('automations.create', {
+      name: 'Twice a minute',
+      trigger: { type: 'http' },
+      actions: [{ type: 'create-record', model: 'invoices', data: { title: 'Limited' } }],
+      maxRunsPerMinute: 2,
+    });
+    for (let index = 0; index < 4; index++) await org.rpc('automations.run', { id: automation.id });
+    const runs = await finishedRuns(api, automation.id, 4);
+    expect(runs.map((run) => run.status).sort()).toEqual(['skipped', 'skipped', 'succeeded', 'succeeded']);
+    expect(runs.find((run) => run.status === 'skipped')?.error).toBe('Rate limit: the automation runs at most 2 times a minute');
+    expect(await invoices()).toHaveLength(2);
+    await org.rpc('automations.delete', { id: automation.id });
+    await clearInvoices();
+  });
+
+  it('keeps a rolled-back change from triggering anything', async () => {
+    const automation = await org.rpc<Automation>('automations.create', {
+      name: 'On any invoice',
+      trigger: { type: 'event', eventType: 'data-models.invoices.*' },
+      actions: [{ type: 'notify', userIds: [org.owner.user.sub], title: 'Invoice {{event.type}}' }],
+    });
+    // A field that does not exist: the write is refused, nothing commits, nothing is queued.
+    const refused = await api.rpc('records.create', { model: 'invoices', data: { title: 'X', nope: 1 } }, { token: org.owner.session, organizationId: org.organizationId });
+    expect(refused.status).toBe(400);
+    expect(await queryDatabase(api, 'SELECT id FROM automation_runs WHERE automation_id = $1', [automation.id])).toEqual([]);
+    await org.rpc('automations.delete', { id: automation.id });
+  });
+});
