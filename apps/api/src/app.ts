@@ -26,6 +26,9 @@ function mount(app: Koa, router: Router): void {
 export function buildApp({ runtime, authenticateSession, rateLimiter }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
+  // Behind one reverse proxy, the client is the address it appended to X-Forwarded-For (the last).
+  app.proxy = runtime.config.trustProxy;
+  app.maxIpsCount = 1;
   app.use(requestContext(runtime.orm, runtime.logger));
   app.use(errorHandler(runtime.logger));
   // Mount order is part of the contract: the public API before the internal interface.

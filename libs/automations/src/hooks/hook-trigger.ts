@@ -68,7 +68,8 @@ export async function triggerHook(em: EntityManager, call: HookCall): Promise<{ 
   }
   if (!automation.enabled) throw conflict('The automation is disabled');
   // No body at all is an empty input: a bare POST is a fine way to start a run.
-  const body = (await call.readBody()) ?? {};
+  const read = await call.readBody();
+  const body = read === undefined ? {} : read;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new DomainError('bad_request', 'The body must be a JSON object');
   }

@@ -55,6 +55,11 @@ export interface PlatformConfig {
   /** Boot defaults of feature flags (`FEATURE_FLAGS=public-api.enabled=true,other=false`). */
   featureFlagDefaults: Readonly<Record<string, boolean>>;
   logLevel: string;
+  /**
+   * TRUST_PROXY: the api is reached through one reverse proxy, whose X-Forwarded-For entry (the
+   * last) is the client address (per-address limits of the automation hooks count by it).
+   */
+  trustProxy: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -205,6 +210,13 @@ function parseCursorSecret(raw: string | undefined, nodeEnv: NodeEnv): string {
   return raw;
 }
 
+function parseBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
 function parseRateLimitStore(raw: string | undefined): 'postgres' | 'memory' {
   if (raw === undefined || raw === 'postgres' || raw === 'memory') return raw ?? 'postgres';
   throw new ConfigError(`PUBLIC_API_RATE_LIMIT_STORE must be postgres or memory, got "${raw}"`);
@@ -267,5 +279,6 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     webhookAllowedCidrs: parseAllowedCidrs(optional(env, 'WEBHOOK_ALLOWED_CIDRS')),
     featureFlagDefaults: parseFeatureFlags(optional(env, 'FEATURE_FLAGS')),
     logLevel: parseLogLevel(optional(env, 'LOG_LEVEL'), nodeEnv),
+    trustProxy: parseBoolean(env, 'TRUST_PROXY', false),
   };
 }
