@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_TYPES, type EventCatalog, type EventType } from '@mrp/events';
 import { resolveSessionPrincipal, type SessionClaims } from '@mrp/authz';
-import { invokeProcedure, loadConfig, type EventEnvelope } from '@mrp/platform';
+import { invokeProcedure, loadConfig, type EventCause, type EventEnvelope } from '@mrp/platform';
 import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { createRuntime, type Runtime } from './runtime';
+import { createAutomationRunner } from './automation-runner';
 
 /**
  * One test per event type of the catalog: each drives the real procedure (or scheduled task) that
@@ -15,12 +16,6 @@ import { createRuntime, type Runtime } from './runtime';
 
 /** Types whose cause does not exist yet: they come with their issues. */
 const COMES_LATER = [
-  'automation.created',
-  'automation.updated',
-  'automation.deleted',
-  'automation.run-started',
-  'automation.run-succeeded',
-  'automation.run-failed',
   'kanban.board-created',
   'kanban.column-created',
   'kanban.card-created',
@@ -43,6 +38,7 @@ interface Expected<T extends EventType> {
   organizationId?: string;
   userId?: string;
   subscriptionAliases?: string[];
+  causedBy?: EventCause;
 }
 
 interface Scenario<T extends EventType> {
@@ -101,6 +97,14 @@ const newServiceAccount = async (roleKeys: string[] = []) =>
 
 const newRecord = async (title: string) =>
   call<{ id: string }>('records.create', { model: 'tasks', data: { title } }, owner, organizationId);
+
+/** An http automation of the owner's with these actions, run once by hand and then by a runner. */
+async function runAutomationOnce(actions: unknown[]): Promise<{ automationId: string; runId: string; causedBy: EventCause }> {
+  const { id: automationId } = await call<{ id: string }>('automations.create', { name: 'Once', trigger: { type: 'http' }, actions }, owner, organizationId);
+  const { runId } = await call<{ runId: string }>('automations.run', { id: automationId }, owner, organizationId);
+  await createAutomationRunner(runtime).drain();
+  return { automationId, runId, causedBy: { automationRunId: runId, automationChain: [automationId] } };
+}
 
 async function runTask(name: string): Promise<number> {
   const task = runtime.tasks.find((candidate) => candidate.name === name);
@@ -380,6 +384,77 @@ const SCENARIOS: { [T in Covered]: [Scenario<T>, ...Array<Scenario<T>>] } = {
       },
     },
   ],
+  'automation.created': [
+    {
+      cause: 'automations.create',
+      async run() {
+        const { id } = await call<{ id: string }>(
+          'automations.create',
+          { name: 'Hook', trigger: { type: 'http' }, actions: [{ type: 'create-record', model: 'tasks', data: { title: 'x' } }] },
+          owner,
+          organizationId,
+        );
+        return { payload: { automationId: id, organizationId, name: 'Hook' }, organizationId };
+      },
+    },
+  ],
+  'automation.updated': [
+    {
+      cause: 'automations.update',
+      async run() {
+        const { id } = await call<{ id: string }>(
+          'automations.create',
+          { name: 'Before', trigger: { type: 'http' }, actions: [{ type: 'create-record', model: 'tasks', data: { title: 'x' } }] },
+          owner,
+          organizationId,
+        );
+        await call('automations.update', { id, name: 'After', enabled: false }, owner, organizationId);
+        return { payload: { automationId: id, organizationId, changes: ['name', 'enabled'] }, organizationId };
+      },
+    },
+  ],
+  'automation.deleted': [
+    {
+      cause: 'automations.delete',
+      async run() {
+        const { id } = await call<{ id: string }>(
+          'automations.create',
+          { name: 'Gone', trigger: { type: 'http' }, actions: [{ type: 'create-record', model: 'tasks', data: { title: 'x' } }] },
+          owner,
+          organizationId,
+        );
+        await call('automations.delete', { id }, owner, organizationId);
+        return { payload: { automationId: id, organizationId }, organizationId };
+      },
+    },
+  ],
+  'automation.run-started': [
+    {
+      cause: 'a runner starting a queued run',
+      async run() {
+        const { automationId, runId, causedBy } = await runAutomationOnce([{ type: 'create-record', model: 'tasks', data: { title: 'Run' } }]);
+        return { payload: { automationId, runId, trigger: 'manual' }, organizationId, causedBy };
+      },
+    },
+  ],
+  'automation.run-succeeded': [
+    {
+      cause: 'a run whose actions all succeeded',
+      async run() {
+        const { automationId, runId, causedBy } = await runAutomationOnce([{ type: 'create-record', model: 'tasks', data: { title: 'Run' } }]);
+        return { payload: { automationId, runId, durationMs: expect.any(Number) as number }, organizationId, causedBy };
+      },
+    },
+  ],
+  'automation.run-failed': [
+    {
+      cause: 'a run whose action failed',
+      async run() {
+        const { automationId, runId, causedBy } = await runAutomationOnce([{ type: 'create-record', model: 'no_such_model', data: { title: 'Run' } }]);
+        return { payload: { automationId, runId, error: 'Action 1 (create-record) failed: Data model not found' }, organizationId, causedBy };
+      },
+    },
+  ],
   'feature-flag.flipped': [
     {
       cause: 'featureFlags.set (platform admin)',
@@ -460,6 +535,7 @@ function envelope<T extends EventType>(type: T, expected: Expected<T>): Record<s
     ...(expected.subscriptionAliases ? { subscriptionAliases: expected.subscriptionAliases } : {}),
     ...(expected.organizationId ? { organizationId: expected.organizationId } : {}),
     ...(expected.userId ? { userId: expected.userId } : {}),
+    ...(expected.causedBy ? { causedBy: expected.causedBy } : {}),
     payload: expected.payload,
   };
 }
