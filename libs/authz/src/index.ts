@@ -12,6 +12,6 @@ export { whoAmIProcedure } from './identity/whoami.procedure';
 export { ALL_PERMISSIONS } from './rbac/permission-catalog';
 export { createSessionVerifier, type SessionClaims } from './session/session-verifier';
 export { resolveSessionPrincipal } from './session/resolve-session-principal';
-export { rolesOfOrganization, notifiableUserIds, userIdsByVerifiedEmail, organizationsOfMembers, memberOrganizationIds } from './directory/directory';
+export { rolesOfOrganization, membersHolding, notifiableUserIds, userIdsByVerifiedEmail, organizationsOfMembers, memberOrganizationIds } from './directory/directory';
 export type { UserNotifier, NotificationScope, NotificationMessage } from './notifier/user-notifier';
 export { createAuthzProcedures } from './procedures/authz-procedures';

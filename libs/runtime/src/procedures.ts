@@ -13,7 +13,7 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...apiKeyProcedures,
     ...serviceAccountProcedures,
     ...createNotificationProcedures(),
-    ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret }),
+    ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret, notifier }),
     ...services.webhooks.procedures,
   ];
 }
