@@ -14,6 +14,7 @@ export { createSessionVerifier, type SessionClaims } from './session/session-ver
 export { resolveSessionPrincipal } from './session/resolve-session-principal';
 export {
   rolesOfOrganization,
+  membersHolding,
   notifiableUserIds,
   userIdsByVerifiedEmail,
   organizationsOfMembers,

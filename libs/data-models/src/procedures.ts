@@ -3,13 +3,20 @@ import { createFieldProcedures } from './fields/field-procedures';
 import { retryIndexes } from './indexes/retry-indexes-procedure';
 import { createModelProcedures } from './models/model-procedures';
 import { createRecordProcedures, type RecordProcedureDeps } from './records/record-procedures';
+import { createSendDueReminders, type ReminderProcedureDeps } from './reminders/send-due-reminders-procedure';
 
-export type DataModelsDeps = RecordProcedureDeps;
+export type DataModelsDeps = RecordProcedureDeps & ReminderProcedureDeps;
 
 /**
  * Every procedure of the Data Models engine: `dataModels.*`, `dataModels.fields.*` and `records.*`,
- * with the system procedure of the `retry-field-indexes` task.
+ * with the system procedures of the `retry-field-indexes` and `send-calendar-reminders` tasks.
  */
 export function createDataModelsProcedures(deps: DataModelsDeps): AnyProcedure[] {
-  return [...createModelProcedures(), ...createFieldProcedures(), retryIndexes, ...createRecordProcedures(deps)];
+  return [
+    ...createModelProcedures(),
+    ...createFieldProcedures(),
+    retryIndexes,
+    ...createRecordProcedures(deps),
+    createSendDueReminders(deps),
+  ];
 }

@@ -3,12 +3,18 @@ import type { Principal } from '@mrp/platform';
 import { invokeProcedure, newId, ProcedureRegistry } from '@mrp/platform';
 import { createTestOrm, flagsAllOff, silentLogger, testPrincipal, type TestOrm } from '@mrp/platform/testing';
 import { platformModule } from '@mrp/platform';
-import { ALL_PERMISSIONS, authzModule } from '@mrp/authz';
+import { ALL_PERMISSIONS, authzModule, type NotificationMessage, type UserNotifier } from '@mrp/authz';
 import { createDataModelsProcedures, dataModelsModule } from '../src';
 
 import { RecordingEventDispatcher as RecordingDispatcher } from '@mrp/platform/testing';
 
 export { RecordingDispatcher };
+
+/** A notification a procedure asked for (no notifications lib here: nobody is filtered out). */
+export interface SentNotification {
+  userIds: readonly string[];
+  message: NotificationMessage;
+}
 
 export interface TestOrganization {
   id: string;
@@ -19,6 +25,9 @@ export interface TestOrganization {
 export interface DataModelsTestEnv {
   db: TestOrm;
   dispatcher: RecordingDispatcher;
+  /** Records what the procedures notify, as they ask (a rolled-back call's notifications stay listed). */
+  notifier: UserNotifier;
+  notifications: SentNotification[];
   /** This environment's own random cursor secret, as a deployment has its own. */
   cursorSecret: string;
   call<T>(name: string, input: unknown, principal: Principal): Promise<T>;
@@ -32,13 +41,22 @@ export interface DataModelsTestEnv {
 export async function createDataModelsTestEnv(): Promise<DataModelsTestEnv> {
   const db = await createTestOrm([platformModule, authzModule, dataModelsModule]);
   const cursorSecret = randomBytes(32).toString('base64url');
-  const registry = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret }));
+  const notifications: SentNotification[] = [];
+  const notifier: UserNotifier = {
+    async notify(_scope, userIds, message) {
+      notifications.push({ userIds: [...userIds], message });
+      return [];
+    },
+  };
+  const registry = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret, notifier }));
   const dispatcher = new RecordingDispatcher();
   const sql = <T>(text: string, params: unknown[] = []) => db.orm.em.fork().getConnection().execute<T[]>(text, params);
 
   return {
     db,
     dispatcher,
+    notifier,
+    notifications,
     cursorSecret,
     sql,
     call: <T>(name: string, input: unknown, principal: Principal) =>

@@ -9,6 +9,8 @@ export type { FieldError, FieldErrorCode, Result } from './core/result';
 export { validateFieldConfig, validateFieldValue } from './field-types/validate-field';
 export type { SelectOption } from './field-types/select';
 export type { FileReference } from './field-types/file';
+export { REMINDER_LIMITS } from './field-types/date';
+export type { DateTimeConfig } from './field-types/date';
 export { validateRecordData, RECORD_ROOT_PATH } from './record/validate-record-data';
 export type { ValidateRecordOptions, WriteMode } from './record/validate-record-data';
 export { isEmptyFieldValue } from './record/empty-value';

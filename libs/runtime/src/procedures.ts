@@ -14,7 +14,7 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...serviceAccountProcedures,
     ...createNotificationProcedures(),
     createSendNotificationProcedure(notifier),
-    ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret }),
+    ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret, notifier }),
     ...services.webhooks.procedures,
     ...services.automations.procedures,
   ];

@@ -52,14 +52,22 @@ describe('createRuntime', () => {
   });
 
   it('names the scheduled tasks the cron routes and the cron runner share, and runs each', async () => {
-    expect(runtime.tasks.map((task) => task.name)).toEqual(['process-account-deletions', 'prune-rate-limit-buckets', 'sweep-webhook-deliveries', 'prune-webhook-deliveries', 'run-automation-schedules', 'retry-field-indexes']);
+    expect(runtime.tasks.map((task) => task.name)).toEqual([
+      'process-account-deletions',
+      'prune-rate-limit-buckets',
+      'sweep-webhook-deliveries',
+      'prune-webhook-deliveries',
+      'run-automation-schedules',
+      'send-calendar-reminders',
+      'retry-field-indexes',
+    ]);
     for (const task of runtime.tasks) await expect(task.run(runtime)).resolves.toBe(0);
   });
 
   it("serves the tasks' system procedures through no door, and holds no person able to call them", () => {
     const system = runtime.procedures.all().filter((procedure) => procedure.scope === 'system');
     expect(system.map((procedure) => procedure.name)).toEqual(
-      expect.arrayContaining(['accounts.processDueDeletions', 'apiKeys.pruneRateLimitBuckets', 'dataModels.fields.retryIndexes']),
+      expect.arrayContaining(['accounts.processDueDeletions', 'apiKeys.pruneRateLimitBuckets', 'dataModels.fields.retryIndexes', 'dataModels.reminders.sendDue']),
     );
     for (const procedure of system) expect(runtime.procedures.served(procedure.name)).toBeUndefined();
     // Their permissions are no role's: the permission catalog cannot grant them.

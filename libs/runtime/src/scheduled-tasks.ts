@@ -88,6 +88,13 @@ export function scheduledTasks(): ScheduledTask[] {
       },
     },
     procedureTask({
+      name: 'send-calendar-reminders',
+      schedule: '* * * * *',
+      description: "Notifies records' creators of the calendar reminders of DATETIME fields that have come due",
+      procedure: 'dataModels.reminders.sendDue',
+      permissions: ['system.send-calendar-reminders'],
+    }),
+    procedureTask({
       name: 'retry-field-indexes',
       schedule: '* * * * *',
       description: 'Builds or drops expression indexes of fields whose index change has not completed',

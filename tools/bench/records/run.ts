@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     await client.connect();
     const [{ server_version: version }] = (await client.query<{ server_version: string }>('SHOW server_version')).rows;
 
-    const registry = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret: 'bench' }));
+    const registry = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret: 'bench', notifier: { notify: async () => [] } }));
     const organizationId = newId();
     await client.query(`INSERT INTO organizations (id, name, slug, created_by) VALUES ($1, 'Bench', 'bench', 'bench')`, [organizationId]);
     const principal: Principal = {

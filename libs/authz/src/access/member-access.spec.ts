@@ -11,6 +11,7 @@ import { newServiceAccountId, serviceAccountEmail } from '../service-accounts/se
 import { serviceAccountPermissions } from '../service-accounts/service-account-store';
 import { createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
 import type { SessionClaims } from '../session/session-verifier';
+import { membersHolding } from '../directory/directory';
 import { loadOrganizationAccess } from './organization-access';
 
 /** What a credential may do in the organization: its role ids and permissions, or nothing at all. */
@@ -129,6 +130,14 @@ describe('one rule for the effective permissions of a member, whatever the crede
     if (subject.claims) {
       const bySession = await accessOrNone(() => h.principal(subject.claims!, model.organizationId));
       expect({ bySession }).toEqual({ bySession: expected });
+    }
+    // What work done on a member's behalf asks (a calendar reminder): a live member holding the permission, with their roles.
+    for (const permission of ['records.read', 'webhooks.manage']) {
+      const holders = await membersHolding(orm().em.fork(), model.organizationId, [subject.userId], permission);
+      expect({ permission, holder: holders.get(subject.userId) ?? 'none' }).toEqual({
+        permission,
+        holder: expected !== 'none' && expected.permissions.includes(permission) ? expected.roleIds : 'none',
+      });
     }
     // What grant ceilings and administration compare against: the member's access, whatever their state.
     const held = expectedAccess({ ...model, disabled: false, deleted: false });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlTextArray } from '@mrp/platform';
+import { isUuidString, sqlTextArray } from '@mrp/platform';
+import { memberAccessSql, ownerCannotActSql } from '../access/member-access-sql';
 
 /**
  * What other libs may ask about authz's people and roles. They call these instead of reading
@@ -25,6 +26,34 @@ export async function notifiableUserIds(em: EntityManager, userIds: readonly str
     [sqlTextArray(userIds)],
   );
   return rows.map((row) => row.id);
+}
+
+/**
+ * Of `userIds`, the members of the organization who may act (not disabled, not deleted) and hold
+ * `permission` there now, each with the ids of the roles they hold (for row-level access): what
+ * work done on a member's behalf without a request of theirs (a reminder) asks before it reveals
+ * anything. The same rules as every session and key (member-access-sql).
+ */
+export async function membersHolding(
+  em: EntityManager,
+  organizationId: string,
+  userIds: readonly string[],
+  permission: string,
+): Promise<Map<string, string[]>> {
+  const holders = new Map<string, string[]>();
+  if (userIds.length === 0 || !isUuidString(organizationId)) return holders;
+  const rows = await em.execute<Array<{ user_id: string; role_ids: string[] }>>(
+    `SELECT m.user_id, access.role_ids
+       FROM memberships m
+       JOIN users u ON u.id = m.user_id
+       CROSS JOIN LATERAL (${memberAccessSql('m.id')}) access
+      WHERE m.organization_id = ? AND m.user_id = ANY(?::text[])
+        AND ${ownerCannotActSql('u')} IS NULL
+        AND ? = ANY(access.permissions)`,
+    [organizationId, sqlTextArray([...new Set(userIds)]), permission],
+  );
+  for (const row of rows) holders.set(row.user_id, [...row.role_ids].sort());
+  return holders;
 }
 
 /**

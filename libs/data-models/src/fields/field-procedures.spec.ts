@@ -169,6 +169,26 @@ describe('Field procedures', () => {
       });
     });
 
+    it('sets, changes and clears DATETIME reminders without re-reading stored values', async () => {
+      const model = await newModel();
+      await createField(model, { key: 'due_at', type: 'DATETIME', config: { reminders: [60, 0] } });
+      const record = await createRecord(model, { title: 'A', due_at: '2030-01-01T09:00:00Z' });
+      // A value no write could store: a re-check of stored values would refuse any change below.
+      await env.sql(`UPDATE records SET data = jsonb_set(data, '{due_at}', '"soon"') WHERE id = ?`, [record.id]);
+      await expect(updateField(model, { key: 'due_at', config: { reminders: [1440, 15] } })).resolves.toMatchObject({ config: { reminders: [15, 1440] } });
+      await expect(updateField(model, { key: 'due_at', config: {} })).resolves.toMatchObject({ config: {} });
+      await expect(updateField(model, { key: 'due_at', config: { reminders: [5, 5, 40321] } })).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: [expect.objectContaining({ field: 'config.reminders[2]', code: 'out_of_range' })],
+      });
+      await expect(updateField(model, { key: 'due_at', config: { reminders: [1, 2, 3, 4, 5, 6] } })).rejects.toMatchObject({
+        details: [expect.objectContaining({ field: 'config.reminders', code: 'too_long' })],
+      });
+      await expect(createField(model, { key: 'day', type: 'DATE', config: { reminders: [15] } })).rejects.toMatchObject({
+        details: [expect.objectContaining({ field: 'config.reminders', code: 'unknown_field' })],
+      });
+    });
+
     it('keeps title a required TEXT field', async () => {
       const model = await newModel();
       await expect(updateField(model, { key: 'title', type: 'LONG_TEXT' })).rejects.toMatchObject({

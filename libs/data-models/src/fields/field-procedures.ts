@@ -8,7 +8,7 @@ import { fieldOutput, isLive, liveDefinitions, loadLiveModel, toDefinition, type
 import { FieldListSchema, FieldSchema, FieldTypeSchema, KeySchema, ModelKeyInput, type FieldOutput } from '../models/schemas';
 import { canonical } from '../records/record-data';
 import { checkExistingValues, countEmptyValues, recomputeFormulas, rewriteValues, type ModelScope } from './existing-values';
-import { assertFormulasHold, assertRelationTarget, refuse, resolveConfig } from './field-rules';
+import { assertFormulasHold, assertRelationTarget, refuse, resolveConfig, valueRules } from './field-rules';
 
 const FieldKeyInput = Type.String({ minLength: 1, maxLength: 63 });
 const NameInput = Type.String({ minLength: 1, maxLength: 200 });
@@ -145,6 +145,8 @@ export function createFieldProcedures(): AnyProcedure[] {
       // A new type starts from its defaults unless a config is given: the old type's settings rarely apply.
       const config = input.config !== undefined ? resolveConfig(type, input.config) : typeChanged ? resolveConfig(type, {}) : field.config;
       const configChanged = canonical(config) !== canonical(field.config);
+      // Adding a reminder to a DATETIME field of a million records must not re-read them all.
+      const valueRulesChanged = canonical(valueRules(config)) !== canonical(valueRules(field.config));
       const required = input.required ?? field.required;
       const indexed = input.indexed ?? field.indexed;
       assertNotRequiredFormula(type, required);
@@ -158,7 +160,7 @@ export function createFieldProcedures(): AnyProcedure[] {
       const scope = scopeOf(ctx, loaded);
       let rewrites = new Map<string, unknown>();
       // FORMULA values are recomputed below, so what is stored now does not matter.
-      if ((typeChanged || configChanged) && type !== 'FORMULA') {
+      if ((typeChanged || valueRulesChanged) && type !== 'FORMULA') {
         const check = await checkExistingValues(ctx.em, scope, definition);
         if (check.errors.length > 0) {
           throw validationFailed(check.errors, `Existing values of "${field.key}" do not fit the new definition`);
@@ -186,7 +188,7 @@ export function createFieldProcedures(): AnyProcedure[] {
       await ctx.em.flush();
       if (rewrites.size > 0) await rewriteValues(ctx.em, field.key, rewrites);
       const modelHasFormulas = loaded.fields.some((other) => isLive(other) && other.type === 'FORMULA');
-      const valuesMayDiffer = wasFormula || type === 'FORMULA' || typeChanged || configChanged || rewrites.size > 0;
+      const valuesMayDiffer = wasFormula || type === 'FORMULA' || typeChanged || valueRulesChanged || rewrites.size > 0;
       if (modelHasFormulas && valuesMayDiffer) await recomputeFormulas(ctx.em, scope, loaded.fields);
       return fieldOutput(field);
     },

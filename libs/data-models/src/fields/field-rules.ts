@@ -11,6 +11,14 @@ export function resolveConfig(type: FieldType, config: unknown): Record<string, 
   return result.value;
 }
 
+/** Settings that bear on no stored value: DATETIME `reminders` only say when to notify. */
+const VALUE_NEUTRAL_CONFIG_KEYS: ReadonlySet<string> = new Set(['reminders']);
+
+/** A configuration without its value-neutral settings: what decides whether stored values still fit. */
+export function valueRules(config: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(config).filter(([key]) => !VALUE_NEUTRAL_CONFIG_KEYS.has(key)));
+}
+
 /** RELATION fields must point at a live model of the same organization. */
 export async function assertRelationTarget(em: EntityManager, organizationId: string, type: FieldType, config: Record<string, unknown>): Promise<void> {
   if (type !== 'RELATION') return;

@@ -16,7 +16,7 @@ describe('record procedures with field definitions cached per process', () => {
   let org: TestOrganization;
   let owner: Principal;
   // "Process A" creates records; "process B" (the env's own procedures) changes the model.
-  const processA = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret: randomBytes(32).toString('base64url') }));
+  const processA = new ProcedureRegistry(createDataModelsProcedures({ cursorSecret: randomBytes(32).toString('base64url'), notifier: { notify: async () => [] } }));
   const createInA = (model: string, data: Record<string, unknown>) => inA<RecordOutput>('records.create', { model, data });
   const inA = <T>(name: string, input: unknown) =>
     invokeProcedure<T>(processA.require(name), input, { em: env.db.orm.em.fork(), principal: owner, correlationId: `test-${newId()}` }, {

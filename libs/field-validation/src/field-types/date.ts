@@ -1,9 +1,33 @@
+import { arrayRule, integerRule } from '../config/config-rules';
+import { optional } from '../config/config-schema';
 import { fail, ok } from '../core/result';
 import { isCalendarDateString } from '../values/calendar-date';
 import { normaliseDateTime } from '../values/date-time';
 import type { EmptyConfig } from './boolean';
 import { parseEmptyConfig } from './boolean';
 import type { FieldTypeHandler } from './field-type-handler';
+import { configParser } from './field-type-handler';
+
+/** A DATETIME field's reminders: minutes before its value, ascending, distinct; absent means none. */
+export type DateTimeConfig = { reminders?: number[] };
+
+/** Reminders a DATETIME field may carry, and how far ahead one may be (28 days, in minutes). */
+export const REMINDER_LIMITS = Object.freeze({ maxReminders: 5, maxMinutesBefore: 28 * 24 * 60 });
+
+const dateTimeConfigSchema = {
+  reminders: optional(
+    arrayRule(integerRule({ min: 0, max: REMINDER_LIMITS.maxMinutesBefore }), {
+      minItems: 0,
+      maxItems: REMINDER_LIMITS.maxReminders,
+      unique: true,
+    }),
+  ),
+};
+
+/** One canonical form, so a configuration validates to itself: ascending, and no empty list. */
+const parseDateTimeConfig = configParser(dateTimeConfigSchema, ({ reminders }) =>
+  ok<DateTimeConfig>(reminders && reminders.length > 0 ? { reminders: [...reminders].sort((a, b) => a - b) } : {}),
+);
 
 export const dateHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
@@ -15,8 +39,8 @@ export const dateHandler: FieldTypeHandler<EmptyConfig> = {
   },
 };
 
-export const dateTimeHandler: FieldTypeHandler<EmptyConfig> = {
-  parseConfig: parseEmptyConfig,
+export const dateTimeHandler: FieldTypeHandler<DateTimeConfig> = {
+  parseConfig: parseDateTimeConfig,
   validateValue(value, _config, path) {
     if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be an ISO 8601 date-time string.');
     const parsed = normaliseDateTime(value);

@@ -137,6 +137,49 @@ describe('validateFieldConfig', () => {
     expect(errorsOf(validateFieldConfig('ATTACHMENTS', { maxFiles: 101 }))).toEqual([{ field: 'config.maxFiles', code: 'out_of_range' }]);
   });
 
+  describe('DATETIME reminders', () => {
+    it('keeps up to five distinct minute offsets, ascending, from 0 (at the time) to 28 days', () => {
+      expect(validateFieldConfig('DATETIME', { reminders: [60, 0, 15, 1440, 40320] })).toEqual({
+        ok: true,
+        value: { reminders: [0, 15, 60, 1440, 40320] },
+      });
+      expect(validateFieldConfig('DATETIME', { reminders: [30] })).toEqual({ ok: true, value: { reminders: [30] } });
+    });
+
+    it('reads an empty list, or null, as no reminders', () => {
+      expect(validateFieldConfig('DATETIME', { reminders: [] })).toEqual({ ok: true, value: {} });
+      expect(validateFieldConfig('DATETIME', { reminders: null })).toEqual({ ok: true, value: {} });
+    });
+
+    it('refuses more than five, repeats, and offsets that are not whole minutes in range', () => {
+      expect(errorsOf(validateFieldConfig('DATETIME', { reminders: [1, 2, 3, 4, 5, 6] }))).toEqual([
+        { field: 'config.reminders', code: 'too_long' },
+      ]);
+      expect(errorsOf(validateFieldConfig('DATETIME', { reminders: [15, 15] }))).toEqual([
+        { field: 'config.reminders', code: 'invalid_option' },
+      ]);
+      expect(errorsOf(validateFieldConfig('DATETIME', { reminders: [-1, 40321, 1.5, '15', null] }))).toEqual([
+        { field: 'config.reminders[0]', code: 'out_of_range' },
+        { field: 'config.reminders[1]', code: 'out_of_range' },
+        { field: 'config.reminders[2]', code: 'invalid_type' },
+        { field: 'config.reminders[3]', code: 'invalid_type' },
+        { field: 'config.reminders[4]', code: 'invalid_type' },
+      ]);
+      expect(errorsOf(validateFieldConfig('DATETIME', { reminders: 15 }))).toEqual([{ field: 'config.reminders', code: 'invalid_type' }]);
+      expect(errorsOf(validateFieldConfig('DATETIME', { reminders: { 0: 15 } }))).toEqual([{ field: 'config.reminders', code: 'invalid_type' }]);
+    });
+
+    it('says what is wrong in words a caller can act on', () => {
+      const result = validateFieldConfig('DATETIME', { reminders: [50000] });
+      expect(result.ok ? [] : result.errors.map((error) => error.message)).toEqual(['config.reminders[0] must be between 0 and 40320.']);
+    });
+
+    it('belongs to DATETIME only', () => {
+      expect(errorsOf(validateFieldConfig('DATE', { reminders: [15] }))).toEqual([{ field: 'config.reminders', code: 'unknown_field' }]);
+      expect(errorsOf(validateFieldConfig('NUMBER', { reminders: [15] }))).toEqual([{ field: 'config.reminders', code: 'unknown_field' }]);
+    });
+  });
+
   it('is idempotent: a normalised configuration validates to itself', () => {
     const configs: Array<[FieldType, unknown]> = [
       ['TEXT', { maxLength: 12 }],
@@ -146,6 +189,7 @@ describe('validateFieldConfig', () => {
       ['RELATION', { targetModel: 'orders', multiple: true }],
       ['FORMULA', { expression: 'LEN({title})', resultType: 'NUMBER' }],
       ['ATTACHMENTS', { allowedMimeTypes: ['image/*'] }],
+      ['DATETIME', { reminders: [1440, 0, 10] }],
     ];
     for (const [type, config] of configs) {
       const first = validateFieldConfig(type, config);
