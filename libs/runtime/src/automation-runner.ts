@@ -4,8 +4,8 @@ import { invokeAsSystem } from './invoke-as-system';
 import type { Runtime } from './runtime';
 
 /**
- * A runner of automation runs for this process. Each claimed run is started, then executed, by
- * two system procedures run as `system:automation-runner`; their events carry the run as cause.
+ * A runner of automation runs for this process. Each claimed run is executed by one system
+ * procedure run as `system:automation-runner`; its events carry the run as cause.
  */
 export function createAutomationRunner(runtime: Runtime, options?: AutomationRunnerOptions): AutomationRunner {
   return runtime.automations.createRunner(
@@ -13,16 +13,13 @@ export function createAutomationRunner(runtime: Runtime, options?: AutomationRun
       newContext: () => runtime.orm.em.fork(),
       logger: runtime.logger,
       async execute(run) {
-        const call = (procedure: string) =>
-          invokeAsSystem<{ proceed?: boolean }>(runtime, {
-            task: 'automation-runner',
-            procedure,
-            permissions: [RUN_AUTOMATIONS],
-            input: { runId: run.id },
-            causedBy: { automationRunId: run.id, automationChain: [...run.chain, run.automationId] },
-          });
-        const { proceed } = await call('automations.runs.start');
-        if (proceed) await call('automations.runs.execute');
+        await invokeAsSystem(runtime, {
+          task: 'automation-runner',
+          procedure: 'automations.runs.execute',
+          permissions: [RUN_AUTOMATIONS],
+          input: { runId: run.id },
+          causedBy: { automationRunId: run.id, automationChain: [...run.chain, run.automationId] },
+        });
       },
     },
     options,

@@ -4,7 +4,7 @@ export const TRIGGER_TYPES = ['http', 'schedule', 'event'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 export const ACTION_TYPES = ['create-record', 'update-record', 'notify'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'skipped'] as const;
+export const RUN_STATUSES = ['queued', 'succeeded', 'failed', 'skipped'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const RUN_TRIGGERS = ['http', 'schedule', 'event', 'manual'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
@@ -106,7 +106,7 @@ export const RunViewSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
   automationId: Type.String({ format: 'uuid' }),
   trigger: stringEnum(RUN_TRIGGERS, 'What started the run'),
-  status: stringEnum(RUN_STATUSES, 'queued, running, succeeded, failed or skipped'),
+  status: stringEnum(RUN_STATUSES, 'queued, succeeded, failed or skipped'),
   input: Type.Unknown({ description: "The hook's body, the manual input or the schedule slot" }),
   eventId: Type.Union([Type.String(), Type.Null()]),
   eventType: Type.Union([Type.String(), Type.Null()]),

@@ -46,7 +46,7 @@ export class Migration20261125000100_automations extends Migration {
         automation_id uuid NOT NULL REFERENCES automations (id) ON DELETE CASCADE,
         organization_id uuid NOT NULL,
         trigger text NOT NULL CHECK (trigger IN ('http', 'schedule', 'event', 'manual')),
-        status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'skipped')),
+        status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'succeeded', 'failed', 'skipped')),
         -- What the run was given: the hook's body, the manual input, the schedule slot.
         input jsonb NOT NULL DEFAULT '{}',
         -- The event that triggered it (event trigger).
@@ -68,7 +68,7 @@ export class Migration20261125000100_automations extends Migration {
       )`);
     this.addSql('CREATE INDEX automation_runs_of_automation ON automation_runs (automation_id, id DESC)');
     // What the runners claim: runs not finished, oldest first.
-    this.addSql("CREATE INDEX automation_runs_due ON automation_runs (queued_at) WHERE status IN ('queued', 'running')");
+    this.addSql("CREATE INDEX automation_runs_due ON automation_runs (queued_at) WHERE status = 'queued'");
 
     this.addSql(`
       CREATE TABLE automation_hook_failures (

@@ -13,7 +13,7 @@ import {
 import { createEvent } from '@mrp/events';
 import { resolveMemberPrincipal, type MemberCannotAct } from '@mrp/authz';
 import type { ActionResult } from '../definitions/automation-schemas';
-import { AUTOMATION_COLUMNS, type AutomationRow } from '../definitions/automation-rows';
+import type { AutomationRow } from '../definitions/automation-rows';
 import { runAction } from './run-actions';
 import { RUN_COLUMNS, chainDepth, type RunRow } from './run-rows';
 
@@ -51,64 +51,6 @@ async function finishRun(ctx: ProcedureContext, run: RunRow, status: 'succeeded'
   }
 }
 
-/**
- * `automations.runs.start`: decides whether a claimed run goes ahead, and marks it running with
- * `automation.run-started`. A run of a disabled or deleted automation, or one beyond its
- * runs-a-minute bucket, is recorded as skipped; one deeper than the chain limit, or whose runner
- * died too often, as failed.
- */
-const startRun = defineProcedure({
-  name: 'automations.runs.start',
-  summary: 'Marks a queued run running, or records why it does not run',
-  scope: 'system',
-  permission: RUN_AUTOMATIONS,
-  input: RunIdInput,
-  output: Type.Object({ proceed: Type.Boolean() }),
-  async handler(ctx, input) {
-    const run = await lockRun(ctx, input.runId);
-    if (!run || (run.status !== 'queued' && run.status !== 'running')) return { proceed: false };
-    if (run.attempts > MAX_RUN_ATTEMPTS) {
-      await finishRun(ctx, run, 'failed', `The run was interrupted ${MAX_RUN_ATTEMPTS} times (its runner stopped); it is not tried again`);
-      return { proceed: false };
-    }
-    if (run.status === 'running') return { proceed: true };
-    if (chainDepth(run) > MAX_CHAIN_DEPTH) {
-      await finishRun(
-        ctx,
-        run,
-        'failed',
-        `Stopped: this run would be automation number ${chainDepth(run)} in a chain of automations triggering one another (at most ${MAX_CHAIN_DEPTH})`,
-      );
-      return { proceed: false };
-    }
-    // The bucket refills at max_runs_per_minute a minute, up to max_runs_per_minute; a run takes one.
-    const [automation] = await ctx.em.execute<Array<{ enabled: boolean; admitted: boolean; max_runs_per_minute: number }>>(
-      `WITH bucket AS (
-         SELECT id, LEAST(max_runs_per_minute, run_tokens + extract(epoch FROM clock_timestamp() - run_tokens_at) * max_runs_per_minute / 60.0) AS tokens
-           FROM automations WHERE id = ? FOR UPDATE
-       )
-       UPDATE automations a
-          SET run_tokens = CASE WHEN a.enabled AND bucket.tokens >= 1 THEN bucket.tokens - 1 ELSE bucket.tokens END,
-              run_tokens_at = clock_timestamp()
-         FROM bucket WHERE a.id = bucket.id
-       RETURNING a.enabled, a.enabled AND bucket.tokens >= 1 AS admitted, a.max_runs_per_minute`,
-      [run.automation_id],
-    );
-    if (!automation) return { proceed: false };
-    if (!automation.enabled) {
-      await finishRun(ctx, run, 'skipped', 'The automation was disabled before the run started');
-      return { proceed: false };
-    }
-    if (!automation.admitted) {
-      await finishRun(ctx, run, 'skipped', `Rate limit: the automation runs at most ${automation.max_runs_per_minute} times a minute`);
-      return { proceed: false };
-    }
-    await ctx.em.execute("UPDATE automation_runs SET status = 'running', started_at = now() WHERE id = ?", [run.id]);
-    ctx.emit(createEvent('automation.run-started', { automationId: run.automation_id, runId: run.id, trigger: run.trigger }, { organizationId: run.organization_id }));
-    return { proceed: true };
-  },
-});
-
 const CANNOT_ACT: Record<MemberCannotAct, string> = {
   unknown: 'its owner no longer exists',
   deleted: 'its owner has deleted their account',
@@ -130,17 +72,37 @@ function errorOf(error: unknown): NonNullable<ActionResult['error']> {
   return { code: 'internal_error', message: 'The action failed unexpectedly' };
 }
 
+/** Takes a token from the automation's bucket (refilled at max_runs_per_minute a minute) and returns the automation, locked. */
+async function admitRun(ctx: ProcedureContext, automationId: string): Promise<(AutomationRow & { admitted: boolean }) | undefined> {
+  const [automation] = await ctx.em.execute<Array<AutomationRow & { admitted: boolean }>>(
+    `WITH bucket AS (
+       SELECT id, LEAST(max_runs_per_minute, run_tokens + extract(epoch FROM clock_timestamp() - run_tokens_at) * max_runs_per_minute / 60.0) AS tokens
+         FROM automations WHERE id = ? FOR UPDATE
+     )
+     UPDATE automations a
+        SET run_tokens = CASE WHEN a.enabled AND bucket.tokens >= 1 THEN bucket.tokens - 1 ELSE bucket.tokens END,
+            run_tokens_at = clock_timestamp()
+       FROM bucket WHERE a.id = bucket.id
+     RETURNING a.*, a.enabled AND bucket.tokens >= 1 AS admitted`,
+    [automationId],
+  );
+  return automation;
+}
+
 function createExecuteRun(deps: RunExecutionDeps) {
   /**
-   * `automations.runs.execute`: the actions, in order, each through its procedure as the owner
+   * `automations.runs.execute`: one queued run, in one transaction. It is skipped when its
+   * automation is disabled or over its runs-a-minute bucket, and fails when it would be too deep a
+   * chain, when its runners died too often or when its owner cannot act. Otherwise it emits
+   * `automation.run-started` and runs the actions in order, each through its procedure as the owner
    * (resolved now, from live rows: never more than the owner holds at this moment), all inside one
    * savepoint, so a failing action leaves nothing of the earlier ones. The outcome, its event and
-   * the actions' writes and events commit together. Events of the actions carry the run as their
-   * cause, so event automations further down the chain know their depth.
+   * the actions' writes and events commit together; a runner dying midway leaves the run queued.
+   * Events of the actions carry the run as their cause, so automations down the chain know their depth.
    */
   return defineProcedure({
     name: 'automations.runs.execute',
-    summary: "Runs a started run's actions as its owner and records the outcome",
+    summary: 'Runs a queued run as its automation\'s owner and records the outcome',
     scope: 'system',
     permission: RUN_AUTOMATIONS,
     input: RunIdInput,
@@ -148,9 +110,27 @@ function createExecuteRun(deps: RunExecutionDeps) {
     async handler(ctx, input) {
       const startedAt = performance.now();
       const run = await lockRun(ctx, input.runId);
-      if (!run || run.status !== 'running') return { status: run?.status ?? 'missing' };
-      const [automation] = await ctx.em.execute<AutomationRow[]>(`SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE id = ?`, [run.automation_id]);
+      if (!run || run.status !== 'queued') return { status: run?.status ?? 'missing' };
+      if (run.attempts > MAX_RUN_ATTEMPTS) {
+        await finishRun(ctx, run, 'failed', `The run was interrupted ${MAX_RUN_ATTEMPTS} times (its runner stopped); it is not tried again`);
+        return { status: 'failed' };
+      }
+      if (chainDepth(run) > MAX_CHAIN_DEPTH) {
+        const message = `Stopped: this run would be automation number ${chainDepth(run)} in a chain of automations triggering one another (at most ${MAX_CHAIN_DEPTH})`;
+        await finishRun(ctx, run, 'failed', message);
+        return { status: 'failed' };
+      }
+      const automation = await admitRun(ctx, run.automation_id);
       if (!automation) return { status: 'missing' };
+      if (!automation.enabled) {
+        await finishRun(ctx, run, 'skipped', 'The automation was disabled before the run started');
+        return { status: 'skipped' };
+      }
+      if (!automation.admitted) {
+        await finishRun(ctx, run, 'skipped', `Rate limit: the automation runs at most ${automation.max_runs_per_minute} times a minute`);
+        return { status: 'skipped' };
+      }
+      ctx.emit(createEvent('automation.run-started', { automationId: run.automation_id, runId: run.id, trigger: run.trigger }, { organizationId: run.organization_id }));
 
       const owner = await resolveMemberPrincipal(ctx.em, automation.owner_id, run.organization_id, {
         type: 'automation',
@@ -209,5 +189,5 @@ function createExecuteRun(deps: RunExecutionDeps) {
 }
 
 export function createRunExecutionProcedures(deps: RunExecutionDeps): AnyProcedure[] {
-  return [startRun, createExecuteRun(deps)];
+  return [createExecuteRun(deps)];
 }

@@ -68,7 +68,7 @@ export async function claimDueRuns(em: EntityManager, limit: number, leaseSecond
     `UPDATE automation_runs r SET locked_until = now() + make_interval(secs => ?), attempts = r.attempts + 1
       WHERE r.id IN (
         SELECT id FROM automation_runs
-         WHERE status IN ('queued', 'running') AND (locked_until IS NULL OR locked_until < now())
+         WHERE status = 'queued' AND (locked_until IS NULL OR locked_until < now())
          ORDER BY queued_at
          LIMIT ?
            FOR UPDATE SKIP LOCKED)
