@@ -17,7 +17,7 @@ export interface Automations {
   /** The event trigger's outbox, for the event dispatcher. */
   outbox: EventPersister;
   createRunner(
-    deps: { newContext(): EntityManager; execute(run: ClaimedRun): Promise<void>; logger: Logger },
+    deps: { newContext(): EntityManager; admit(runs: ClaimedRun[]): Promise<ClaimedRun[]>; execute(run: ClaimedRun): Promise<void>; logger: Logger },
     options?: AutomationRunnerOptions,
   ): AutomationRunner;
 }

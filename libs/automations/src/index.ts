@@ -1,7 +1,7 @@
 export { automationsModule } from './automations-module';
 export { createAutomations, type Automations, type AutomationsDeps } from './automations';
 export { triggerHook, type HookCall } from './hooks/hook-trigger';
-export { RUN_AUTOMATIONS, MAX_CHAIN_DEPTH } from './runs/run-execution';
+export { RUN_AUTOMATIONS, MAX_CHAIN_DEPTH } from './runs/run-outcome';
 export { RUN_AUTOMATION_SCHEDULES } from './runs/schedule-procedures';
 export { TRIGGER_AUTOMATION_HOOKS } from './hooks/hook-trigger';
 export { RUNS_DUE_CHANNEL, type ClaimedRun } from './runs/run-queue';

@@ -4,14 +4,25 @@ import { invokeAsSystem } from './invoke-as-system';
 import type { Runtime } from './runtime';
 
 /**
- * A runner of automation runs for this process. Each claimed run is executed by one system
- * procedure run as `system:automation-runner`; its events carry the run as cause.
+ * A runner of automation runs for this process, as `system:automation-runner`: each claimed batch
+ * is admitted by one system procedure, then each admitted run executed by another, whose events
+ * carry the run as cause.
  */
 export function createAutomationRunner(runtime: Runtime, options?: AutomationRunnerOptions): AutomationRunner {
   return runtime.automations.createRunner(
     {
       newContext: () => runtime.orm.em.fork(),
       logger: runtime.logger,
+      async admit(runs) {
+        const { admitted } = await invokeAsSystem<{ admitted: string[] }>(runtime, {
+          task: 'automation-runner',
+          procedure: 'automations.runs.admit',
+          permissions: [RUN_AUTOMATIONS],
+          input: { runIds: runs.map((run) => run.id) },
+        });
+        const go = new Set(admitted);
+        return runs.filter((run) => go.has(run.id));
+      },
       async execute(run) {
         await invokeAsSystem(runtime, {
           task: 'automation-runner',

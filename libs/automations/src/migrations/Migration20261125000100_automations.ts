@@ -57,6 +57,8 @@ export class Migration20261125000100_automations extends Migration {
         scheduled_for timestamptz,
         triggered_by text,
         attempts integer NOT NULL DEFAULT 0,
+        -- Set when the run took its token from the automation's bucket (automations.runs.admit).
+        admitted_at timestamptz,
         locked_until timestamptz,
         queued_at timestamptz NOT NULL DEFAULT now(),
         started_at timestamptz,

@@ -12,7 +12,9 @@ export interface AutomationRunnerOptions {
 export interface AutomationRunnerDeps {
   /** A fresh ORM context for each claim (never the global one). */
   newContext(): EntityManager;
-  /** Starts, then executes a claimed run, each through its system procedure. */
+  /** Which of the claimed runs go ahead (`automations.runs.admit`); the others are recorded as skipped or failed. */
+  admit(runs: ClaimedRun[]): Promise<ClaimedRun[]>;
+  /** Executes an admitted run (`automations.runs.execute`). */
   execute(run: ClaimedRun): Promise<void>;
   logger: Logger;
 }
@@ -63,7 +65,7 @@ export class AutomationRunner {
       const claimed = await claimDueRuns(this.deps.newContext(), Math.min(this.concurrency, max - taken), this.leaseSeconds);
       if (claimed.length === 0) break;
       taken += claimed.length;
-      await Promise.all(claimed.map((run) => this.execute(run)));
+      await Promise.all((await this.admit(claimed)).map((run) => this.execute(run)));
     }
     return taken;
   }
@@ -79,7 +81,7 @@ export class AutomationRunner {
     if (free <= 0) return 0;
     const claimed = await claimDueRuns(this.deps.newContext(), free, this.leaseSeconds);
     this.mayHaveMore = claimed.length === free;
-    for (const run of claimed) {
+    for (const run of await this.admit(claimed)) {
       const execution = this.execute(run).finally(() => {
         this.running.delete(execution);
         // A freed slot takes the next queued run, if the last claim suggests there is one.
@@ -88,6 +90,17 @@ export class AutomationRunner {
       this.running.add(execution);
     }
     return claimed.length;
+  }
+
+  private async admit(claimed: ClaimedRun[]): Promise<ClaimedRun[]> {
+    if (claimed.length === 0) return [];
+    try {
+      return await this.deps.admit(claimed);
+    } catch (error) {
+      // The claims run out and the runs are taken again.
+      this.deps.logger.error({ err: error }, 'automation runs could not be admitted; they will be retried');
+      return [];
+    }
   }
 
   private async execute(run: ClaimedRun): Promise<void> {

@@ -13,16 +13,11 @@ import {
 import { createEvent } from '@mrp/events';
 import { resolveMemberPrincipal, type MemberCannotAct } from '@mrp/authz';
 import type { ActionResult } from '../definitions/automation-schemas';
-import type { AutomationRow } from '../definitions/automation-rows';
+import { AUTOMATION_COLUMNS, type AutomationRow } from '../definitions/automation-rows';
 import { runAction } from './run-actions';
-import { RUN_COLUMNS, chainDepth, type RunRow } from './run-rows';
-
-/** What the runner's principal holds, and nothing else does. */
-export const RUN_AUTOMATIONS = 'system.automation-runner';
-/** A chain of automations triggering one another stops at this depth. */
-export const MAX_CHAIN_DEPTH = 8;
-/** A run whose runner died this many times is given up. */
-export const MAX_RUN_ATTEMPTS = 3;
+import { admitRuns } from './run-admission';
+import { RUN_COLUMNS, type RunRow } from './run-rows';
+import { RUN_AUTOMATIONS, finishRun } from './run-outcome';
 
 export interface RunExecutionDeps {
   /** The registry the actions' procedures are found in (built after this lib's procedures). */
@@ -35,20 +30,6 @@ const RunIdInput = Type.Object({ runId: Type.String({ format: 'uuid' }) }, { add
 async function lockRun(ctx: ProcedureContext, runId: string): Promise<RunRow | undefined> {
   const [run] = await ctx.em.execute<RunRow[]>(`SELECT ${RUN_COLUMNS} FROM automation_runs WHERE id = ? FOR UPDATE`, [runId]);
   return run;
-}
-
-async function finishRun(ctx: ProcedureContext, run: RunRow, status: 'succeeded' | 'failed' | 'skipped', error: string | null, results: ActionResult[] = []) {
-  await ctx.em.execute(
-    `UPDATE automation_runs SET status = ?, error = ?, action_results = ?::jsonb, finished_at = now(), locked_until = NULL,
-            started_at = coalesce(started_at, now())
-      WHERE id = ?`,
-    [status, error, JSON.stringify(results), run.id],
-  );
-  if (status === 'failed') {
-    ctx.emit(
-      createEvent('automation.run-failed', { automationId: run.automation_id, runId: run.id, error: error ?? 'failed' }, { organizationId: run.organization_id }),
-    );
-  }
 }
 
 const CANNOT_ACT: Record<MemberCannotAct, string> = {
@@ -72,28 +53,10 @@ function errorOf(error: unknown): NonNullable<ActionResult['error']> {
   return { code: 'internal_error', message: 'The action failed unexpectedly' };
 }
 
-/** Takes a token from the automation's bucket (refilled at max_runs_per_minute a minute) and returns the automation, locked. */
-async function admitRun(ctx: ProcedureContext, automationId: string): Promise<(AutomationRow & { admitted: boolean }) | undefined> {
-  const [automation] = await ctx.em.execute<Array<AutomationRow & { admitted: boolean }>>(
-    `WITH bucket AS (
-       SELECT id, LEAST(max_runs_per_minute, run_tokens + extract(epoch FROM clock_timestamp() - run_tokens_at) * max_runs_per_minute / 60.0) AS tokens
-         FROM automations WHERE id = ? FOR UPDATE
-     )
-     UPDATE automations a
-        SET run_tokens = CASE WHEN a.enabled AND bucket.tokens >= 1 THEN bucket.tokens - 1 ELSE bucket.tokens END,
-            run_tokens_at = clock_timestamp()
-       FROM bucket WHERE a.id = bucket.id
-     RETURNING a.*, a.enabled AND bucket.tokens >= 1 AS admitted`,
-    [automationId],
-  );
-  return automation;
-}
-
 function createExecuteRun(deps: RunExecutionDeps) {
   /**
-   * `automations.runs.execute`: one queued run, in one transaction. It is skipped when its
-   * automation is disabled or over its runs-a-minute bucket, and fails when it would be too deep a
-   * chain, when its runners died too often or when its owner cannot act. Otherwise it emits
+   * `automations.runs.execute`: one admitted run, in one transaction. It is skipped when its
+   * automation was disabled since, and fails when its owner cannot act. Otherwise it emits
    * `automation.run-started` and runs the actions in order, each through its procedure as the owner
    * (resolved now, from live rows: never more than the owner holds at this moment), all inside one
    * savepoint, so a failing action leaves nothing of the earlier ones. The outcome, its event and
@@ -111,23 +74,12 @@ function createExecuteRun(deps: RunExecutionDeps) {
       const startedAt = performance.now();
       const run = await lockRun(ctx, input.runId);
       if (!run || run.status !== 'queued') return { status: run?.status ?? 'missing' };
-      if (run.attempts > MAX_RUN_ATTEMPTS) {
-        await finishRun(ctx, run, 'failed', `The run was interrupted ${MAX_RUN_ATTEMPTS} times (its runner stopped); it is not tried again`);
-        return { status: 'failed' };
-      }
-      if (chainDepth(run) > MAX_CHAIN_DEPTH) {
-        const message = `Stopped: this run would be automation number ${chainDepth(run)} in a chain of automations triggering one another (at most ${MAX_CHAIN_DEPTH})`;
-        await finishRun(ctx, run, 'failed', message);
-        return { status: 'failed' };
-      }
-      const automation = await admitRun(ctx, run.automation_id);
+      // Admitted runs only (automations.runs.admit); one disabled since is skipped.
+      if (!run.admitted_at) return { status: 'not-admitted' };
+      const [automation] = await ctx.em.execute<AutomationRow[]>(`SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE id = ?`, [run.automation_id]);
       if (!automation) return { status: 'missing' };
       if (!automation.enabled) {
         await finishRun(ctx, run, 'skipped', 'The automation was disabled before the run started');
-        return { status: 'skipped' };
-      }
-      if (!automation.admitted) {
-        await finishRun(ctx, run, 'skipped', `Rate limit: the automation runs at most ${automation.max_runs_per_minute} times a minute`);
         return { status: 'skipped' };
       }
       ctx.emit(createEvent('automation.run-started', { automationId: run.automation_id, runId: run.id, trigger: run.trigger }, { organizationId: run.organization_id }));
@@ -189,5 +141,5 @@ function createExecuteRun(deps: RunExecutionDeps) {
 }
 
 export function createRunExecutionProcedures(deps: RunExecutionDeps): AnyProcedure[] {
-  return [createExecuteRun(deps)];
+  return [admitRuns, createExecuteRun(deps)];
 }

@@ -12,6 +12,7 @@ export interface RunRow {
   chain: string[];
   triggered_by: string | null;
   attempts: number;
+  admitted_at: string | Date | null;
   queued_at: string | Date;
   started_at: string | Date | null;
   finished_at: string | Date | null;
@@ -19,7 +20,7 @@ export interface RunRow {
   action_results: ActionResult[];
 }
 
-export const RUN_COLUMNS = `id, automation_id, organization_id, trigger, status, input, event, chain, triggered_by, attempts,
+export const RUN_COLUMNS = `id, automation_id, organization_id, trigger, status, input, event, chain, triggered_by, attempts, admitted_at,
   queued_at, started_at, finished_at, error, action_results`;
 
 /** The depth of a run in a chain of automations: 1 when no automation caused it. */

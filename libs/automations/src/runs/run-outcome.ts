@@ -1,0 +1,27 @@
+import { createEvent } from '@mrp/events';
+import type { ProcedureContext } from '@mrp/platform';
+import type { ActionResult } from '../definitions/automation-schemas';
+import type { RunRow } from './run-rows';
+
+/** What the runner's principal holds, and nothing else does. */
+export const RUN_AUTOMATIONS = 'system.automation-runner';
+/** A chain of automations triggering one another stops at this depth. */
+export const MAX_CHAIN_DEPTH = 8;
+/** A run whose runner died this many times is given up. */
+export const MAX_RUN_ATTEMPTS = 3;
+
+/** Records how a run ended; a failure emits `automation.run-failed`. */
+export async function finishRun(ctx: ProcedureContext, run: RunRow, status: 'succeeded' | 'failed' | 'skipped', error: string | null, results: ActionResult[] = []) {
+  await ctx.em.execute(
+    `UPDATE automation_runs SET status = ?, error = ?, action_results = ?::jsonb, finished_at = now(), locked_until = NULL,
+            started_at = coalesce(started_at, now())
+      WHERE id = ?`,
+    [status, error, JSON.stringify(results), run.id],
+  );
+  if (status === 'failed') {
+    ctx.emit(
+      createEvent('automation.run-failed', { automationId: run.automation_id, runId: run.id, error: error ?? 'failed' }, { organizationId: run.organization_id }),
+    );
+  }
+}
+
