@@ -20,16 +20,12 @@ import { invokeProcedure, loadConfig, type EventEnvelope, type Principal } from 
 import { createAutomationRunner, createRuntime, listenForAutomationRuns, type Runtime } from '@mrp/runtime';
 import { createThrowawayDatabase } from '../shared/throwaway-database';
 import { writeSection } from '../shared/markdown-section';
+import { percentile, sleep } from '../shared/samples';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 1000);
 const IDLE_SAMPLES = 100;
 const ADMIN = { sub: '0190cccc-0000-7000-8000-00000000be03', email: 'bench-admin@bench.example', name: 'Bench Admin' };
 
-const percentile = (samples: number[], q: number) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0];

@@ -22,6 +22,7 @@ import { invokeProcedure, loadConfig, type Principal } from '@mrp/platform';
 import { createRuntime, type Runtime } from '@mrp/runtime';
 import { createThrowawayDatabase } from '../shared/throwaway-database';
 import { writeSection } from '../shared/markdown-section';
+import { percentile, sleep } from '../shared/samples';
 import type { ReceiverCommand, ReceiverMessage } from './receiver';
 
 const QUEUED = Number(process.env.BENCH_DELIVERIES ?? 10_000);
@@ -29,11 +30,6 @@ const IDLE_SAMPLES = 200;
 const ROUNDS = 2;
 const ADMIN = { sub: '0190cccc-0000-7000-8000-00000000be02', email: 'bench-admin@bench.example', name: 'Bench Admin' };
 
-const percentile = (samples: number[], q: number) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** The no-op handler: answers as a receiver would, at once, and sends nothing. */
 const NOOP_SENDER: WebhookSender = {
