@@ -125,12 +125,15 @@ describe('npm start', () => {
     });
   });
 
-  it('answers on 127.0.0.1, refuses a second start in one line naming the first (pid, address), and stops everything on SIGTERM to the launcher alone', async () => {
+  it('answers on 127.0.0.1, runs the scheduled tasks with no external cron, refuses a second start in one line naming the first (pid, address), and stops everything on SIGTERM to the launcher alone', async () => {
     const first = await launch();
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.launcher.output().stdout).toMatch(/^Demo API key \(shown once, keep it\): mrk_/m);
     expect((await fetch(`${first.url}/health`)).status).toBe(200);
     await expectWebhookDelivered(first.url, first.launcher.output().stdout);
+    // No external cron: the cron-runner's own schedule (every minute) runs the task within the next minute.
+    const ran = await first.launcher.waitForLine(/"name":"cron-runner".*"task":"run-automation-schedules".*"msg":"task ran"/, 70_000);
+    expect(JSON.parse(ran)).toMatchObject({ processed: expect.any(Number), durationMs: expect.any(Number), slot: expect.stringMatching(/:00\.000Z$/) });
 
     const second = startAppProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, PORT: String(await freePort()) });
     const refused = await second.exited;
@@ -145,7 +148,7 @@ describe('npm start', () => {
     expect((await first.launcher.exited).code).toBe(0);
     expect(await gone(first.pids)).toEqual([]);
     expect(existsSync(join(dataDir, 'local.lock'))).toBe(false);
-  });
+  }, 240_000);
 
   describe('in production', () => {
     const secret = 'production-secret-long-enough-for-hs256';

@@ -1,14 +1,22 @@
 import { loadConfig } from '@mrp/platform';
-import { createAutomationRunner, createRuntime, listenForAutomationRuns, runProcess } from '@mrp/runtime';
+import { createAutomationRunner, createRuntime, listenForAutomationRuns, resolveTaskSchedules, runProcess } from '@mrp/runtime';
 import { startScheduler } from './scheduler';
 
 runProcess('cron-runner', async () => {
-  const runtime = await createRuntime(loadConfig(), { name: 'cron-runner', poolSize: 10 });
-  const scheduler = startScheduler(runtime, runtime.tasks);
+  const config = loadConfig();
+  const runtime = await createRuntime(config, { name: 'cron-runner', poolSize: 10 });
+  let schedules;
+  try {
+    schedules = resolveTaskSchedules(runtime.tasks, config.cronScheduleOverrides);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  const scheduler = startScheduler(runtime, schedules);
   // Automation runs start within milliseconds of being queued, not at the next schedule tick.
   const runner = createAutomationRunner(runtime);
   const signals = await listenForAutomationRuns(runtime, runner);
-  runtime.logger.info({ tasks: runtime.tasks.map((task) => `${task.name} (${task.schedule})`) }, 'cron-runner started');
+  runtime.logger.info({ tasks: schedules.map(({ task, schedule }) => `${task.name} (${schedule ?? 'off'})`) }, 'cron-runner started');
   return {
     logger: runtime.logger,
     async stop() {

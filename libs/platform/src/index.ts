@@ -57,6 +57,7 @@ export {
   type PendingEvent,
 } from './events/event-envelope';
 export { FeatureFlagStore, type FeatureFlagState } from './feature-flags/feature-flag-store';
+export { createTaskSlotClaims, slotMinute, type TaskSlotClaims } from './scheduling/task-slot-claims';
 export {
   KNOWN_FEATURE_FLAGS,
   FEATURE_FLAG_KEYS,

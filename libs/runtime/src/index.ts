@@ -4,3 +4,4 @@ export type { ScheduledTask } from './scheduled-tasks';
 export { invokeAsSystem, type SystemCall } from './invoke-as-system';
 export { runProcess, describeStartupFailure } from './process-lifecycle';
 export { createAutomationRunner, listenForAutomationRuns } from './automation-runner';
+export { resolveTaskSchedules, scheduleVariable, type TaskSchedule } from './task-schedules';

@@ -17,6 +17,7 @@ export function cronRouter(runtime: Runtime): Router {
   const run = async (ctx: Context) => {
     const secret = runtime.config.cronSecret;
     if (!secret) throw new DomainError('service_unavailable', 'Scheduled-task routes are off: CRON_SECRET is not configured');
+    // Authenticate before looking the task up: without the secret, no answer tells which tasks exist.
     if (!sameSecret(bearerToken(ctx), secret)) throw unauthorized('Invalid cron secret');
     const task = runtime.tasks.find((candidate) => candidate.name === ctx.params.task);
     if (!task) throw notFound(`Scheduled task ${ctx.params.task}`);

@@ -46,6 +46,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database)'],
     [{ FEATURE_FLAGS: 'nope.flag=true' }, 'FEATURE_FLAGS names an unknown flag "nope.flag" (known: public-api.enabled, public-api.service-accounts)'],
     [{ FEATURE_FLAGS: 'public-api.enabled=yes' }, 'FEATURE_FLAGS value for "public-api.enabled" must be true or false, got "yes"'],
+    [{ CRON_SECRET: 'short' }, 'CRON_SECRET must be at least 16 characters'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV must be one of development, production, test; got "staging"'],
     [{ AUTH_JWT_SECRET: 'short' }, 'AUTH_JWT_SECRET must be at least 32 characters'],
     [{ CURSOR_SECRET: 'x'.repeat(31) }, 'CURSOR_SECRET must be at least 32 characters'],
@@ -117,6 +118,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ AUTH_JWKS_URL: 'https://idp.example.com/jwks' }, { requireSessionAuth: true }).authJwksUrl).toBe(
       'https://idp.example.com/jwks',
     );
+  });
+
+  describe('CRON_SECRET and CRON_SCHEDULE_*', () => {
+    it('treats an empty CRON_SECRET as unset (the cron routes answer 503)', () => {
+      expect(loadConfig({ CRON_SECRET: '' }).cronSecret).toBeUndefined();
+      expect(loadConfig({ CRON_SECRET: '   ' }).cronSecret).toBeUndefined();
+    });
+
+    it('keeps the CRON_SCHEDULE_* variables as given, trimmed, leaving out empty ones', () => {
+      expect(
+        loadConfig({ CRON_SCHEDULE_SEND_CALENDAR_REMINDERS: ' */5 * * * * ', CRON_SCHEDULE_RETRY_FIELD_INDEXES: 'off', CRON_SCHEDULE_X: '' }).cronScheduleOverrides,
+      ).toEqual({ CRON_SCHEDULE_RETRY_FIELD_INDEXES: 'off', CRON_SCHEDULE_SEND_CALENDAR_REMINDERS: '*/5 * * * *' });
+      expect(loadConfig({}).cronScheduleOverrides).toEqual({});
+    });
   });
 
   describe('CURSOR_SECRET', () => {

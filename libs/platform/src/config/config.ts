@@ -29,6 +29,11 @@ export interface PlatformConfig {
   authJwtAudience: string | undefined;
   platformAdminEmails: ReadonlySet<string>;
   cronSecret: string | undefined;
+  /**
+   * CRON_SCHEDULE_<TASK> overrides as given, keyed by the variable's full name; the runtime,
+   * which knows the tasks, checks the names and expressions (resolveTaskSchedules).
+   */
+  cronScheduleOverrides: Readonly<Record<string, string>>;
   /** Signs list cursors; one per deployment, the same in every process that serves lists. */
   cursorSecret: string;
   publicApiRatePerSecond: number;
@@ -128,6 +133,18 @@ function parseDatabaseUrl(raw: string | undefined): string | undefined {
     throw new ConfigError(`DATABASE_URL must use the postgres:// scheme, got "${url.protocol}"`);
   }
   return raw;
+}
+
+const CRON_SCHEDULE_PREFIX = 'CRON_SCHEDULE_';
+
+function cronScheduleOverrides(env: Env): Record<string, string> {
+  const overrides: Record<string, string> = {};
+  for (const name of Object.keys(env).filter((key) => key.startsWith(CRON_SCHEDULE_PREFIX)).sort()) {
+    // Empty counts as unset, as for every other variable.
+    const value = optional(env, name);
+    if (value !== undefined) overrides[name] = value;
+  }
+  return overrides;
 }
 
 function parseFeatureFlags(raw: string | undefined): Record<string, boolean> {
@@ -265,6 +282,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     authJwtAudience: optional(env, 'AUTH_JWT_AUDIENCE'),
     platformAdminEmails,
     cronSecret,
+    cronScheduleOverrides: cronScheduleOverrides(env),
     cursorSecret: parseCursorSecret(optional(env, 'CURSOR_SECRET'), nodeEnv),
     publicApiRatePerSecond: positiveNumber(env, 'PUBLIC_API_RATE_PER_SECOND', 5, { integer: false }),
     publicApiBurst: positiveNumber(env, 'PUBLIC_API_BURST', 20, { integer: true }),
