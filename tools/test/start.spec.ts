@@ -75,6 +75,60 @@ async function expectWebhookDelivered(apiUrl: string, stdout: string): Promise<v
   }
 }
 
+/** Records of the demo `contacts` model titled `title`, through /api/v1. */
+async function contactsTitled(apiUrl: string, key: string, title: string): Promise<number> {
+  const filter = encodeURIComponent(JSON.stringify({ field: 'title', op: 'eq', value: title }));
+  const response = await fetch(`${apiUrl}/api/v1/models/contacts/records?filter=${filter}`, { headers: { Authorization: `Bearer ${key}` } });
+  return ((await response.json()) as { items: unknown[] }).items.length;
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    // The demo key may make 5 requests a second.
+    await new Promise((wake) => setTimeout(wake, 300));
+  }
+  return check();
+}
+
+/**
+ * With the demo session: an event automation (a contact created -> a follow-up contact) and an
+ * every-minute schedule automation. The first runs through the cron-runner's automation runner
+ * within seconds; the second is checked once the cron-runner's schedule task has run.
+ */
+async function defineAutomations(apiUrl: string, stdout: string): Promise<{ key: string }> {
+  const key = /^Demo API key \(shown once, keep it\): (mrk_\S+)$/m.exec(stdout)?.[1] as string;
+  const session = /^Demo session token for \/rpc \(30 days\): (\S+)$/m.exec(stdout)?.[1] as string;
+  const me = (await (await fetch(`${apiUrl}/api/v1/me`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { organization: { id: string } };
+  const rpc = (name: string, input: unknown) =>
+    fetch(`${apiUrl}/rpc/${name}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${session}`, 'X-Organization-Id': me.organization.id, 'Content-Type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+  const onCreate = await rpc('automations.create', {
+    name: 'Follow up',
+    trigger: { type: 'event', eventType: 'data-models.contacts.record-created' },
+    actions: [{ type: 'create-record', model: 'contacts', data: { title: 'Follow-up: {{event.payload.record.title}}' } }],
+  });
+  expect(onCreate.status).toBe(200);
+  const everyMinute = await rpc('automations.create', {
+    name: 'Every minute',
+    trigger: { type: 'schedule', cron: '* * * * *', timezone: 'UTC' },
+    actions: [{ type: 'create-record', model: 'contacts', data: { title: 'Scheduled check' } }],
+  });
+  expect(everyMinute.status).toBe(200);
+  const record = await fetch(`${apiUrl}/api/v1/models/contacts/records`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data: { title: 'Automation check' } }),
+  });
+  expect(record.status).toBe(201);
+  expect(await eventually(async () => (await contactsTitled(apiUrl, key, 'Follow-up: Automation check')) === 1, 15_000)).toBe(true);
+  return { key };
+}
+
 describe('npm start', () => {
   let dataDir: string;
   const everyPid = new Set<number>();
@@ -131,9 +185,12 @@ describe('npm start', () => {
     expect(first.launcher.output().stdout).toMatch(/^Demo API key \(shown once, keep it\): mrk_/m);
     expect((await fetch(`${first.url}/health`)).status).toBe(200);
     await expectWebhookDelivered(first.url, first.launcher.output().stdout);
+    const { key } = await defineAutomations(first.url, first.launcher.output().stdout);
     // No external cron: the cron-runner's own schedule (every minute) runs the task within the next minute.
     const ran = await first.launcher.waitForLine(/"name":"cron-runner".*"task":"run-automation-schedules".*"msg":"task ran"/, 70_000);
     expect(JSON.parse(ran)).toMatchObject({ processed: expect.any(Number), durationMs: expect.any(Number), slot: expect.stringMatching(/:00\.000Z$/) });
+    // The slot it queued ran: the schedule automation wrote its record.
+    expect(await eventually(async () => (await contactsTitled(first.url, key, 'Scheduled check')) >= 1, 15_000)).toBe(true);
 
     const second = startAppProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, PORT: String(await freePort()) });
     const refused = await second.exited;
