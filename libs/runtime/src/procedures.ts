@@ -8,7 +8,7 @@ import type { RuntimeServices } from './runtime';
 export function allProcedures(services: RuntimeServices): AnyProcedure[] {
   const { notifier } = services;
   return [
-    ...createAuthzProcedures({ flags: services.flags, notifier }),
+    ...createAuthzProcedures({ flags: services.flags, notifier, accountDeletionGraceDays: services.config.accountDeletionGraceDays }),
     whoAmIProcedure,
     ...apiKeyProcedures,
     ...serviceAccountProcedures,
