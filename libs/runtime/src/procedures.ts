@@ -1,6 +1,6 @@
 import type { AnyProcedure } from '@mrp/platform';
 import { apiKeyProcedures, createAuthzProcedures, serviceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
-import { createNotificationProcedures, createSendNotificationProcedure } from '@mrp/notifications';
+import { createNotificationProcedures, createSendDueEmailsProcedure, createSendNotificationProcedure } from '@mrp/notifications';
 import { createDataModelsProcedures } from '@mrp/data-models';
 import type { RuntimeServices } from './runtime';
 
@@ -14,6 +14,7 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...serviceAccountProcedures,
     ...createNotificationProcedures(),
     createSendNotificationProcedure(notifier),
+    createSendDueEmailsProcedure(services.emailSender?.send),
     ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret, notifier }),
     ...services.webhooks.procedures,
     ...services.automations.procedures,
