@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@mrp/events';
+import type { EventEnvelope } from '@mrp/platform';
 import { startTestApi, type TestApi } from './support/test-api';
 import { createOrganizationWithKey, publicApi, queryDatabase } from './support/public-api-fixtures';
 
