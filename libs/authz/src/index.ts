@@ -16,6 +16,8 @@ export {
   rolesOfOrganization,
   membersHolding,
   notifiableUserIds,
+  deletedUserIds,
+  emailAddressesOf,
   userIdsByVerifiedEmail,
   organizationsOfMembers,
   memberOrganizationIds,

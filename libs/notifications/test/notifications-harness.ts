@@ -5,12 +5,21 @@ import {
   invokeProcedure,
   noopEventDispatcher,
   platformModule,
+  systemPrincipal,
   type EventDispatcher,
   type PendingEvent,
 } from '@mrp/platform';
 import { createTestOrm, silentLogger, type TestOrm } from '@mrp/platform/testing';
 import { authzModule, createAuthzProcedures, resolveSessionPrincipal, type SessionClaims } from '@mrp/authz';
-import { createNotificationProcedures, createNotifier, notificationsModule, type Notifier } from '../src';
+import {
+  createNotificationProcedures,
+  createNotifier,
+  createSendDueEmailsProcedure,
+  notificationsModule,
+  SEND_NOTIFICATION_EMAILS,
+  type Notifier,
+  type SendEmail,
+} from '../src';
 
 export const OPERATOR_EMAIL = 'ops@platform.test';
 
@@ -23,15 +32,29 @@ export interface NotificationsHarness {
   call<T = Record<string, unknown>>(name: string, input: unknown, who: SessionClaims, organizationId?: string | null): Promise<T>;
   /** Runs `work` in a transaction with a scope that records what it emits. */
   inTransaction<T>(work: (scope: Parameters<Notifier['notify']>[0]) => Promise<T>): Promise<{ result: T; emitted: PendingEvent[] }>;
+  /** Runs the send-notification-emails task's procedure as its system principal. */
+  sendDueEmails(): Promise<number>;
   sql<T extends object = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
-export async function createNotificationsHarness(dispatcher: EventDispatcher = noopEventDispatcher): Promise<NotificationsHarness> {
+export interface NotificationsHarnessOptions {
+  /** SMTP is configured, and this sends the emails. */
+  sendEmail?: SendEmail;
+}
+
+export async function createNotificationsHarness(
+  dispatcher: EventDispatcher = noopEventDispatcher,
+  { sendEmail }: NotificationsHarnessOptions = {},
+): Promise<NotificationsHarness> {
   const db = await createTestOrm([platformModule, authzModule, notificationsModule]);
-  const notifier = createNotifier({ platformAdminEmails: new Set([OPERATOR_EMAIL]) });
+  const notifier = createNotifier({ platformAdminEmails: new Set([OPERATOR_EMAIL]), emailEnabled: sendEmail !== undefined });
   const flags = new FeatureFlagStore(db.orm, {}, 0);
-  const registry = new ProcedureRegistry([...createAuthzProcedures({ flags, notifier }), ...createNotificationProcedures()]);
+  const registry = new ProcedureRegistry([
+    ...createAuthzProcedures({ flags, notifier }),
+    ...createNotificationProcedures(),
+    createSendDueEmailsProcedure(sendEmail),
+  ]);
   const platformAdminEmails = new Set([OPERATOR_EMAIL]);
   const principal = (who: SessionClaims, organizationId: string | null) =>
     resolveSessionPrincipal(db.orm.em.fork(), who, { organizationId, platformAdminEmails });
@@ -53,6 +76,19 @@ export async function createNotificationsHarness(dispatcher: EventDispatcher = n
       const emitted: PendingEvent[] = [];
       const result = await db.orm.em.fork().transactional((em) => work({ em, emit: (event) => emitted.push(event) }));
       return { result, emitted };
+    },
+    async sendDueEmails() {
+      const output = await invokeProcedure<{ processed: number }>(
+        registry.require('notifications.emails.sendDue'),
+        {},
+        {
+          em: db.orm.em.fork(),
+          principal: systemPrincipal('send-notification-emails', { permissions: [SEND_NOTIFICATION_EMAILS] }),
+          correlationId: 'test-send-notification-emails',
+        },
+        { dispatcher, logger: silentLogger, flags },
+      );
+      return output.processed;
     },
     sql: <T extends object>(query: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(query, params),
     close: () => db.close(),

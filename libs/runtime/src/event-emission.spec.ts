@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SMTPServer } from 'smtp-server';
 import { EVENT_TYPES, type EventCatalog, type EventType } from '@mrp/events';
 import { resolveSessionPrincipal, type SessionClaims } from '@mrp/authz';
 import { invokeProcedure, loadConfig, type EventCause, type EventEnvelope } from '@mrp/platform';
@@ -23,8 +24,6 @@ const COMES_LATER = [
   'kanban.card-moved',
   'kanban.card-deleted',
   'kanban.card-assigned',
-  // With the email channel: the in-app inbox cannot fail to deliver.
-  'notification.delivery-failed',
 ] as const satisfies readonly EventType[];
 
 /** Emitted by the webhook worker after five failed attempts: its end-to-end test is apps/api/test/webhooks/deliveries.spec.ts. */
@@ -56,6 +55,9 @@ let owner: SessionClaims;
 let member: SessionClaims;
 let admin: SessionClaims;
 let organizationId: string;
+/** Every recipient is refused: notification emails fail. */
+let refusingSmtp: SMTPServer;
+let refusingSmtpPort: number;
 
 const person = (label: string): SessionClaims => ({ sub: randomUUID(), email: `${label}-${randomUUID().slice(0, 8)}@emission.test`, name: label });
 
@@ -384,6 +386,28 @@ const SCENARIOS: { [T in Covered]: [Scenario<T>, ...Array<Scenario<T>>] } = {
       },
     },
   ],
+  'notification.delivery-failed': [
+    {
+      cause: 'the send-notification-emails task, when the SMTP server refuses the email',
+      async run() {
+        // Only this scenario's email is due: the others' emails were queued by earlier scenarios.
+        await sql(`UPDATE notification_emails SET status = 'sent' WHERE status = 'pending'`);
+        const who = await invitedMember('unreachable');
+        await call('rbac.roles.assign', { userId: who.sub, roleKey: 'admin' }, owner, organizationId);
+        await sql(`UPDATE notification_emails SET status = 'sent' WHERE status = 'pending' AND user_id <> ?`, [who.sub]);
+        const [{ notification_id: notificationId }] = await sql<{ notification_id: string }>(
+          `SELECT notification_id FROM notification_emails WHERE user_id = ? AND status = 'pending'`,
+          [who.sub],
+        );
+        expect(await runTask('send-notification-emails')).toBe(1);
+        return {
+          payload: { notificationId, userId: who.sub, channel: 'email', error: expect.stringContaining('Mailbox unavailable'), attempt: 1, willRetry: true },
+          organizationId,
+          userId: who.sub,
+        };
+      },
+    },
+  ],
   'automation.created': [
     {
       cause: 'automations.create',
@@ -548,12 +572,20 @@ describe('event emission', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase();
+    refusingSmtp = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onRcptTo: (_address, _session, callback) => callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 })),
+    });
+    await new Promise<void>((resolve) => refusingSmtp.listen(0, '127.0.0.1', resolve));
+    refusingSmtpPort = (refusingSmtp.server.address() as { port: number }).port;
     runtime = await createRuntime(
       loadConfig({
         NODE_ENV: 'test',
         DATABASE_URL: database.url,
         PLATFORM_ADMIN_EMAILS: PLATFORM_ADMIN,
         FEATURE_FLAGS: 'public-api.service-accounts=true',
+        SMTP_URL: `smtp://127.0.0.1:${refusingSmtpPort}`,
       }),
       { name: 'emission-test', poolSize: 3 },
     );
@@ -565,6 +597,7 @@ describe('event emission', () => {
   });
   afterAll(async () => {
     await runtime.close();
+    await new Promise<void>((resolve) => refusingSmtp.close(() => resolve()));
     await database.drop();
   });
 

@@ -1,6 +1,6 @@
 import type { AnyProcedure } from '@mrp/platform';
 import { apiKeyProcedures, createAuthzProcedures, serviceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
-import { createNotificationProcedures, createSendNotificationProcedure } from '@mrp/notifications';
+import { createNotificationProcedures, createSendDueEmailsProcedure, createSendNotificationProcedure } from '@mrp/notifications';
 import { createDataModelsProcedures } from '@mrp/data-models';
 import type { RuntimeServices } from './runtime';
 
@@ -8,12 +8,13 @@ import type { RuntimeServices } from './runtime';
 export function allProcedures(services: RuntimeServices): AnyProcedure[] {
   const { notifier } = services;
   return [
-    ...createAuthzProcedures({ flags: services.flags, notifier }),
+    ...createAuthzProcedures({ flags: services.flags, notifier, accountDeletionGraceDays: services.config.accountDeletionGraceDays }),
     whoAmIProcedure,
     ...apiKeyProcedures,
     ...serviceAccountProcedures,
     ...createNotificationProcedures(),
     createSendNotificationProcedure(notifier),
+    createSendDueEmailsProcedure(services.emailSender?.send),
     ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret, notifier }),
     ...services.webhooks.procedures,
     ...services.automations.procedures,

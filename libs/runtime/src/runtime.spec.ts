@@ -59,6 +59,7 @@ describe('createRuntime', () => {
       'prune-webhook-deliveries',
       'run-automation-schedules',
       'send-calendar-reminders',
+      'send-notification-emails',
       'retry-field-indexes',
     ]);
     for (const task of runtime.tasks) await expect(task.run(runtime)).resolves.toBe(0);
@@ -67,7 +68,7 @@ describe('createRuntime', () => {
   it("serves the tasks' system procedures through no door, and holds no person able to call them", () => {
     const system = runtime.procedures.all().filter((procedure) => procedure.scope === 'system');
     expect(system.map((procedure) => procedure.name)).toEqual(
-      expect.arrayContaining(['accounts.processDueDeletions', 'apiKeys.pruneRateLimitBuckets', 'dataModels.fields.retryIndexes', 'dataModels.reminders.sendDue']),
+      expect.arrayContaining(['accounts.processDueDeletions', 'apiKeys.pruneRateLimitBuckets', 'dataModels.fields.retryIndexes', 'dataModels.reminders.sendDue', 'notifications.emails.sendDue']),
     );
     for (const procedure of system) expect(runtime.procedures.served(procedure.name)).toBeUndefined();
     // Their permissions are no role's: the permission catalog cannot grant them.

@@ -11,7 +11,7 @@ import {
   type PlatformConfig,
 } from '@mrp/platform';
 import { InProcessEventBus, createEventDispatcher } from '@mrp/events';
-import { createNotifier, type Notifier } from '@mrp/notifications';
+import { createNotifier, createSmtpSender, type Notifier, type SmtpSender } from '@mrp/notifications';
 import { createAutomations, type Automations } from '@mrp/automations';
 import { ALL_MODULES } from './modules';
 import { allProcedures } from './procedures';
@@ -27,6 +27,8 @@ export interface RuntimeServices {
   bus: InProcessEventBus;
   dispatcher: EventDispatcher;
   notifier: Notifier;
+  /** Present when SMTP_URL is set: one SMTP transport for the process. */
+  emailSender: SmtpSender | undefined;
   webhooks: Webhooks;
   automations: Automations;
 }
@@ -57,13 +59,14 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const orm = await createOrm({ databaseUrl: config.databaseUrl, modules: ALL_MODULES, poolSize: options.poolSize });
   const flags = new FeatureFlagStore(orm, config.featureFlagDefaults);
   const bus = new InProcessEventBus(logger);
-  const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails });
+  const emailSender = config.smtpUrl ? createSmtpSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom }) : undefined;
+  const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails, emailEnabled: emailSender !== undefined });
   const webhooks = createWebhooks(config, orm, notifier, { ...options.webhooks, secretResolver });
   // Automation runs call procedures of the registry that holds the automations' own: they find it when a run needs it.
   const automations = createAutomations({ procedures: () => procedures, invocation: () => invocationDeps });
   const dispatcher = createEventDispatcher(bus, [webhooks.outbox, automations.outbox]);
   const invocationDeps: InvocationDeps = { dispatcher, logger, flags };
-  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, notifier, webhooks, automations };
+  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, notifier, emailSender, webhooks, automations };
   const procedures = new ProcedureRegistry(allProcedures(services));
   return {
     ...services,
@@ -73,6 +76,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     async close() {
       await bus.idle();
       await webhooks.close();
+      emailSender?.close();
       await orm.close();
     },
   };

@@ -155,6 +155,52 @@ describe('account deletion', () => {
     await expect(h.call('me.get', {}, gone)).rejects.toMatchObject({ code: 'unauthorized', message: 'This account has been deleted' });
   });
 
+  it('anonymises the account, ends its memberships (grants with them) and says so per organization left', async () => {
+    const leaving = h.person('leaving');
+    const founder = h.person('founder');
+    const first = await h.call<{ id: string }>('organizations.create', { name: 'Leaving One' }, leaving);
+    const second = await h.call<{ id: string }>('organizations.create', { name: 'Leaving Two' }, founder);
+    await h.sql('INSERT INTO memberships (id, organization_id, user_id) VALUES (gen_random_uuid(), ?, ?)', [second.id, leaving.sub]);
+    await h.call('users.requestDeletion', {}, leaving);
+    await makeDue(leaving);
+    h.events.clear();
+
+    await expect(processDueDeletions()).resolves.toBe(1);
+    const [row] = await h.sql<{ display_name: string; email: string; email_verified: boolean; deleted: boolean }>(
+      'SELECT display_name, email, email_verified, deleted_at IS NOT NULL AS deleted FROM users WHERE id = ?',
+      [leaving.sub],
+    );
+    expect(row).toEqual({ display_name: 'Deleted user', email: expect.stringMatching(/^deleted-[0-9a-f]{32}@deleted\.invalid$/), email_verified: false, deleted: true });
+    expect(row.email).not.toContain(leaving.email.split('@')[0]);
+    await expect(h.sql('SELECT 1 FROM memberships WHERE user_id = ?', [leaving.sub])).resolves.toEqual([]);
+    await expect(h.sql('SELECT 1 FROM role_grants g JOIN memberships m ON m.id = g.membership_id WHERE m.user_id = ?', [leaving.sub])).resolves.toEqual([]);
+    await expect(h.sql('SELECT 1 FROM memberships WHERE user_id = ?', [founder.sub])).resolves.toHaveLength(1);
+    const removed = [first.id, second.id].sort().map((organizationId) =>
+      expect.objectContaining({
+        type: 'organization.member-removed',
+        organizationId,
+        userId: leaving.sub,
+        payload: { organizationId, userId: leaving.sub, removedBy: leaving.sub },
+      }),
+    );
+    expect(h.events.published).toEqual([
+      ...removed,
+      expect.objectContaining({ type: 'user.deleted', payload: { userId: leaving.sub, deletedBy: leaving.sub } }),
+    ]);
+  });
+
+  it('two runs at once delete each account once', async () => {
+    const people = [h.person('twin-a'), h.person('twin-b'), h.person('twin-c')];
+    for (const who of people) {
+      await h.call('users.requestDeletion', {}, who);
+      await makeDue(who);
+    }
+    h.events.clear();
+    const runs = await Promise.all([processDueDeletions(), processDueDeletions()]);
+    expect(runs[0] + runs[1]).toBe(3);
+    expect(h.events.ofType('user.deleted').map((event) => event.userId).sort()).toEqual(people.map((who) => who.sub).sort());
+  });
+
   it('a disabled account keeps its address', async () => {
     const locked = h.person('locked');
     await h.principal(locked);

@@ -5,12 +5,17 @@ import { toIso } from '../db/sql-values';
 import { USER_COLUMNS, UserViewSchema, findUser, toUserView, type UserRow } from '../users/user-rows';
 import { processDueDeletions } from './process-account-deletions';
 
-/** Grace period between asking for deletion and the account being deleted; canceling is possible until then. */
-export const ACCOUNT_DELETION_GRACE_DAYS = 30;
+export interface AccountDeletionDeps {
+  /**
+   * ACCOUNT_DELETION_GRACE_DAYS: between asking for deletion and the account being deleted;
+   * canceling is possible until then. 0: deleted at the next run of the task.
+   */
+  graceDays: number;
+}
 
-export const requestDeletion = defineProcedure({
+const requestDeletion = ({ graceDays }: AccountDeletionDeps) => defineProcedure({
   name: 'users.requestDeletion',
-  summary: `Schedule your account for deletion in ${ACCOUNT_DELETION_GRACE_DAYS} days`,
+  summary: 'Schedule your account for deletion at the end of the grace period (ACCOUNT_DELETION_GRACE_DAYS, 30 days unless configured)',
   scope: 'user',
   permission: null,
   input: Type.Object({}, { additionalProperties: false }),
@@ -24,7 +29,7 @@ export const requestDeletion = defineProcedure({
     const [updated] = await ctx.em.execute<UserRow[]>(
       `UPDATE users SET deletion_scheduled_for = now() + make_interval(days => ?), updated_at = now()
         WHERE id = ? RETURNING ${USER_COLUMNS}`,
-      [ACCOUNT_DELETION_GRACE_DAYS, user.id],
+      [graceDays, user.id],
     );
     ctx.emit(
       createEvent(
@@ -37,7 +42,7 @@ export const requestDeletion = defineProcedure({
   },
 });
 
-export const cancelDeletion = defineProcedure({
+const cancelDeletion = defineProcedure({
   name: 'users.cancelDeletion',
   summary: 'Cancel the scheduled deletion of your account',
   scope: 'user',
@@ -58,6 +63,6 @@ export const cancelDeletion = defineProcedure({
   },
 });
 
-export function createAccountDeletionProcedures(): AnyProcedure[] {
-  return [requestDeletion, cancelDeletion, processDueDeletions];
+export function createAccountDeletionProcedures(deps: AccountDeletionDeps): AnyProcedure[] {
+  return [requestDeletion(deps), cancelDeletion, processDueDeletions];
 }

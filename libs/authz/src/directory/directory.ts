@@ -28,6 +28,32 @@ export async function notifiableUserIds(em: EntityManager, userIds: readonly str
   return rows.map((row) => row.id);
 }
 
+/** Of `userIds`, those whose account is deleted or does not exist (sorted): what may no longer be shown or reached. */
+export async function deletedUserIds(em: EntityManager, userIds: readonly string[]): Promise<string[]> {
+  const asked = [...new Set(userIds)];
+  if (asked.length === 0) return [];
+  const live = await em.execute<Array<{ id: string }>>('SELECT id FROM users WHERE id = ANY(?::text[]) AND deleted_at IS NULL', [
+    sqlTextArray(asked),
+  ]);
+  const liveIds = new Set(live.map((row) => row.id));
+  return asked.filter((id) => !liveIds.has(id)).sort();
+}
+
+/**
+ * The address of each of `userIds` that may be emailed: live people only (never service accounts,
+ * never deleted accounts, whose address is a placeholder). Disabled people still hear about their account.
+ */
+export async function emailAddressesOf(em: EntityManager, userIds: readonly string[]): Promise<Map<string, string>> {
+  const addresses = new Map<string, string>();
+  if (userIds.length === 0) return addresses;
+  const rows = await em.execute<Array<{ id: string; email: string }>>(
+    `SELECT id, email FROM users WHERE id = ANY(?::text[]) AND kind = 'HUMAN' AND deleted_at IS NULL`,
+    [sqlTextArray([...new Set(userIds)])],
+  );
+  for (const row of rows) addresses.set(row.id, row.email);
+  return addresses;
+}
+
 /**
  * Of `userIds`, the members of the organization who may act (not disabled, not deleted) and hold
  * `permission` there now, each with the ids of the roles they hold (for row-level access): what

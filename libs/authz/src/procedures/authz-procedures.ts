@@ -15,6 +15,8 @@ export interface AuthzProcedureDeps {
   flags: FeatureFlagStore;
   /** Tells people in-app when they are given a role, removed, or their invite is accepted. */
   notifier?: UserNotifier;
+  /** ACCOUNT_DELETION_GRACE_DAYS; 30 when not given. */
+  accountDeletionGraceDays?: number;
 }
 
 /**
@@ -30,7 +32,7 @@ export function createAuthzProcedures(deps: AuthzProcedureDeps): AnyProcedure[] 
     ...createRoleProcedures(),
     ...createGrantProcedures(deps),
     ...createUserProcedures(),
-    ...createAccountDeletionProcedures(),
+    ...createAccountDeletionProcedures({ graceDays: deps.accountDeletionGraceDays ?? 30 }),
     ...createFeatureFlagProcedures(deps.flags),
     pruneRateLimitBuckets,
   ];

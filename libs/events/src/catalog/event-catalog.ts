@@ -29,7 +29,7 @@ export interface EventCatalog {
   'rbac.role-deleted': { organizationId: string; roleId: string; roleKey: string };
 
   'notification.created': { notificationId: string; userId: string; kind: string; title: string };
-  'notification.delivery-failed': { notificationId: string; userId: string; channel: string; error: string };
+  'notification.delivery-failed': { notificationId: string; userId: string; channel: string; error: string; attempt: number; willRetry: boolean };
 
   'automation.created': { automationId: string; organizationId: string; name: string };
   'automation.updated': { automationId: string; organizationId: string; changes: string[] };

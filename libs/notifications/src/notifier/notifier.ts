@@ -6,6 +6,8 @@ import { sqlTextArray } from '@mrp/platform';
 export interface NotifierOptions {
   /** PLATFORM_ADMIN_EMAILS: the operators who hear about platform trouble (e.g. failing webhooks). */
   platformAdminEmails: ReadonlySet<string>;
+  /** SMTP is configured: each notification is also queued for email (the send-notification-emails task sends it). */
+  emailEnabled?: boolean;
 }
 
 export interface CreatedNotification {
@@ -57,6 +59,17 @@ export function createNotifier(options: NotifierOptions): Notifier {
         sqlTextArray(recipients),
       ],
     );
+    if (options.emailEnabled) {
+      await scope.em.execute(
+        `INSERT INTO notification_emails (notification_id, user_id, organization_id)
+         SELECT n.id, n.user_id, ?::uuid FROM unnest(?::uuid[], ?::text[]) AS n(id, user_id)`,
+        [
+          routing === 'platform' ? null : (message.organizationId ?? null),
+          sqlTextArray(created.map((row) => row.id)),
+          sqlTextArray(created.map((row) => row.user_id)),
+        ],
+      );
+    }
     const notifications = created
       .map((row) => ({ id: row.id, userId: row.user_id }))
       .sort((a, b) => a.id.localeCompare(b.id));

@@ -12,6 +12,9 @@ describe('loadConfig', () => {
       webhookTimeoutSeconds: 10,
       webhookEndpointConcurrency: 16,
       webhookSecretResolverModule: undefined,
+      accountDeletionGraceDays: 30,
+      smtpUrl: undefined,
+      smtpFrom: 'no-reply@localhost',
       databaseUrl: undefined,
       nodeEnv: 'development',
     });
@@ -100,6 +103,50 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32) }).webhookAddressPolicy).toBe('production');
     expect(loadConfig({ NODE_ENV: 'development' }).webhookAddressPolicy).toBe('development');
     expect(loadConfig({ NODE_ENV: 'test' }).webhookAddressPolicy).toBe('development');
+  });
+
+  describe('ACCOUNT_DELETION_GRACE_DAYS', () => {
+    it('is a whole number of days from 0 (deleted at the next task run) to 365', () => {
+      expect(loadConfig({ ACCOUNT_DELETION_GRACE_DAYS: '0' }).accountDeletionGraceDays).toBe(0);
+      expect(loadConfig({ ACCOUNT_DELETION_GRACE_DAYS: '365' }).accountDeletionGraceDays).toBe(365);
+    });
+
+    it.each(['-1', '366', '1.5', 'soon'])('refuses %s in one line', (raw) => {
+      expect(() => loadConfig({ ACCOUNT_DELETION_GRACE_DAYS: raw })).toThrow(
+        new ConfigError(`ACCOUNT_DELETION_GRACE_DAYS must be an integer from 0 to 365, got "${raw}"`),
+      );
+    });
+  });
+
+  describe('SMTP_URL and SMTP_FROM', () => {
+    it('takes smtp:// and smtps:// URLs and a sender', () => {
+      expect(loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@mail.example.com:465' }).smtpUrl).toBe('smtps://mailer:s3cret@mail.example.com:465');
+      expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'Platform <ops@example.com>' })).toMatchObject({
+        smtpUrl: 'smtp://127.0.0.1:2525',
+        smtpFrom: 'Platform <ops@example.com>',
+      });
+    });
+
+    it.each([
+      ['http://mailer:s3cret@mail.example.com', 'SMTP_URL must use the smtp:// or smtps:// scheme, got "http:"'],
+      ['smtp://mailer:s3cret@', 'SMTP_URL is not a valid URL (expected smtp://user:password@host:port or smtps://...)'],
+      ['mailer:s3cret at mail', 'SMTP_URL must use the smtp:// or smtps:// scheme, got "mailer:"'],
+    ])('refuses %s without printing the password', (raw, message) => {
+      let error: unknown;
+      try {
+        loadConfig({ SMTP_URL: raw });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toEqual(new ConfigError(message));
+      expect(String((error as Error).message)).not.toContain('s3cret');
+    });
+
+    it('refuses a sender that is not an address', () => {
+      expect(() => loadConfig({ SMTP_FROM: 'nobody' })).toThrow(
+        'SMTP_FROM must be an address (no-reply@example.com or "Name <no-reply@example.com>"), got "nobody"',
+      );
+    });
   });
 
   it('reads the webhook retention in whole days', () => {

@@ -60,6 +60,12 @@ export interface PlatformConfig {
   /** Boot defaults of feature flags (`FEATURE_FLAGS=public-api.enabled=true,other=false`). */
   featureFlagDefaults: Readonly<Record<string, boolean>>;
   logLevel: string;
+  /** Days between asking for an account's deletion and its deletion (ACCOUNT_DELETION_GRACE_DAYS); 0 = at the next task run. */
+  accountDeletionGraceDays: number;
+  /** SMTP_URL (`smtp://` or `smtps://`): notifications are also emailed when set. Holds a password: never log it. */
+  smtpUrl: string | undefined;
+  /** SMTP_FROM: the sender of notification emails. */
+  smtpFrom: string;
   /**
    * TRUST_PROXY: the api is reached through one reverse proxy, whose X-Forwarded-For entry (the
    * last) is the client address (per-address limits of the automation hooks count by it).
@@ -239,6 +245,40 @@ function parseRateLimitStore(raw: string | undefined): 'postgres' | 'memory' {
   throw new ConfigError(`PUBLIC_API_RATE_LIMIT_STORE must be postgres or memory, got "${raw}"`);
 }
 
+function parseGraceDays(env: Env): number {
+  const raw = optional(env, 'ACCOUNT_DELETION_GRACE_DAYS');
+  if (raw === undefined) return 30;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value > 365) {
+    throw new ConfigError(`ACCOUNT_DELETION_GRACE_DAYS must be an integer from 0 to 365, got "${raw}"`);
+  }
+  return value;
+}
+
+/** The messages name the scheme and the host at most: the URL holds the SMTP password. */
+function parseSmtpUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL is not a valid URL (expected smtp://user:password@host:port or smtps://...)');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError(`SMTP_URL must use the smtp:// or smtps:// scheme, got "${url.protocol}"`);
+  }
+  if (!url.hostname) throw new ConfigError('SMTP_URL names no host (expected smtp://user:password@host:port)');
+  return raw;
+}
+
+const EMAIL_SENDER = /^[^\s@<>]+@[^\s@<>]+$|^[^\r\n<>]*<[^\s@<>]+@[^\s@<>]+>$/;
+
+function parseSmtpFrom(raw: string | undefined): string {
+  if (raw === undefined) return 'no-reply@localhost';
+  if (!EMAIL_SENDER.test(raw)) throw new ConfigError(`SMTP_FROM must be an address (no-reply@example.com or "Name <no-reply@example.com>"), got "${raw}"`);
+  return raw;
+}
+
 /** Where a person on this machine reaches the api: `http://127.0.0.1:3000`, `http://localhost:3000` for every interface. */
 export function apiAddress({ host, port }: Pick<PlatformConfig, 'host' | 'port'>): string {
   const shown = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
@@ -298,5 +338,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     featureFlagDefaults: parseFeatureFlags(optional(env, 'FEATURE_FLAGS')),
     logLevel: parseLogLevel(optional(env, 'LOG_LEVEL'), nodeEnv),
     trustProxy: parseBoolean(env, 'TRUST_PROXY', false),
+    accountDeletionGraceDays: parseGraceDays(env),
+    smtpUrl: parseSmtpUrl(optional(env, 'SMTP_URL')),
+    smtpFrom: parseSmtpFrom(optional(env, 'SMTP_FROM')),
   };
 }
