@@ -21,8 +21,18 @@ describe('account lifecycle over HTTP', () => {
 
   it('request, cancel, request again; the task deletes the account once: keys and sessions refused, memberships gone, profile anonymised', async () => {
     const org = await createOrganizationWithKey(api);
-    const member = await org.addMember(['member'], 'leaving');
+    const member = await org.addMember(['admin'], 'leaving');
     const key = await org.createKey({ name: 'Personal' }, member.session);
+    const automation = await org.rpc<{ id: string }>(
+      'automations.create',
+      { name: 'Theirs', trigger: { type: 'http' }, actions: [{ type: 'create-record', model: org.modelKey, data: { title: 'x' } }] },
+      member.session,
+    );
+    const staying = await org.rpc<{ id: string }>('automations.create', {
+      name: 'The owner\'s',
+      trigger: { type: 'http' },
+      actions: [{ type: 'create-record', model: org.modelKey, data: { title: 'x' } }],
+    });
     await expect(publicApi(api, key.token).get('/me')).resolves.toMatchObject({ status: 200 });
     const asMember = (name: string) => api.rpc<{ deletionScheduledFor: string | null }>(name, {}, { token: member.session });
 
@@ -49,8 +59,10 @@ describe('account lifecycle over HTTP', () => {
       [member.user.sub],
     );
     expect(profile).toEqual({ display_name: 'Deleted user', email: expect.stringMatching(/@deleted\.invalid$/), email_verified: false });
-    // The organization carries on without them.
+    // The organization carries on without them; the automations they owned are off.
     await expect(publicApi(api, org.key.token).get('/me')).resolves.toMatchObject({ status: 200 });
+    expect((await org.rpc<{ enabled: boolean }>('automations.get', { id: automation.id })).enabled).toBe(false);
+    expect((await org.rpc<{ enabled: boolean }>('automations.get', { id: staying.id })).enabled).toBe(true);
 
     await api.runtime.bus.idle();
     expect(events.filter((event) => event.type === 'user.deleted')).toEqual([

@@ -3,6 +3,7 @@ import type { AnyProcedure, Logger } from '@mrp/platform';
 import type { EventPersister } from '@mrp/events';
 import { automationDefinitionProcedures } from './definitions/automation-procedures';
 import { enqueueHookRun } from './hooks/hook-trigger';
+import { disableOrphanedAutomations } from './definitions/disable-orphaned';
 import { createAutomationOutbox } from './runs/automation-outbox';
 import { AutomationRunner, type AutomationRunnerOptions } from './runs/automation-runner';
 import { createRunExecutionProcedures, type RunExecutionDeps } from './runs/run-execution';
@@ -24,7 +25,7 @@ export interface Automations {
 
 export function createAutomations(deps: AutomationsDeps): Automations {
   return {
-    procedures: [...automationDefinitionProcedures, ...runLogProcedures, ...createRunExecutionProcedures(deps), enqueueDueSchedules, enqueueHookRun],
+    procedures: [...automationDefinitionProcedures, ...runLogProcedures, ...createRunExecutionProcedures(deps), enqueueDueSchedules, enqueueHookRun, disableOrphanedAutomations],
     outbox: createAutomationOutbox(),
     createRunner: (runnerDeps, options) => new AutomationRunner(runnerDeps, options),
   };

@@ -44,13 +44,18 @@ function procedureTask({ procedure, permissions, input, ...task }: ProcedureTask
 
 export function scheduledTasks(): ScheduledTask[] {
   return [
-    procedureTask({
+    {
       name: 'process-account-deletions',
       schedule: '*/5 * * * *',
-      description: 'Marks accounts whose deletion grace period has ended as deleted',
-      procedure: 'accounts.processDueDeletions',
-      permissions: ['system.process-account-deletions'],
-    }),
+      description: 'Deletes the accounts whose deletion grace period has ended, then disables the automations they owned; counts the accounts',
+      async run(runtime) {
+        const call = (procedure: string) =>
+          invokeAsSystem<{ processed: number }>(runtime, { task: 'process-account-deletions', procedure, permissions: ['system.process-account-deletions'] });
+        const { processed } = await call('accounts.processDueDeletions');
+        await call('automations.disableOrphaned');
+        return processed;
+      },
+    },
     procedureTask({
       name: 'prune-rate-limit-buckets',
       schedule: '*/10 * * * *',
