@@ -102,6 +102,10 @@ describe('automation definitions', () => {
     ]);
     const typo = await call('automations.create', { name: 'Typo', trigger: { type: 'event', eventType: 'data-models.record-craeted' }, actions: createTask(org.modelKey) });
     expect((await expectError(typo, 400, 'validation_failed')).details?.[0]?.field).toBe('trigger.eventType');
+    const personal = await call('automations.create', { name: 'Inbox', trigger: { type: 'event', eventType: 'notification.*' }, actions: createTask(org.modelKey) });
+    expect((await expectError(personal, 400, 'validation_failed')).details).toEqual([
+      { field: 'trigger.eventType', code: 'invalid_format', message: 'notifications are personal: no automation is triggered by them' },
+    ]);
     const seconds = await call('automations.create', { name: 'Secs', trigger: { type: 'schedule', cron: '*/5 * * * * *', timezone: 'UTC' }, actions: createTask(org.modelKey) });
     expect((await expectError(seconds, 400, 'validation_failed')).details).toEqual([
       { field: 'trigger.cron', code: 'invalid_format', message: 'must have 5 fields: minute hour day-of-month month day-of-week' },

@@ -182,6 +182,40 @@ describe('automation runs', () => {
     await clearInvoices();
   });
 
+  it('hands a record event to nobody who cannot read the record', async () => {
+    await org.rpc('rbac.roles.create', { key: 'watcher', name: 'Watcher', permissions: ['automations.manage'] });
+    const watcher = await org.addMember(['watcher'], 'watcher');
+    const automation = await org.rpc<Automation>(
+      'automations.create',
+      {
+        name: 'Peek',
+        trigger: { type: 'event', eventType: 'data-models.invoices.record-created' },
+        actions: [{ type: 'notify', userIds: [watcher.user.sub], title: 'Saw {{event.payload.record.title}}' }],
+      },
+      watcher.session,
+    );
+    await org.rpc('records.create', { model: 'invoices', data: { title: 'Confidential deal' } });
+    const [run] = await finishedRuns(api, automation.id, 1);
+    expect(run.status).toBe('failed');
+    expect(run.error).toBe('The automation cannot run: its owner cannot read the record the event is about (Missing permission records.read)');
+    const inbox = await org.rpc<{ items: Array<{ title: string }> }>('notifications.list', {}, watcher.session);
+    expect(inbox.items.map((item) => item.title).filter((title) => title.includes('Confidential'))).toEqual([]);
+
+    // Nor through someone's notifications: a catch-all automation is not fed them.
+    const everything = await org.rpc<Automation>(
+      'automations.create',
+      { name: 'All', trigger: { type: 'event', eventType: '*' }, actions: [{ type: 'notify', userIds: [watcher.user.sub], title: 'Saw {{event.type}}' }] },
+      watcher.session,
+    );
+    await org.rpc('notifications.send', { userIds: [org.owner.user.sub], title: 'For the owner only' });
+    await api.runtime.bus.idle();
+    const types = await queryDatabase<{ type: string }>(api, "SELECT event->>'type' AS type FROM automation_runs WHERE automation_id = $1", [everything.id]);
+    expect(types.filter((row) => row.type.startsWith('notification.'))).toEqual([]);
+    await org.rpc('automations.delete', { id: everything.id });
+    await org.rpc('automations.delete', { id: automation.id });
+    await clearInvoices();
+  });
+
   it('keeps a rolled-back change from triggering anything', async () => {
     const automation = await org.rpc<Automation>('automations.create', {
       name: 'On any invoice',

@@ -35,7 +35,9 @@ function checkTrigger(input: TriggerInputValue, problems: Problems): AutomationT
     if (input.eventType === undefined) {
       problems.push({ field: 'trigger.eventType', code: 'required', message: 'an event trigger needs an event type' });
     } else {
-      const problem = subscriptionProblem(input.eventType);
+      const problem = input.eventType.startsWith('notification.')
+        ? 'notifications are personal: no automation is triggered by them'
+        : subscriptionProblem(input.eventType);
       if (problem) problems.push({ field: 'trigger.eventType', code: 'invalid_format', message: problem });
     }
     return { type: 'event', eventType: input.eventType ?? '', includeOwnRuns: input.includeOwnRuns ?? false };

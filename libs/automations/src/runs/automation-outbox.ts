@@ -10,6 +10,12 @@ interface EventAutomation {
   include_own_runs: boolean;
 }
 
+/**
+ * A notification is one person's mail: its title may quote what only they may read (a reminder
+ * names a record), so no automation of the organization is fed it.
+ */
+const isPersonal = (event: EventEnvelope) => event.type.startsWith('notification.');
+
 /** Whether an automation's own runs are among the causes of the event (anywhere up its chain). */
 const causedBy = (event: EventEnvelope, automationId: string) => event.causedBy?.automationChain.includes(automationId) ?? false;
 
@@ -23,7 +29,8 @@ const causedBy = (event: EventEnvelope, automationId: string) => event.causedBy?
  */
 export function createAutomationOutbox(): EventPersister {
   return {
-    async persist(em: EntityManager, events: readonly EventEnvelope[]) {
+    async persist(em: EntityManager, emitted: readonly EventEnvelope[]) {
+      const events = emitted.filter((event) => !isPersonal(event));
       const organizationIds = [...new Set(events.map((event) => event.organizationId).filter((id): id is string => id !== undefined))];
       if (organizationIds.length === 0) return;
       const automations = await em.execute<EventAutomation[]>(

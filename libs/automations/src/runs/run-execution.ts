@@ -53,6 +53,13 @@ function errorOf(error: unknown): NonNullable<ActionResult['error']> {
   return { code: 'internal_error', message: 'The action failed unexpectedly' };
 }
 
+/** The record a record-created or record-updated event carries, if the run has such an event. */
+function recordOfEvent(event: RunRow['event']): string | null {
+  const typed = event as { type?: string; payload?: { recordId?: unknown } } | null;
+  if (typed?.type !== 'data-models.record-created' && typed?.type !== 'data-models.record-updated') return null;
+  return typeof typed.payload?.recordId === 'string' ? typed.payload.recordId : null;
+}
+
 function createExecuteRun(deps: RunExecutionDeps) {
   /**
    * `automations.runs.execute`: one admitted run, in one transaction. It is skipped when its
@@ -102,6 +109,18 @@ function createExecuteRun(deps: RunExecutionDeps) {
         ...deps.invocation(),
         dispatcher: { persist: async (_em, events) => void actionEvents.push(...events), publish: () => undefined },
       };
+      // A record event's payload is the record: the owner must be able to read it now, or its
+      // templates would hand them what records.read and row-level access keep from them.
+      const recordId = recordOfEvent(run.event);
+      if (recordId) {
+        try {
+          await invokeProcedure(deps.procedures().require('records.get'), { id: recordId }, { em: ctx.em, principal: owner.principal, correlationId: ctx.correlationId }, invocationDeps);
+        } catch (error) {
+          if (!isDomainError(error)) throw error;
+          await finishRun(ctx, run, 'failed', `The automation cannot run: its owner cannot read the record the event is about (${error.message})`);
+          return { status: 'failed' };
+        }
+      }
       const templateContext = { input: run.input, event: run.event, now: new Date().toISOString() };
       const results: ActionResult[] = automation.actions.map((action) => ({ type: action.type, status: 'not-run' }));
       try {
