@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AnyProcedure, Logger } from '@mrp/platform';
-import type { EventPersister } from '@mrp/events';
 import { automationDefinitionProcedures } from './definitions/automation-procedures';
 import { enqueueHookRun } from './hooks/hook-trigger';
 import { disableOrphanedAutomations } from './definitions/disable-orphaned';
-import { createAutomationOutbox } from './runs/automation-outbox';
+import { createAutomationOutbox, type AutomationOutbox } from './runs/automation-outbox';
 import { AutomationRunner, type AutomationRunnerOptions } from './runs/automation-runner';
 import { createRunExecutionProcedures, type RunExecutionDeps } from './runs/run-execution';
 import { runLogProcedures } from './runs/run-log-procedures';
@@ -16,7 +15,7 @@ export type AutomationsDeps = RunExecutionDeps;
 export interface Automations {
   procedures: AnyProcedure[];
   /** The event trigger's outbox, for the event dispatcher. */
-  outbox: EventPersister;
+  outbox: AutomationOutbox;
   createRunner(
     deps: { newContext(): EntityManager; admit(runs: ClaimedRun[]): Promise<ClaimedRun[]>; execute(run: ClaimedRun): Promise<void>; logger: Logger },
     options?: AutomationRunnerOptions,

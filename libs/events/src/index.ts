@@ -5,12 +5,14 @@ export { createEventDispatcher, type EventPersister } from './bus/event-dispatch
 export { eventsModule } from './events-module';
 export * from './receiver';
 export { createEndpointProcedures } from './webhooks/endpoints/endpoint-procedures';
-export { createWebhookOutbox } from './webhooks/deliveries/webhook-outbox';
+export { createWebhookOutbox, type WebhookOutbox } from './webhooks/deliveries/webhook-outbox';
 export { createRecordAttemptsProcedure, WEBHOOK_DELIVERY_PERMISSION } from './webhooks/deliveries/record-attempts';
 export { claimDueDeliveries } from './webhooks/deliveries/delivery-queue';
 export { DeliveryWorker } from './webhooks/worker/delivery-worker';
 export { listenForDueDeliveries } from './webhooks/worker/due-delivery-signals';
 export { listenForWakeSignals, type WakeSignals } from './bus/wake-signals';
+export { ROUTES_CHANGED_CHANNEL, RouteCache, type RouteCacheOptions } from './bus/route-cache';
+export { listenForRouteChanges } from './bus/route-change-listener';
 export { eventMatches, SUBSCRIPTION_PATTERN } from './bus/subscription-pattern';
 export { subscriptionProblem } from './webhooks/endpoints/subscriptions';
 export { builtInSecretResolver, type WebhookSecretResolver } from './webhooks/secrets/secret-resolver';

@@ -12,6 +12,7 @@ import {
 import { createTestOrm, flagsAllOff, silentLogger, testPrincipal, type TestOrm } from '@mrp/platform/testing';
 import { eventsModule } from '../src/events-module';
 import { DELIVERIES_DUE_CHANNEL } from '../src/webhooks/deliveries/delivery-wakeup';
+import { ROUTES_CHANGED_CHANNEL } from '../src/bus/route-cache';
 
 export interface DeliveryFixture {
   endpointId: string;
@@ -57,6 +58,8 @@ export interface WebhookTestBed {
   platformAdmin(): Principal;
   /** Listens for the delivery workers' wake-up; `woken` resolves at the next one. Start before the work. */
   listenForWakeUp(): Promise<{ woken: Promise<void> }>;
+  /** Listens for route-change announcements: `next` resolves with the next payload; `received` lists them all. */
+  listenForRouteAnnouncement(): Promise<{ next(): Promise<string>; received(): string[] }>;
   close(): Promise<void>;
 }
 
@@ -149,6 +152,23 @@ export async function createWebhookTestBed(procedures: readonly AnyProcedure[]):
       const woken = new Promise<void>((resolve) => client.once('notification', () => resolve()));
       await client.query(`LISTEN ${DELIVERIES_DUE_CHANNEL}`);
       return { woken };
+    },
+    async listenForRouteAnnouncement() {
+      const client = new Client({ connectionString: db.database.url });
+      listeners.push(client);
+      await client.connect();
+      const received: string[] = [];
+      const pending: Array<(payload: string) => void> = [];
+      let read = 0;
+      client.on('notification', (message) => {
+        received.push(message.payload ?? '');
+        while (pending.length > 0 && read < received.length) pending.shift()?.(received[read++]);
+      });
+      await client.query(`LISTEN ${ROUTES_CHANGED_CHANNEL}`);
+      return {
+        next: () => (read < received.length ? Promise.resolve(received[read++]) : new Promise<string>((resolve) => pending.push(resolve))),
+        received: () => [...received],
+      };
     },
     async close() {
       await Promise.all(listeners.map((client) => client.end()));

@@ -10,7 +10,7 @@ import {
   type Orm,
   type PlatformConfig,
 } from '@mrp/platform';
-import { InProcessEventBus, createEventDispatcher } from '@mrp/events';
+import { InProcessEventBus, createEventDispatcher, listenForRouteChanges, type RouteCache } from '@mrp/events';
 import { createNotifier, createSmtpSender, type Notifier, type SmtpSender } from '@mrp/notifications';
 import { createAutomations, type Automations } from '@mrp/automations';
 import { ALL_MODULES } from './modules';
@@ -65,6 +65,15 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   // Automation runs call procedures of the registry that holds the automations' own: they find it when a run needs it.
   const automations = createAutomations({ procedures: () => procedures, invocation: () => invocationDeps });
   const dispatcher = createEventDispatcher(bus, [webhooks.outbox, automations.outbox]);
+  // Until it listens, the outboxes look their routes up on every event; it keeps them in memory after.
+  const routeChanges = await listenForRouteChanges({
+    databaseUrl: config.databaseUrl,
+    logger,
+    caches: [webhooks.outbox.routes, automations.outbox.routes] as ReadonlyArray<RouteCache<unknown>>,
+  }).catch(async (error: unknown) => {
+    await orm.close();
+    throw error;
+  });
   const invocationDeps: InvocationDeps = { dispatcher, logger, flags };
   const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, notifier, emailSender, webhooks, automations };
   const procedures = new ProcedureRegistry(allProcedures(services));
@@ -75,6 +84,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     tasks: scheduledTasks(),
     async close() {
       await bus.idle();
+      await routeChanges.close();
       await webhooks.close();
       emailSender?.close();
       await orm.close();

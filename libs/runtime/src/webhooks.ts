@@ -9,7 +9,7 @@ import {
   createRecordAttemptsProcedure,
   createWebhookOutbox,
   createWebhookSender,
-  type EventPersister,
+  type WebhookOutbox,
   type HostLookup,
   type WebhookSecretResolver,
   type WebhookSender,
@@ -48,7 +48,7 @@ export interface WebhookOptions {
 }
 
 export interface Webhooks {
-  outbox: EventPersister;
+  outbox: WebhookOutbox;
   procedures: AnyProcedure[];
   /** A delivery worker for this process (the webhook-worker runs one; a sweep drains one). */
   createWorker(
@@ -74,10 +74,16 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
   const sharedSender = () =>
     (sender ??= createWebhookSender({ policy, timeoutMs: config.webhookTimeoutSeconds * 1000, lookup: options.lookup, userAgent: WEBHOOK_USER_AGENT }));
   const secretResolver = options.secretResolver ?? builtInSecretResolver(config.webhookSecretEncryptionKey);
+  const outbox = createWebhookOutbox(memberOrganizationIds);
   return {
-    outbox: createWebhookOutbox(memberOrganizationIds),
+    outbox,
     procedures: [
-      ...createEndpointProcedures({ addressPolicy: policy, secretEncryptionKey: config.webhookSecretEncryptionKey, lookup: options.lookup }),
+      ...createEndpointProcedures({
+        addressPolicy: policy,
+        secretEncryptionKey: config.webhookSecretEncryptionKey,
+        lookup: options.lookup,
+        routesChanged: (organizationId) => outbox.routes.forget(organizationId),
+      }),
       recordAttempts,
       ...createDeliveryLogProcedures({ retentionDays: config.webhookRetentionDays }),
       pruneWebhookDeliveries,

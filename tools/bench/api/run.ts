@@ -1,176 +1,246 @@
 /**
  * API benchmark: `npm run bench:api`.
  *
- * Starts, in this process and on one throwaway database (embedded PostgreSQL, or the server of
- * DATABASE_URL), the real api (buildApp + runtime, rate limit raised, logging silent) and two
- * baselines doing the same work by hand with node:http + pg: the minimal server (`pool.query`)
- * and a tuned one (named statements, planned once per connection). Seeds an organization, a
- * model, keys and a record through the procedures, and drives each server with autocannon on
+ * On one throwaway database (embedded PostgreSQL, or the server of DATABASE_URL), seeded through
+ * the procedures, each server runs in a process of its own:
+ *   - floor: node:http + pg, named statements, one statement for the key, one for the record;
+ *   - floor + bucket: the same, with the contract's token-bucket upsert in the key statement;
+ *   - api: `apps/api/src/main.ts` as deployed (NODE_ENV=production, LOG_LEVEL=warn, the rate
+ *     limit raised so it never denies but still writes its bucket on every request), with
+ *     API_WORKERS=1 and, separately, 2;
+ * all with the same pool size. wrk (one thread, 16 connections) drives
  *   GET  /api/v1/records/{id}
  *   POST /api/v1/models/{key}/records
- * with a key per connection: at the contract's 5 requests/s per key, hundreds of requests a second
- * only ever come from many keys. One more API run shares one key across every connection, so
- * every request queues on the same rate-limit bucket row (reported, not targeted).
- * Targets: the API reaches >= 0.6x the minimal server's requests/s on GET and >= 0.5x on POST.
- * Prints the figures and writes them to the "API" section of docs/benchmarks.md.
+ * with 16 keys used in turn, and the api once more with one key for every request. Servers are
+ * interleaved within each round, so every ratio compares runs minutes apart at most. CPU per
+ * request is read from /proc for the server's processes and PostgreSQL's.
+ * Targets (one api process, against the floor with the bucket): GET >= 0.6x, POST >= 0.5x,
+ * p99 at most 2x the floor's. BENCH_SOAK_SECONDS (e.g. 600) adds a long GET run reporting the
+ * api's RSS at its start and end.
+ * Prints the figures and writes the "API" section of docs/benchmarks.md.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
-import { startApi, type RunningServer } from './api-server';
-import { measure, type LoadFigures, type LoadSettings } from './load';
-import { startMinimalServer } from './minimal-server';
 import { writeSection } from '../shared/markdown-section';
-import { MODEL_KEY, sampleData, seed, type Seeded } from './seed';
-import { createThrowawayDatabase } from '../shared/throwaway-database';
+import { cpuSince, postgresCpu, treeCpu, treeRssBytes } from '../shared/process-cpu';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '../shared/throwaway-database';
+import { MODEL_KEY, sampleData, seedDatabase, type Seeded } from './seed';
+import { apiEnvironment, startApiProcess, startFloorProcess, type ServerProcess } from './server-process';
+import { wrk, type LoadFigures, type WrkRequest, type WrkSettings } from './wrk';
 
-const SETTINGS: LoadSettings = {
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
-  durationSeconds: Number(process.env.BENCH_DURATION_SECONDS ?? 10),
-  warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 3),
-};
-// Every server gets the same number of database connections.
+const LOAD: WrkSettings = { threads: 1, connections: 16, seconds: Number(process.env.BENCH_DURATION_SECONDS ?? 10) };
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
+const KEYS = 16;
 const POOL_SIZE = 10;
-const TARGETS = { get: 0.6, post: 0.5 } as const;
+const TARGETS = { get: 0.6, post: 0.5, p99: 2 } as const;
 
-interface Servers {
-  api: RunningServer;
-  minimal: RunningServer;
-  tuned: RunningServer;
+interface Measured extends LoadFigures {
+  /** CPU ms per request: the server's processes, and PostgreSQL's. */
+  serverCpuMs: number;
+  postgresCpuMs: number;
 }
 
-/** How the connections authenticate: a key each, or one key for all. */
-type Keys = { tokens: string[]; headers: Record<string, string> } | { headers: Record<string, string> };
+type KeyShape = 'keys' | 'one key';
 
-interface RouteFigures {
-  route: string;
+interface Contender {
+  label: string;
+  server: ServerProcess;
+  keys: KeyShape;
+}
+
+interface Route {
+  name: string;
   target: number;
-  minimal: LoadFigures;
-  tuned: LoadFigures;
-  api: LoadFigures;
-  /** The API again, every connection on one key. */
-  apiOneKey: LoadFigures;
+  request(server: ServerProcess, tokens: readonly string[]): WrkRequest;
 }
 
-const rate = (figures: LoadFigures) => `${Math.round(figures.requestsPerSecond).toLocaleString('en-US')} req/s`;
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const ratio = (figures: LoadFigures, baseline: LoadFigures) => figures.requestsPerSecond / baseline.requestsPerSecond;
-const met = (figures: RouteFigures) => ratio(figures.api, figures.minimal) >= figures.target;
-
-function routeRuns(seeded: Seeded) {
-  const getRecord = (server: RunningServer, keys: Keys) =>
-    measure({ url: `${server.url}/api/v1/records/${seeded.recordId}`, method: 'GET', ...keys, expectedStatus: 200 }, SETTINGS);
-  const postRecord = (server: RunningServer, keys: Keys) =>
-    measure(
-      {
+function routes(seeded: Seeded): Route[] {
+  return [
+    {
+      name: 'GET /api/v1/records/{id}',
+      target: TARGETS.get,
+      request: (server, tokens) => ({ url: `${server.url}/api/v1/records/${seeded.recordId}`, method: 'GET', tokens }),
+    },
+    {
+      name: 'POST /api/v1/models/{key}/records',
+      target: TARGETS.post,
+      request: (server, tokens) => ({
         url: `${server.url}/api/v1/models/${MODEL_KEY}/records`,
         method: 'POST',
-        ...keys,
-        headers: { ...keys.headers, 'Content-Type': 'application/json' },
+        tokens,
+        headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ data: sampleData('Benchmark order') }),
-        expectedStatus: 201,
-      },
-      SETTINGS,
-    );
-  return [
-    { route: 'GET /api/v1/records/{id}', target: TARGETS.get, run: getRecord },
-    { route: 'POST /api/v1/models/{key}/records', target: TARGETS.post, run: postRecord },
+      }),
+    },
   ];
 }
 
-async function measureRoute(
-  { route, target, run }: ReturnType<typeof routeRuns>[number],
-  servers: Servers,
-  seeded: Seeded,
-): Promise<RouteFigures> {
-  const perConnection: Keys = { tokens: seeded.tokens, headers: {} };
-  const shared: Keys = { headers: { Authorization: `Bearer ${seeded.tokens[0]}` } };
-  const log = (name: string, figures: LoadFigures) =>
-    console.log(`  ${route} ${name.padEnd(14)} ${rate(figures)}, p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}`);
-  // The baselines first: any warming of PostgreSQL's caches then favours them, not the API.
-  const minimal = await run(servers.minimal, perConnection);
-  log('minimal', minimal);
-  const tuned = await run(servers.tuned, perConnection);
-  log('tuned', tuned);
-  const api = await run(servers.api, perConnection);
-  log('api', api);
-  const apiOneKey = await run(servers.api, shared);
-  log('api, one key', apiOneKey);
-  return { route, target, minimal, tuned, api, apiOneKey };
+async function measure(request: WrkRequest, server: ServerProcess, database: ThrowawayDatabase): Promise<Measured> {
+  await wrk(request, { ...LOAD, seconds: WARMUP_SECONDS });
+  const serverBefore = treeCpu(server.pid);
+  const postgresBefore = await postgresCpu(database);
+  const figures = await wrk(request, LOAD);
+  const serverMs = cpuSince(treeCpu(server.pid), serverBefore);
+  const postgresMs = cpuSince(await postgresCpu(database), postgresBefore);
+  return { ...figures, serverCpuMs: serverMs / figures.requests, postgresCpuMs: postgresMs / figures.requests };
 }
 
-function section(results: RouteFigures[], context: { server: string; postgresVersion: string; loadBefore: number; loadAfter: number }): string {
-  const date = new Date().toISOString().slice(0, 10);
-  const keys = `${SETTINGS.connections}, one per connection`;
-  const rows = results.flatMap((figures) => {
-    const { route, target, minimal, tuned, api, apiOneKey } = figures;
-    const row = (server: string, keyShape: string, load: LoadFigures, comparison: string) =>
-      `| ${route} | ${server} | ${keyShape} | ${rate(load)} | ${ms(load.p50)} | ${ms(load.p99)} | ${comparison} |`;
-    return [
-      row('API (Koa + procedures)', keys, api, `${ratio(api, minimal).toFixed(2)}x of minimal (target >= ${target}x: ${met(figures) ? 'met' : 'MISSED'}); ${ratio(api, tuned).toFixed(2)}x of tuned`),
-      row('minimal node:http + pg', keys, minimal, 'baseline'),
-      row('tuned node:http + pg', keys, tuned, 'reference'),
-      row('API (Koa + procedures)', '1, shared', apiOneKey, `${ratio(apiOneKey, api).toFixed(2)}x of the API with a key per connection`),
-    ];
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const rate = (value: number) => `${Math.round(value).toLocaleString('en-US')} req/s`;
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/** Figures by route, then contender label, one entry per round. */
+type Results = Map<string, Map<string, Measured[]>>;
+
+function record(results: Results, route: string, label: string, figures: Measured): void {
+  const byLabel = results.get(route) ?? new Map<string, Measured[]>();
+  results.set(route, byLabel);
+  byLabel.set(label, [...(byLabel.get(label) ?? []), figures]);
+}
+
+const FLOOR = 'floor + bucket';
+const API = 'api, 1 worker';
+
+interface Verdict {
+  route: string;
+  ratios: number[];
+  p99Ratios: number[];
+  met: boolean;
+}
+
+function verdicts(results: Results, routeList: Route[]): Verdict[] {
+  return routeList.map((route) => {
+    const byLabel = results.get(route.name);
+    const floor = byLabel?.get(FLOOR) ?? [];
+    const api = byLabel?.get(API) ?? [];
+    const ratios = api.map((figures, round) => figures.requestsPerSecond / floor[round].requestsPerSecond);
+    const p99Ratios = api.map((figures, round) => figures.p99 / floor[round].p99);
+    return { route: route.name, ratios, p99Ratios, met: median(ratios) >= route.target && median(p99Ratios) <= TARGETS.p99 };
   });
+}
+
+interface Context {
+  database: ThrowawayDatabase;
+  loadBefore: number;
+  loadAfter: number;
+  memory: { start: number; end: number; seconds: number } | null;
+}
+
+function section(results: Results, routeList: Route[], context: Context): string {
+  const date = new Date().toISOString().slice(0, 10);
+  const lines: string[] = [];
+  for (const route of routeList) {
+    const byLabel = results.get(route.name) ?? new Map<string, Measured[]>();
+    const floor = byLabel.get(FLOOR) ?? [];
+    for (const [label, runs] of byLabel) {
+      const ratio = median(runs.map((figures, round) => figures.requestsPerSecond / floor[round].requestsPerSecond));
+      lines.push(
+        `| ${route.name} | ${label} | ${rate(median(runs.map((f) => f.requestsPerSecond)))} (${runs.map((f) => Math.round(f.requestsPerSecond)).join(', ')}) | ` +
+          `${ms(median(runs.map((f) => f.p50)))} | ${ms(median(runs.map((f) => f.p99)))} | ` +
+          `${median(runs.map((f) => f.serverCpuMs)).toFixed(3)} + ${median(runs.map((f) => f.postgresCpuMs)).toFixed(3)} | ` +
+          `${label === FLOOR ? 'baseline' : `${ratio.toFixed(2)}x`} |`,
+      );
+    }
+  }
+  const verdictLines = verdicts(results, routeList).map(
+    (verdict) =>
+      `- ${verdict.route}: the api (1 worker) at ${verdict.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')} of the floor with the bucket ` +
+      `(target >= ${routeList.find((r) => r.name === verdict.route)?.target}x), p99 at ${verdict.p99Ratios.map((r) => `${r.toFixed(2)}x`).join(', ')} ` +
+      `of the floor's (target <= ${TARGETS.p99}x): ${verdict.met ? 'met' : 'MISSED'}.`,
+  );
   return [
     '## API',
     '',
-    `Run by \`npm run bench:api\` on ${date}; machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ` +
-      `${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, PostgreSQL ${context.postgresVersion} (${context.server}); ` +
-      `1-minute load average ${context.loadBefore.toFixed(1)} before and ${context.loadAfter.toFixed(1)} after (the machine is shared).`,
+    `Run by \`npm run bench:api\` on ${date}; ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ` +
+      `${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, PostgreSQL ${context.database.postgresVersion} (${context.database.server}); ` +
+      `1-minute load average ${context.loadBefore.toFixed(1)} before and ${context.loadAfter.toFixed(1)} after.`,
     '',
-    '| Route | Server | Keys | Throughput | p50 | p99 | Ratio |',
+    '| Route | Server | Throughput, median (each round) | p50 | p99 | CPU ms per request: server + PostgreSQL | Ratio to the floor + bucket |',
     '|---|---|---|---|---|---|---|',
-    ...rows,
+    ...lines,
     '',
-    `- autocannon, ${SETTINGS.connections} connections, no pipelining, ${SETTINGS.durationSeconds} s per measurement after a ${SETTINGS.warmupSeconds} s warm-up, ` +
-      'load generated from a worker thread; the servers run in the benchmark process, one at a time, on the same database with ' +
-      `${POOL_SIZE} pooled connections each. Each connection authenticates with its own key (all the organization owner's, full access), ` +
-      'as traffic at these rates must: one key is limited to 5 requests/s.',
-    '- API: the real `buildApp` with its runtime as `main.ts` wires it: request context, flag check, one statement that looks the key up ' +
-      '(owner, membership, live role permissions) and takes a token from its PostgreSQL bucket (rate limit raised to 1,000,000/s so it ' +
-      'never denies; a real write per request), then the procedure through `invokeProcedure` (input validation, permission check). ' +
-      '`records.get` reads the record with a prepared statement and uses the model fields cached per process when their version matches ' +
-      'the one read with the record; `records.create` validates against the cached fields and inserts in a transaction (BEGIN, the ' +
-      'prepared INSERT, COMMIT), and emits its event.',
-    '- Minimal: `node:http` + `pg` with `pool.query(text, values)`; one query authenticates (SHA-256 key lookup joined to users, ' +
-      'memberships, grants and roles), one more reads the record (organization, live, row-level access) or inserts it (model resolved ' +
-      'by key inside the INSERT). No field validation, no events, no rate limit. Tuned: the same server with named statements.',
-    '- "1, shared": the API with every connection on one key, so every request updates the same bucket row under its lock.',
-    '- POST bodies carry a title and four fields (SELECT, NUMBER, EMAIL, TEXT); GET reads one record of that model.',
+    ...verdictLines,
+    ...(context.memory
+      ? [`- Memory: the api's RSS ${mib(context.memory.start)} at the start and ${mib(context.memory.end)} at the end of ${context.memory.seconds} s of GET at full load.`]
+      : []),
+    `- wrk, ${LOAD.threads} thread, ${LOAD.connections} connections, ${LOAD.seconds} s per measurement after a ${WARMUP_SECONDS} s warm-up, ${ROUNDS} rounds; ` +
+      `every server in its own process, in turn within each round, on the same database with ${POOL_SIZE} pooled connections. ` +
+      `"keys": ${KEYS} keys of the organization's owner (full access) used in turn; "one key": every request on the same key, so every take waits on one bucket row.`,
+    '- Floor: `node:http` + `pg`, named statements; one statement authenticates (SHA-256 key lookup joined to the owner, membership, grants and role ' +
+      'permissions), one more reads the record (organization, live, row-level access) or inserts it (model resolved by key inside the INSERT). ' +
+      'No field validation, no events. "+ bucket": the key statement also runs the contract\'s token-bucket upsert.',
+    '- api: `apps/api/src/main.ts` with NODE_ENV=production and LOG_LEVEL=warn; every rule on: live key and permissions, the shared bucket ' +
+      '(rate raised so it never denies), input validation, field validation, the record event and its outbox rows.',
+    '- CPU: utime + stime of the server\'s processes (workers included) and of the PostgreSQL processes, from /proc, divided by the requests of the measured run.',
   ].join('\n');
+}
+
+async function soak(api: ServerProcess, request: WrkRequest): Promise<{ start: number; end: number; seconds: number }> {
+  await wrk(request, { ...LOAD, seconds: 10 });
+  const start = treeRssBytes(api.pid);
+  await wrk(request, { ...LOAD, seconds: SOAK_SECONDS });
+  return { start, end: treeRssBytes(api.pid), seconds: SOAK_SECONDS };
 }
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0];
-  console.log('Preparing a throwaway database...');
+  console.log('Preparing and seeding a throwaway database...');
   const database = await createThrowawayDatabase();
-  const started: RunningServer[] = [];
+  const started: ServerProcess[] = [];
+  const startServer = async (promise: Promise<ServerProcess>) => {
+    const server = await promise;
+    started.push(server);
+    return server;
+  };
   try {
-    const api = await startApi(database.url, POOL_SIZE);
-    started.push(api);
-    const seeded = await seed(api.runtime, SETTINGS.connections);
-    const minimal = await startMinimalServer(database.url, { poolSize: POOL_SIZE, prepared: false });
-    started.push(minimal);
-    const tuned = await startMinimalServer(database.url, { poolSize: POOL_SIZE, prepared: true });
-    started.push(tuned);
-    console.log(`Seeded; measuring with ${SETTINGS.connections} connections, ${SETTINGS.durationSeconds} s each (after ${SETTINGS.warmupSeconds} s warm-up):`);
-
-    const results: RouteFigures[] = [];
-    for (const route of routeRuns(seeded)) results.push(await measureRoute(route, { api, minimal, tuned }, seeded));
-
+    const seeded = await seedDatabase(database.url, KEYS);
+    // The api's pool is 10 connections, as POOL_SIZE gives the floors.
+    const environment = apiEnvironment(database.url);
+    const floor = await startServer(startFloorProcess('floor', database.url, { poolSize: POOL_SIZE, bucket: false }));
+    const floorBucket = await startServer(startFloorProcess(FLOOR, database.url, { poolSize: POOL_SIZE, bucket: true }));
+    const api = await startServer(startApiProcess(API, { ...environment, API_WORKERS: '1' }, (process.env.BENCH_API_NODE_OPTIONS ?? '').split(' ').filter(Boolean)));
+    const apiTwo = await startServer(startApiProcess('api, 2 workers', { ...environment, API_WORKERS: '2' }));
+    const contenders: Contender[] = [
+      { label: 'floor', server: floor, keys: 'keys' },
+      { label: FLOOR, server: floorBucket, keys: 'keys' },
+      { label: API, server: api, keys: 'keys' },
+      { label: 'api, 1 worker, one key', server: api, keys: 'one key' },
+      { label: 'api, 2 workers', server: apiTwo, keys: 'keys' },
+    ];
+    const routeList = routes(seeded);
+    console.log(`Measuring: wrk -t${LOAD.threads} -c${LOAD.connections}, ${LOAD.seconds} s after ${WARMUP_SECONDS} s warm-up, ${ROUNDS} rounds`);
+    const results: Results = new Map();
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const route of routeList) {
+        for (const { label, server, keys } of contenders) {
+          const tokens = keys === 'keys' ? seeded.tokens : seeded.tokens.slice(0, 1);
+          const figures = await measure(route.request(server, tokens), server, database);
+          record(results, route.name, label, figures);
+          console.log(
+            `  round ${round} ${route.name.padEnd(34)} ${label.padEnd(24)} ${rate(figures.requestsPerSecond).padStart(12)}  ` +
+              `p50 ${ms(figures.p50)}  p99 ${ms(figures.p99)}  cpu ${figures.serverCpuMs.toFixed(3)} + ${figures.postgresCpuMs.toFixed(3)} ms`,
+          );
+        }
+      }
+    }
+    const memory = SOAK_SECONDS > 0 ? await soak(api, routeList[0].request(api, seeded.tokens)) : null;
+    if (memory) console.log(`  api RSS ${mib(memory.start)} -> ${mib(memory.end)} over ${memory.seconds} s`);
     console.log('');
-    for (const figures of results) {
-      console.log(
-        `${figures.route}: API at ${ratio(figures.api, figures.minimal).toFixed(2)}x of the minimal server ` +
-          `(target >= ${figures.target}x: ${met(figures) ? 'met' : 'MISSED'}), ${ratio(figures.api, figures.tuned).toFixed(2)}x of the tuned one`,
-      );
+    for (const verdict of verdicts(results, routeList)) {
+      console.log(`${verdict.route}: ${verdict.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')} of the floor + bucket; p99 ${verdict.p99Ratios.map((r) => `${r.toFixed(2)}x`).join(', ')}: ${verdict.met ? 'met' : 'MISSED'}`);
     }
     const docs = resolve(__dirname, '../../../docs/benchmarks.md');
-    writeSection(docs, section(results, { ...database, loadBefore, loadAfter: loadavg()[0] }));
+    writeSection(docs, section(results, routeList, { database, loadBefore, loadAfter: loadavg()[0], memory }));
     console.log(`\nWrote the "API" section of ${docs}`);
   } finally {
-    for (const server of started.reverse()) await server.close();
+    for (const server of started.reverse()) await server.stop();
     await database.drop();
   }
 }

@@ -1,7 +1,7 @@
 import { resolveSessionPrincipal } from '@mrp/authz';
-import { invokeProcedure, type Principal } from '@mrp/platform';
-import type { Runtime } from '@mrp/runtime';
-import { BENCH_ADMIN } from './api-server';
+import { invokeProcedure, loadConfig, type Principal } from '@mrp/platform';
+import { createRuntime, type Runtime } from '@mrp/runtime';
+import { apiEnvironment, BENCH_ADMIN } from './server-process';
 
 export const MODEL_KEY = 'orders';
 
@@ -17,11 +17,22 @@ export interface Seeded {
   recordId: string;
 }
 
+/** Seeds with a runtime of its own, closed afterwards: the servers under test start on a seeded database. */
+export async function seedDatabase(databaseUrl: string, keyCount: number): Promise<Seeded> {
+  const config = loadConfig({ ...apiEnvironment(databaseUrl), LOG_LEVEL: 'silent' }, { requireSessionAuth: true });
+  const runtime = await createRuntime(config, { name: 'bench-seed', poolSize: 2 });
+  try {
+    return await seed(runtime, keyCount);
+  } finally {
+    await runtime.close();
+  }
+}
+
 /**
  * Seeds through the procedures, as the web application would: a platform admin switches the
  * public API on, creates an organization, a model with fields, one record and full-access keys.
  */
-export async function seed(runtime: Runtime, keyCount: number): Promise<Seeded> {
+async function seed(runtime: Runtime, keyCount: number): Promise<Seeded> {
   const principal = (organizationId: string | null): Promise<Principal> =>
     resolveSessionPrincipal(runtime.orm.em.fork(), BENCH_ADMIN, { organizationId, platformAdminEmails: runtime.config.platformAdminEmails });
   const call = <T>(as: Principal, name: string, input: unknown) =>

@@ -1,6 +1,8 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261125000100_automations } from './Migration20261125000100_automations';
+import { Migration20261126000200_automation_route_changes } from './Migration20261126000200_automation_route_changes';
 
 export const automationsMigrations: MigrationObject[] = [
   { name: 'Migration20261125000100_automations', class: Migration20261125000100_automations },
+  { name: 'Migration20261126000200_automation_route_changes', class: Migration20261126000200_automation_route_changes },
 ];

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlTextArray, type EventEnvelope } from '@mrp/platform';
-import { eventMatches, type EventPersister } from '@mrp/events';
+import { eventMatches, RouteCache, type EventPersister } from '@mrp/events';
 import { enqueueRuns, type QueuedRun } from './run-queue';
 
 interface EventAutomation {
@@ -16,6 +16,8 @@ interface EventAutomation {
  */
 const isPersonal = (event: EventEnvelope) => event.type.startsWith('notification.');
 
+const DEFINITION_CHANGES = new Set(['automation.created', 'automation.updated', 'automation.deleted']);
+
 /** Whether an automation's own runs are among the causes of the event (anywhere up its chain). */
 const causedBy = (event: EventEnvelope, automationId: string) => event.causedBy?.automationChain.includes(automationId) ?? false;
 
@@ -27,17 +29,35 @@ const causedBy = (event: EventEnvelope, automationId: string) => event.causedBy?
  * The run keeps the event and the chain of automations behind it (the chain depth limit is the
  * runner's to apply, so a stopped chain is recorded as a failed run).
  */
-export function createAutomationOutbox(): EventPersister {
+export interface AutomationOutbox extends EventPersister {
+  /** The enabled event automations by organization, kept while the process hears their changes. */
+  routes: RouteCache<EventAutomation>;
+}
+
+export function createAutomationOutbox(): AutomationOutbox {
+  const routes = new RouteCache<EventAutomation>({
+    load: (em, organizationIds) =>
+      em.execute<EventAutomation[]>(
+        `SELECT id, organization_id, event_pattern, include_own_runs FROM automations
+          WHERE enabled AND trigger_type = 'event' AND organization_id = ANY(?::uuid[])`,
+        [sqlTextArray(organizationIds)],
+      ),
+    organizationOf: (automation) => automation.organization_id,
+    idOf: (automation) => automation.id,
+  });
   return {
+    routes,
+    // The definitions' own events say which organization's automations changed, here, at once.
+    committed(events) {
+      for (const event of events) {
+        if (DEFINITION_CHANGES.has(event.type) && event.organizationId) routes.forget(event.organizationId);
+      }
+    },
     async persist(em: EntityManager, emitted: readonly EventEnvelope[]) {
       const events = emitted.filter((event) => !isPersonal(event));
       const organizationIds = [...new Set(events.map((event) => event.organizationId).filter((id): id is string => id !== undefined))];
       if (organizationIds.length === 0) return;
-      const automations = await em.execute<EventAutomation[]>(
-        `SELECT id, organization_id, event_pattern, include_own_runs FROM automations
-          WHERE enabled AND trigger_type = 'event' AND organization_id = ANY(?::uuid[])`,
-        [sqlTextArray(organizationIds)],
-      );
+      const automations = await routes.routesFor(em, organizationIds);
       if (automations.length === 0) return;
       const runs: QueuedRun[] = [];
       for (const event of events) {

@@ -1,10 +1,23 @@
 import { validationFailed } from '@mrp/platform';
-import { computeFormulas, validateRecordData, TITLE_FIELD_KEY, type FieldError } from '@mrp/field-validation';
+import { compileRecordValidator, computeFormulas, TITLE_FIELD_KEY, type FieldError, type RecordValidator } from '@mrp/field-validation';
 import { isLive, liveDefinitions, toDefinition, type FieldShape } from '../models/model-store';
+
+// Keyed by the field list itself: the per-process model cache hands the same list to every write
+// until the model's fields change, so each version of a model is compiled once.
+const validators = new WeakMap<readonly FieldShape[], RecordValidator>();
+
+function validatorFor(fields: readonly FieldShape[]): RecordValidator {
+  let validator = validators.get(fields);
+  if (!validator) {
+    validator = compileRecordValidator(fields.map(toDefinition));
+    validators.set(fields, validator);
+  }
+  return validator;
+}
 
 /** Validates a create body or a PATCH against the model's fields (archived ones included, so writes to them are refused). */
 export function validateWrite(fields: readonly FieldShape[], data: unknown, mode: 'create' | 'update'): Record<string, unknown> {
-  const result = validateRecordData(fields.map(toDefinition), data, { mode });
+  const result = validatorFor(fields)(data, { mode });
   if (!result.ok) throw validationFailed(result.errors.map(errorDetail));
   return result.value;
 }

@@ -1,5 +1,5 @@
-import { Client } from 'pg';
 import type { Logger } from '@mrp/platform';
+import { listenOnChannel } from './channel-listener';
 
 export interface WakeSignalsOptions {
   databaseUrl: string;
@@ -20,63 +20,27 @@ export interface WakeSignals {
 }
 
 /**
- * LISTENs on its own connection (outside the ORM's pool) for the NOTIFY a queueing transaction
- * sends at commit, so queued work starts within milliseconds of the change; and polls, so nothing
- * waits longer than the poll interval when a notification is lost. A dropped connection is re-opened.
+ * Wakes a worker: on the NOTIFY a queueing transaction sends at commit, so queued work starts
+ * within milliseconds of the change; on a poll, so nothing waits longer than the poll interval
+ * when a notification is lost; and whenever the LISTEN is (re)established.
  */
 export async function listenForWakeSignals(options: WakeSignalsOptions): Promise<WakeSignals> {
-  const { logger, onDue, purpose } = options;
-  if (!/^[a-z_]+$/.test(options.channel)) throw new Error(`Invalid channel name ${options.channel}`);
-  let closed = false;
-  let client: Client | undefined;
-  let reconnectTimer: NodeJS.Timeout | undefined;
-
-  // One timer at a time, whichever of error, end or a failed connect asks first.
-  const reconnectSoon = (): void => {
-    if (closed || reconnectTimer) return;
-    reconnectTimer = setTimeout(() => {
-      reconnectTimer = undefined;
-      connect().catch((error: unknown) => {
-        logger.warn({ err: error }, `${purpose} listener could not reconnect; polling meanwhile`);
-        reconnectSoon();
-      });
-    }, options.reconnectDelayMs ?? 1000);
-  };
-
-  const connect = async (): Promise<void> => {
-    const next = new Client({ connectionString: options.databaseUrl });
-    const lost = (error?: Error) => {
-      if (client !== next) return;
-      client = undefined;
-      if (closed) return;
-      logger.warn({ err: error }, `${purpose} listener lost its connection; reconnecting`);
-      next.end().catch(() => undefined);
-      reconnectSoon();
-    };
-    next.on('notification', () => onDue());
-    next.on('error', lost);
-    next.on('end', () => lost());
-    client = next;
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${options.channel}`);
-    } catch (error) {
-      client = undefined;
-      await next.end().catch(() => undefined);
-      throw error;
-    }
+  const { onDue } = options;
+  const listener = await listenOnChannel({
+    databaseUrl: options.databaseUrl,
+    channel: options.channel,
+    purpose: options.purpose,
+    logger: options.logger,
+    onNotification: () => onDue(),
     // What was queued while nobody listened.
-    onDue();
-  };
-
-  await connect();
+    onListening: () => onDue(),
+    reconnectDelayMs: options.reconnectDelayMs,
+  });
   const poll = setInterval(onDue, options.pollIntervalMs ?? 5000);
   return {
     async close() {
-      closed = true;
       clearInterval(poll);
-      clearTimeout(reconnectTimer);
-      await client?.end().catch(() => undefined);
+      await listener.close();
     },
   };
 }

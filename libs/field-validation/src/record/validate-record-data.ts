@@ -3,6 +3,7 @@ import { indexModelFields } from '../core/field-definition';
 import { isPlainObject, ownValue } from '../core/plain-object';
 import type { FieldError, Result } from '../core/result';
 import { fail, failWith, ok } from '../core/result';
+import type { CompiledField } from '../field-types/registry';
 import { compileDefinition } from '../field-types/validate-field';
 
 export type WriteMode = 'create' | 'update';
@@ -34,18 +35,54 @@ export function validateRecordData(
   data: unknown,
   options: ValidateRecordOptions,
 ): Result<Record<string, unknown>> {
-  try {
-    return validateRecord(fields, data, options?.mode === 'update' ? 'update' : 'create');
-  } catch {
-    // Only reachable with exotic input such as throwing getters or proxies.
-    return fail(RECORD_ROOT_PATH, 'invalid_type', 'The record data could not be read.');
-  }
+  return compileRecordValidator(fields)(data, options);
 }
 
-function validateRecord(fields: unknown, data: unknown, mode: WriteMode): Result<Record<string, unknown>> {
+/** `validateRecordData` for one set of fields, compiled once: the server keeps one per model version. */
+export type RecordValidator = (data: unknown, options: ValidateRecordOptions) => Result<Record<string, unknown>>;
+
+/**
+ * Compiles the fields (index by key, parse every configuration) once, so that validating a write
+ * only checks values. Validating with it is exactly `validateRecordData` with the same fields.
+ */
+export function compileRecordValidator(fields: FieldDefinition[]): RecordValidator {
+  let compiled: CompiledModel;
+  try {
+    compiled = compileModel(fields);
+  } catch {
+    // Only reachable with exotic definitions such as throwing getters or proxies.
+    return () => fail(RECORD_ROOT_PATH, 'invalid_type', 'The record data could not be read.');
+  }
+  return (data, options) => {
+    try {
+      return validateRecord(compiled, data, options?.mode === 'update' ? 'update' : 'create');
+    } catch {
+      // Only reachable with exotic input such as throwing getters or proxies.
+      return fail(RECORD_ROOT_PATH, 'invalid_type', 'The record data could not be read.');
+    }
+  };
+}
+
+interface CompiledModel {
+  visible: ReadonlyMap<string, FieldDefinition>;
+  /** Each visible field's compiled validator, or why its configuration does not compile. */
+  compiled: Map<string, Result<CompiledField>>;
+  required: FieldDefinition[];
+}
+
+function compileModel(fields: unknown): CompiledModel {
+  const { visible } = indexModelFields(fields);
+  const compiled = new Map<string, Result<CompiledField>>();
+  for (const field of visible.values()) {
+    if (field.type !== 'FORMULA') compiled.set(field.key, compileDefinition(field));
+  }
+  const required = [...visible.values()].filter((field) => field.required && field.type !== 'FORMULA');
+  return { visible, compiled, required };
+}
+
+function validateRecord(model: CompiledModel, data: unknown, mode: WriteMode): Result<Record<string, unknown>> {
   if (!isPlainObject(data)) return fail(RECORD_ROOT_PATH, 'invalid_type', 'Record data must be a JSON object.');
 
-  const model = indexModelFields(fields);
   const errors: FieldError[] = [];
   const normalised: Record<string, unknown> = {};
 
@@ -66,7 +103,7 @@ function validateRecord(fields: unknown, data: unknown, mode: WriteMode): Result
       continue;
     }
     if (value === undefined) continue;
-    const compiled = compileDefinition(field);
+    const compiled = model.compiled.get(key) ?? compileDefinition(field);
     if (!compiled.ok) {
       errors.push(...compiled.errors);
       continue;
@@ -82,11 +119,9 @@ function validateRecord(fields: unknown, data: unknown, mode: WriteMode): Result
   }
 
   if (mode === 'create') {
-    for (const field of model.visible.values()) {
+    for (const field of model.required) {
       // Present-but-empty values were reported above; this catches the absent ones.
-      if (field.required && field.type !== 'FORMULA' && ownValue(data, field.key) === undefined) {
-        errors.push(requiredError(field.key));
-      }
+      if (ownValue(data, field.key) === undefined) errors.push(requiredError(field.key));
     }
   }
 

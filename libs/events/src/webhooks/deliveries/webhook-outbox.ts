@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId, sqlTextArray, type EventEnvelope } from '@mrp/platform';
 import { eventMatches } from '../../bus/subscription-pattern';
 import type { EventPersister } from '../../bus/event-dispatcher';
+import { RouteCache } from '../../bus/route-cache';
 import { DELIVERIES_DUE_CHANNEL } from './delivery-wakeup';
 
 /** Each user's member organizations (authz's directory, handed in by the composition root). */
@@ -28,6 +29,9 @@ export function deliveryBody(event: EventEnvelope): string {
   });
 }
 
+/** Stands for "no organization" in the route lookup, which then finds the platform-wide endpoints only. */
+const NO_ORGANIZATION = '00000000-0000-0000-0000-000000000000';
+
 /** `webhook.*` events are about delivery itself; queueing them could feed a failing endpoint its own failures. */
 const isRoutable = (event: EventEnvelope) => !event.type.startsWith('webhook.');
 
@@ -40,8 +44,24 @@ const isRoutable = (event: EventEnvelope) => !event.type.startsWith('webhook.');
  * organization; an event about a user with no organization is for each of the user's member
  * organizations. The endpoints' subscriptions are matched with the bus's own rule (`eventMatches`).
  */
-export function createWebhookOutbox(memberOrganizations: MemberOrganizations): EventPersister {
+export interface WebhookOutbox extends EventPersister {
+  /** The enabled endpoints by organization, kept while the process hears their changes (listenForRouteChanges). */
+  routes: RouteCache<RoutableEndpoint>;
+}
+
+export function createWebhookOutbox(memberOrganizations: MemberOrganizations): WebhookOutbox {
+  const routes = new RouteCache<RoutableEndpoint>({
+    load: (em, organizationIds) =>
+      em.execute<RoutableEndpoint[]>(
+        `SELECT id, organization_id, subscriptions FROM webhook_endpoints
+          WHERE state = 'enabled' AND (organization_id IS NULL OR organization_id = ANY(?::uuid[]))`,
+        [sqlTextArray(organizationIds)],
+      ),
+    organizationOf: (endpoint) => endpoint.organization_id,
+    idOf: (endpoint) => endpoint.id,
+  });
   return {
+    routes,
     async persist(em, events) {
       const routable = events.filter(isRoutable);
       if (routable.length === 0) return;
@@ -51,11 +71,8 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations): E
         event.organizationId ? [event.organizationId] : event.userId ? (organizationsOfUser.get(event.userId) ?? []) : [];
       const organizationIds = [...new Set(routable.flatMap(organizationsOf))];
 
-      const endpoints = await em.execute<RoutableEndpoint[]>(
-        `SELECT id, organization_id, subscriptions FROM webhook_endpoints
-          WHERE state = 'enabled' AND (organization_id IS NULL OR organization_id = ANY(?::uuid[]))`,
-        [sqlTextArray(organizationIds)],
-      );
+      // Platform-wide endpoints see every event, even one that belongs to no organization.
+      const endpoints = await routes.routesFor(em, organizationIds.length > 0 ? organizationIds : [NO_ORGANIZATION]);
       if (endpoints.length === 0) return;
 
       const rows: Array<[string, string, string, string, string, string]> = [];
@@ -78,7 +95,8 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations): E
            SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key
              FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[])
                   AS d(id, endpoint_id, event_id, event_type, body, idempotency_key)
-             JOIN webhook_endpoints e ON e.id = d.endpoint_id
+             -- Re-checked here: a change another process made may not have reached this one's routes yet.
+             JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.state = 'enabled'
            RETURNING 1
          )
          SELECT pg_notify('${DELIVERIES_DUE_CHANNEL}', '') FROM (SELECT count(*) FROM queued) AS done`,

@@ -21,6 +21,8 @@ export interface EndpointProcedureDeps {
   secretEncryptionKey: Buffer | undefined;
   /** DNS for the creation-time URL check; tests inject one. */
   lookup?: HostLookup;
+  /** Told after commit that the owner's endpoints changed, so this process's outbox forgets them at once. */
+  routesChanged?: (organizationId: string | null) => void;
 }
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https (http only to loopback or private hosts in development)' });
@@ -92,6 +94,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     output: Type.Object({ endpoint: EndpointViewSchema, secret: CreatedSecret }),
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
+      ctx.afterCommit(async () => deps.routesChanged?.(owner.organizationId));
       checkSubscriptions(input.subscriptions);
       const url = await checkUrl(input.url);
       // Serialises creations per owner, so two at once cannot both pass the limit.
@@ -132,6 +135,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     output: EndpointViewSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
+      ctx.afterCommit(async () => deps.routesChanged?.(owner.organizationId));
       if (input.subscriptions) checkSubscriptions(input.subscriptions);
       const url = input.url === undefined ? undefined : await checkUrl(input.url);
       const current = await lockOwnEndpoint(ctx.em, owner, input.id);
@@ -153,6 +157,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
+      ctx.afterCommit(async () => deps.routesChanged?.(owner.organizationId));
       await lockOwnEndpoint(ctx.em, owner, input.id);
       await ctx.em.execute('DELETE FROM webhook_endpoints WHERE id = ?', [input.id]);
       return { id: input.id, deleted: true as const };
@@ -204,6 +209,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     output: EndpointViewSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
+      ctx.afterCommit(async () => deps.routesChanged?.(owner.organizationId));
       await lockOwnEndpoint(ctx.em, owner, input.id);
       const [row] = await ctx.em.execute<EndpointRow[]>(
         `UPDATE webhook_endpoints SET state = 'enabled', disabled_reason = NULL, disabled_at = NULL, consecutive_failures = 0, updated_at = now()
@@ -226,6 +232,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     output: EndpointViewSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
+      ctx.afterCommit(async () => deps.routesChanged?.(owner.organizationId));
       const current = await lockOwnEndpoint(ctx.em, owner, input.id);
       if (current.state === 'disabled') return toEndpointView(current);
       const [row] = await ctx.em.execute<EndpointRow[]>(

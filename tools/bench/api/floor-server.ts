@@ -1,17 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Pool, type QueryResultRow } from 'pg';
 import { newId } from '@mrp/platform';
-import type { RunningServer } from './api-server';
 
 /*
- * The baseline: the least a hand-written server must do for the same two routes. One query
- * authenticates (key by SHA-256 hash, owner, membership, grants and role permissions), one more
- * reads or inserts the record. No framework, no validation of field values, no events.
- * `prepared: false` sends each statement as `pool.query(text, values)`, the way a minimal server is
- * written; `prepared: true` names them, so PostgreSQL plans each once per connection (as the API
- * does on these paths): the tuned baseline.
+ * The floor: the least a hand-written server must do for the same two routes, run in a process of
+ * its own (`node --import tsx floor-server.ts`, PORT, DATABASE_URL, POOL_SIZE, FLOOR_BUCKET). One
+ * named statement authenticates (key by SHA-256 hash, owner, membership, grants and role
+ * permissions), one more reads or inserts the record. No framework, no validation of field values,
+ * no events. With `bucket`, the key statement also takes a token from the key's bucket with the
+ * contract's token-bucket upsert (the same table and arithmetic as the API), as the API does.
  */
 const AUTH_SQL = `
   SELECT k.organization_id, k.full_access, k.permissions AS allowlist, u.id AS user_id,
@@ -30,6 +28,24 @@ const RECORD_COLUMNS = `r.id, m.key AS model, r.title, r.data,
   to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt",
   to_char(r.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt",
   r.created_by AS "createdBy", r.updated_by AS "updatedBy"`;
+
+// The contract's token bucket, taken in the key statement when the key authenticates: $2 burst, $3 rate per second.
+const AUTH_AND_TAKE_SQL = `
+  WITH caller AS (${AUTH_SQL.replace('SELECT k.organization_id', 'SELECT k.id AS api_key_id, k.organization_id')}),
+  taken AS (
+    INSERT INTO rate_limit_buckets AS bucket (bucket_key, tokens, updated_at, admitted)
+    SELECT caller.api_key_id::text, $2::double precision - 1, clock_timestamp(), true FROM caller
+    ON CONFLICT (bucket_key) DO UPDATE SET (tokens, updated_at, admitted) = (
+      SELECT CASE WHEN refill.tokens >= 1 THEN refill.tokens - 1 ELSE refill.tokens END, refill.at, refill.tokens >= 1
+        FROM (SELECT least($2::double precision,
+                           bucket.tokens + greatest(0, extract(epoch FROM clock.at - bucket.updated_at))::double precision * $3::double precision) AS tokens,
+                     greatest(clock.at, bucket.updated_at) AS at
+                FROM (SELECT clock_timestamp() AS at) AS clock) AS refill)
+    RETURNING admitted)
+  SELECT caller.*, taken.admitted FROM caller LEFT JOIN taken ON true`;
+
+const BURST = 1_000_000;
+const RATE_PER_SECOND = 1_000_000;
 
 // Same visibility as the API: live record, live model, the key's organization, row-level access.
 const GET_SQL = `
@@ -50,6 +66,7 @@ const INSERT_SQL = `
   SELECT ${RECORD_COLUMNS} FROM inserted r JOIN data_models m ON m.id = r.model_id`;
 
 interface Caller {
+  admitted?: boolean;
   organization_id: string;
   full_access: boolean;
   allowlist: string[];
@@ -83,23 +100,25 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export interface MinimalServerOptions {
+export interface FloorOptions {
   poolSize: number;
-  prepared: boolean;
+  bucket: boolean;
 }
 
-export async function startMinimalServer(databaseUrl: string, { poolSize, prepared }: MinimalServerOptions): Promise<RunningServer> {
+export async function startFloorServer(databaseUrl: string, port: number, { poolSize, bucket }: FloorOptions): Promise<void> {
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
-  const query = <Row extends QueryResultRow>(name: string, text: string, values: unknown[]) =>
-    pool.query<Row>(prepared ? { name, text, values } : { text, values });
+  const query = <Row extends QueryResultRow>(name: string, text: string, values: unknown[]) => pool.query<Row>({ name, text, values });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const match = /^Bearer (mrk_\S+)$/.exec(request.headers.authorization ?? '');
     if (!match) return fail(response, 401, 'unauthorized');
     const hash = createHash('sha256').update(match[1], 'utf8').digest('hex');
-    const { rows: callers } = await query<Caller>('auth', AUTH_SQL, [hash]);
+    const { rows: callers } = bucket
+      ? await query<Caller>('auth-and-take', AUTH_AND_TAKE_SQL, [hash, BURST, RATE_PER_SECOND])
+      : await query<Caller>('auth', AUTH_SQL, [hash]);
     const caller = callers[0];
     if (!caller) return fail(response, 401, 'unauthorized');
+    if (bucket && !caller.admitted) return fail(response, 429, 'rate_limited');
 
     const path = (request.url ?? '').split('?')[0];
     const recordPath = /^\/api\/v1\/records\/([^/]+)$/.exec(path);
@@ -132,13 +151,21 @@ export async function startMinimalServer(databaseUrl: string, { poolSize, prepar
       else response.destroy();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pool.end();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  process.once('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close(() => void pool.end().then(() => process.exit(0)));
+  });
+}
+
+if (require.main === module) {
+  const { DATABASE_URL, PORT, POOL_SIZE, FLOOR_BUCKET } = process.env;
+  if (!DATABASE_URL || !PORT) throw new Error('floor-server needs DATABASE_URL and PORT');
+  startFloorServer(DATABASE_URL, Number(PORT), { poolSize: Number(POOL_SIZE ?? 10), bucket: FLOOR_BUCKET === '1' }).then(
+    () => console.log('listening'),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
     },
-  };
+  );
 }

@@ -1,0 +1,85 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId, type EventEnvelope } from '@mrp/platform';
+import { silentLogger } from '@mrp/platform/testing';
+import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
+import { listenForRouteChanges } from '../../bus/route-change-listener';
+import type { ChannelListener } from '../../bus/channel-listener';
+import { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox';
+
+const recordCreated = (organizationId: string): EventEnvelope => ({
+  id: newId(),
+  type: 'data-models.record-created',
+  occurredAt: new Date().toISOString(),
+  organizationId,
+  payload: { recordId: newId() },
+});
+
+/** Waits until `check` holds, as a change announced by another process reaches this one. */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('the condition did not hold within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the webhook outbox with routes kept in memory', () => {
+  let bed: WebhookTestBed;
+  let outbox: WebhookOutbox;
+  let listener: ChannelListener;
+  const em = () => bed.db.orm.em.fork() as EntityManager;
+  const deliveriesTo = async (endpointId: string) =>
+    (await bed.sql<{ count: number }>('SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = ?', [endpointId]))[0].count;
+  const routedTo = async (organizationId: string) => (await outbox.routes.routesFor(em(), [organizationId])).map((endpoint) => endpoint.id);
+
+  beforeAll(async () => {
+    bed = await createWebhookTestBed([]);
+    outbox = createWebhookOutbox(async () => new Map());
+    listener = await listenForRouteChanges({ databaseUrl: bed.db.database.url, logger: silentLogger, caches: [outbox.routes] });
+  });
+  afterAll(async () => {
+    await listener.close();
+    await bed.close();
+  });
+
+  it('sees an endpoint another process created once the change is announced, and queues its deliveries', async () => {
+    const organization = await bed.organization();
+    expect(await routedTo(organization)).toEqual([]);
+    // Written as any other process would, past this process's procedures: only the trigger's announcement tells the cache.
+    const endpoint = await bed.endpoint(organization);
+    await eventually(async () => (await routedTo(organization)).includes(endpoint));
+    await outbox.persist(em(), [recordCreated(organization)]);
+    expect(await deliveriesTo(endpoint)).toBe(1);
+  });
+
+  it('queues nothing for an endpoint disabled elsewhere, even before the change is heard', async () => {
+    const organization = await bed.organization();
+    const endpoint = await bed.endpoint(organization);
+    await eventually(async () => (await routedTo(organization)).includes(endpoint));
+    await bed.sql(`UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'test', disabled_at = now() WHERE id = ?`, [endpoint]);
+    await outbox.persist(em(), [recordCreated(organization)]);
+    expect(await deliveriesTo(endpoint)).toBe(0);
+    await eventually(async () => !(await routedTo(organization)).includes(endpoint));
+  });
+
+  it('forgets every organization when a platform-wide endpoint changes', async () => {
+    const organization = await bed.organization();
+    const before = await routedTo(organization);
+    const platformEndpoint = await bed.endpoint(null);
+    expect(before).not.toContain(platformEndpoint);
+    await eventually(async () => (await routedTo(organization)).includes(platformEndpoint));
+    await outbox.persist(em(), [recordCreated(organization)]);
+    expect(await deliveriesTo(platformEndpoint)).toBe(1);
+  });
+
+  it('keeps a failure count change silent: it routes nothing differently', async () => {
+    const channel = await bed.listenForRouteAnnouncement();
+    const organization = await bed.organization();
+    const endpoint = await bed.endpoint(organization);
+    await channel.next();
+    await bed.sql('UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = ?', [endpoint]);
+    await bed.sql(`UPDATE webhook_endpoints SET subscriptions = '{data-models.*}' WHERE id = ?`, [endpoint]);
+    expect(await channel.next()).toBe(organization);
+    expect(channel.received()).toEqual([organization, organization]);
+  });
+});
