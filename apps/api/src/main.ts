@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
-import { ConfigError, apiAddress, loadConfig } from '@mrp/platform';
-import { createRuntime, runProcess } from '@mrp/runtime';
+import { ConfigError, apiAddress, createLogger, loadConfig, type PlatformConfig } from '@mrp/platform';
+import { createRuntime, runProcessCluster } from '@mrp/runtime';
 import { buildApp } from './app';
 import { createHttpServer } from './http/http-server';
 import { createSessionAuthenticator } from './rpc/session-authenticator';
@@ -29,7 +29,17 @@ function listen(server: Server, port: number, host: string | undefined): Promise
   });
 }
 
-runProcess('api', async () => {
+/** The configuration, or undefined when it is wrong: the start below reports it, once, in one line. */
+function configOrNothing(): PlatformConfig | undefined {
+  try {
+    return loadConfig(process.env, { requireSessionAuth: true });
+  } catch {
+    return undefined;
+  }
+}
+
+const workers = configOrNothing()?.apiWorkers ?? 1;
+runProcessCluster('api', workers, () => createLogger({ name: 'api', level: configOrNothing()?.logLevel ?? 'info' }), async () => {
   const config = loadConfig(process.env, { requireSessionAuth: true });
   const runtime = await createRuntime(config, { name: 'api' });
   const app = buildApp({

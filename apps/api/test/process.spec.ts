@@ -53,4 +53,30 @@ describe('the api process', () => {
     await app.waitForLine(/"msg":"api stopped"/);
     expect((await app.exited).code).toBe(0);
   });
+
+  it('runs API_WORKERS processes on one port, and stops them all on SIGTERM', async () => {
+    const app = startAppProcess('apps/api/src/main.ts', {
+      DATABASE_URL: database.url,
+      AUTH_JWT_SECRET: 'x'.repeat(32),
+      PORT: String(20000 + Math.floor(Math.random() * 20000)),
+      API_WORKERS: '2',
+    });
+    await app.waitForLine(/api running 2 workers/);
+    const listening = app.output().stdout.split('\n').filter((text) => text.includes('api listening')).map((text) => JSON.parse(text) as { pid: number; port: number });
+    expect(new Set(listening.map((line) => line.pid)).size).toBe(2);
+    expect(listening.map((line) => line.pid)).not.toContain(app.child.pid);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${listening[0].port}/health`)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    app.child.kill('SIGTERM');
+    expect((await app.exited).code).toBe(0);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(listening.filter((line) => alive(line.pid))).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { ConfigError, type Logger } from '@mrp/platform';
 
 interface RunningProcess {
@@ -86,4 +87,57 @@ export function runProcess(name: string, start: () => Promise<RunningProcess>): 
       process.exit(1);
     },
   );
+}
+
+/**
+ * `runProcess` for an app that runs as `count` processes sharing its listening port (node:cluster).
+ * With one, the process simply runs `start`. With more, this process only supervises: it forks
+ * the workers, each of which runs `start` under `runProcess`; it is ready (and tells the
+ * launcher) once every worker is, stops them all on a signal, and stops with exit code 1 when a
+ * worker dies unasked, so whatever supervises the app sees the failure.
+ */
+export function runProcessCluster(name: string, count: number, createLogger: () => Logger, start: () => Promise<RunningProcess>): void {
+  if (count <= 1 || !cluster.isPrimary) {
+    runProcess(name, start);
+    return;
+  }
+  runProcess(name, async () => {
+    const logger = createLogger();
+    const workers = Array.from({ length: count }, () => cluster.fork());
+    let stopping = false;
+    const exited = workers.map((worker) => new Promise<void>((resolve) => worker.once('exit', () => resolve())));
+    await Promise.all(
+      workers.map(
+        (worker, index) =>
+          new Promise<void>((resolve, reject) => {
+            worker.on('message', (message: AppReadyMessage) => {
+              if (message?.type === 'ready') resolve();
+            });
+            worker.once('exit', (code) => reject(new Error(`worker ${index + 1} of ${count} exited (${code ?? 'signal'}) while starting`)));
+          }),
+      ),
+    ).catch(async (error: unknown) => {
+      for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGTERM');
+      await Promise.all(exited);
+      throw error;
+    });
+    for (const [index, worker] of workers.entries()) {
+      worker.once('exit', (code, signal) => {
+        if (stopping) return;
+        logger.error({ worker: index + 1, code, signal }, `${name} worker died; stopping every worker`);
+        stopping = true;
+        for (const other of workers) if (!other.isDead()) other.process.kill('SIGTERM');
+        void Promise.all(exited).then(() => process.exit(1));
+      });
+    }
+    logger.info({ workers: count }, `${name} running ${count} workers`);
+    return {
+      logger,
+      async stop() {
+        stopping = true;
+        for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGTERM');
+        await Promise.all(exited);
+      },
+    };
+  });
 }

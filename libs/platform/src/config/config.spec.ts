@@ -45,6 +45,8 @@ describe('loadConfig', () => {
     [{ WEBHOOK_TIMEOUT_SECONDS: '0' }, 'WEBHOOK_TIMEOUT_SECONDS must be a positive number, got "0"'],
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: '2.5' }, 'WEBHOOK_ENDPOINT_CONCURRENCY must be a positive integer, got "2.5"'],
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: '500' }, 'WEBHOOK_ENDPOINT_CONCURRENCY is at most 100, got "500"'],
+    [{ API_WORKERS: '0' }, 'API_WORKERS must be a positive integer, got "0"'],
+    [{ API_WORKERS: '65' }, 'API_WORKERS is at most 64, got "65"'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must use the postgres:// scheme, got "mysql:"'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database)'],
     [{ FEATURE_FLAGS: 'nope.flag=true' }, 'FEATURE_FLAGS names an unknown flag "nope.flag" (known: public-api.enabled, public-api.service-accounts)'],

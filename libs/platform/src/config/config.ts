@@ -18,6 +18,8 @@ export interface PlatformConfig {
   /** Unset means: start (or reuse) the embedded PostgreSQL under `.data/`. */
   databaseUrl: string | undefined;
   port: number;
+  /** API_WORKERS: api processes sharing the port (node:cluster), 1-64; 1 runs no cluster at all. */
+  apiWorkers: number;
   /** Address the api listens on; undefined = every interface (production default). */
   host: string | undefined;
   /** Port of the embedded PostgreSQL that `npm start` runs when DATABASE_URL is unset. */
@@ -210,6 +212,12 @@ function parseAllowedCidrs(raw: string | undefined): string[] {
   return cidrs;
 }
 
+function apiWorkers(env: Env): number {
+  const value = positiveNumber(env, 'API_WORKERS', 1, { integer: true });
+  if (value > 64) throw new ConfigError(`API_WORKERS is at most 64, got "${value}"`);
+  return value;
+}
+
 function webhookEndpointConcurrency(env: Env): number {
   const value = positiveNumber(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, { integer: true });
   if (value > 100) throw new ConfigError(`WEBHOOK_ENDPOINT_CONCURRENCY is at most 100, got "${value}"`);
@@ -314,6 +322,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     nodeEnv,
     databaseUrl: parseDatabaseUrl(optional(env, 'DATABASE_URL')),
     port: tcpPort(env, 'PORT', 3000),
+    apiWorkers: apiWorkers(env),
     host: parseHost(optional(env, 'HOST'), nodeEnv),
     embeddedPostgresPort: tcpPort(env, 'EMBEDDED_POSTGRES_PORT', 54329),
     authJwtSecret,
