@@ -1,6 +1,6 @@
-import { freePort } from '@mrp/platform';
-import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
-import { TEST_JWT_SECRET, startTestApi, type TestApi } from '../support/test-api';
+import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
+import { startTestApi, type TestApi } from '../support/test-api';
+import { startApiProcess, stopApiProcess, type ApiProcess } from '../support/api-processes';
 import { admissionOf, createOrganizationWithKey, type Admission, type OrganizationWithKey } from '../support/public-api-fixtures';
 
 const BURST = 4;
@@ -8,36 +8,6 @@ const BURST = 4;
 const RATE_PER_SECOND = 0.02;
 
 type ProcessAdmission = Admission & { process: number };
-
-interface ApiProcess {
-  app: AppProcess;
-  url: string;
-}
-
-/**
- * An api process started exactly as deployed, on `database`, with a small bucket. It joins
- * `started` as soon as it is spawned, so it is stopped even if it never comes up.
- */
-async function startApiProcess(database: TestDatabase, started: ApiProcess[]): Promise<void> {
-  const port = await freePort();
-  const app = startAppProcess('apps/api/src/main.ts', {
-    DATABASE_URL: database.url,
-    AUTH_JWT_SECRET: TEST_JWT_SECRET,
-    PORT: String(port),
-    LOG_LEVEL: 'info',
-    PUBLIC_API_BURST: String(BURST),
-    PUBLIC_API_RATE_PER_SECOND: String(RATE_PER_SECOND),
-  });
-  started.push({ app, url: `http://127.0.0.1:${port}` });
-  const line = await app.waitForLine(/api listening/, 60_000);
-  expect((JSON.parse(line) as { port: number }).port).toBe(port);
-}
-
-async function stopApiProcess({ app }: ApiProcess): Promise<void> {
-  if (app.child.exitCode !== null || app.child.signalCode !== null) return;
-  app.child.kill('SIGTERM');
-  await app.exited;
-}
 
 /** DESIGN 6: the PostgreSQL store (the default) shares each key's bucket across api processes. */
 describe('/api/v1 rate limit across two api OS processes on one database', () => {
@@ -50,7 +20,8 @@ describe('/api/v1 rate limit across two api OS processes on one database', () =>
     // Sets up the organization, the flag and the keys over /rpc; the processes only serve /api/v1.
     setup = await startTestApi({}, { database });
     org = await createOrganizationWithKey(setup);
-    await Promise.all([startApiProcess(database, processes), startApiProcess(database, processes)]);
+    const smallBucket = { PUBLIC_API_BURST: String(BURST), PUBLIC_API_RATE_PER_SECOND: String(RATE_PER_SECOND) };
+    await Promise.all([startApiProcess(database, processes, smallBucket), startApiProcess(database, processes, smallBucket)]);
   }, 120_000);
   afterAll(async () => {
     await Promise.all(processes.map(stopApiProcess));

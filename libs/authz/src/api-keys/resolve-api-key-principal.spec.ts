@@ -77,6 +77,31 @@ describe('resolveApiKeyPrincipal', () => {
     expect(sent[0]).toMatch(/FROM api_keys k/);
   });
 
+  it("reads the member's access again, and only then, once the organization's access version moved", async () => {
+    const role = await seedRole(db.orm, org.id, 'auditor', ['api-keys.manage', 'records.read']);
+    const userId = await seedMember(db.orm, org, []);
+    await sql('INSERT INTO role_grants (id, membership_id, role_id, granted_by) SELECT gen_random_uuid(), id, ?, ? FROM memberships WHERE user_id = ?', [
+      role,
+      'test',
+      userId,
+    ]);
+    const key = await keyFor(userId);
+    await resolve(key.token);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // lets the first use's lastUsedAt write land
+    expect(await statementsOf(() => resolve(key.token))).toHaveLength(1);
+
+    // A role's own permissions changing is enough: no grant or membership moved.
+    await sql('UPDATE roles SET permissions = ? WHERE id = ?', ['{api-keys.manage,records.read,data-models.read}', role]);
+    let principal: Principal | undefined;
+    const sent = await statementsOf(async () => {
+      principal = await resolve(key.token);
+    });
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toMatch(/FROM memberships m/);
+    expect([...(principal?.permissions ?? [])].sort()).toEqual(['api-keys.manage', 'data-models.read', 'records.read']);
+    expect(await statementsOf(() => resolve(key.token))).toHaveLength(1);
+  });
+
   it('limits even an owner to the allowlist of a limited key (live permissions ∩ allowlist)', async () => {
     const ownerId = await seedMember(db.orm, org, ['owner']);
     const key = await keyFor(ownerId, { fullAccess: false, permissions: ['records.read', 'data-models.read'] });

@@ -8,7 +8,8 @@ import {
   type Principal,
   type PrincipalKind,
 } from '@mrp/platform';
-import { memberAccessSql, ownerCannotActSql } from '../access/member-access-sql';
+import { ownerCannotActSql } from '../access/member-access-sql';
+import { memberAccess } from '../access/member-access';
 import { decide, type RateLimitDecision, type RateLimiter } from '../rate-limit/rate-limiter';
 import { PostgresRateLimiter, takeTokenSql } from '../rate-limit/postgres-rate-limiter';
 import { parseApiKeyToken } from './api-key-token';
@@ -37,6 +38,9 @@ const OWNER_CANNOT_ACT = 'The API key owner is disabled, deleted or no longer ha
 
 interface KeyRow {
   api_key_id: string;
+  membership_id: string | null;
+  /** `organizations.access_version`, read with the key: the membership's cached access is good while it matches. */
+  access_version: string;
   organization_id: string;
   name: string;
   prefix: string;
@@ -50,9 +54,6 @@ interface KeyRow {
   email: string;
   display_name: string;
   owner_usable: boolean;
-  is_member: boolean;
-  role_ids: string[];
-  permissions: string[];
 }
 
 interface KeyRowWithTake extends KeyRow {
@@ -62,10 +63,11 @@ interface KeyRowWithTake extends KeyRow {
 }
 
 /*
- * The key by its unique hash ($1), its owner, the owner's membership in the key's organization
- * (unique (organization_id, user_id)) and that membership's access (member-access-sql: the same
- * rules a session is resolved by). statement_timestamp() is database time, and stays right even
- * if the caller's em happens to be inside a transaction.
+ * The key by its unique hash ($1), its owner, its organization's access version and the owner's
+ * membership there (unique (organization_id, user_id)). What the membership may do (its roles
+ * and their permissions) is kept per process and read again only when the version moved
+ * (member-access.ts). statement_timestamp() is database time, and stays right even if the
+ * caller's em happens to be inside a transaction.
  */
 const KEY_LOOKUP_SQL = `
   SELECT k.id AS api_key_id, k.organization_id, k.name, k.prefix, k.full_access,
@@ -74,22 +76,15 @@ const KEY_LOOKUP_SQL = `
          (k.last_used_at IS NULL OR k.last_used_at < statement_timestamp() - interval '1 minute') AS use_is_stale,
          u.id AS user_id, u.kind, u.email, u.display_name,
          ${ownerCannotActSql('u')} IS NULL AS owner_usable,
-         (m.id IS NOT NULL) AS is_member,
-         access.role_ids, access.permissions
+         m.id AS membership_id, o.access_version
     FROM api_keys k
     JOIN users u ON u.id = k.owner_user_id
+    JOIN organizations o ON o.id = k.organization_id
     LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.owner_user_id
-    LEFT JOIN LATERAL (${memberAccessSql('m.id')}) access ON true
    WHERE k.token_hash = $1`;
 
 // Every join is on a unique key: the plan reads those indexes and nothing organization-wide.
-const KEY_LOOKUP_INDEXES = [
-  'api_keys_token_hash_key',
-  'users_pkey',
-  'memberships_organization_id_user_id_key',
-  'role_grants_membership_id_role_id_key',
-  'roles_pkey',
-];
+const KEY_LOOKUP_INDEXES = ['api_keys_token_hash_key', 'users_pkey', 'organizations_pkey', 'memberships_organization_id_user_id_key'];
 
 // Prepared: the lookup runs on every /api/v1 request, and planning its joins costs about as much as running them.
 const KEY_LOOKUP = preparedStatement(KEY_LOOKUP_SQL, { purpose: 'API key lookup', indexes: KEY_LOOKUP_INDEXES });
@@ -97,7 +92,7 @@ const KEY_LOOKUP = preparedStatement(KEY_LOOKUP_SQL, { purpose: 'API key lookup'
 /*
  * The lookup and the key's rate-limit take in one round trip, for buckets kept in PostgreSQL.
  * The take reads the lookup's row and runs only when the key authenticates (the conditions of
- * `principalFrom`), so a 401 consumes nothing. $2: service accounts enabled; $3: burst; $4: rate.
+ * `assertCanAct`), so a 401 consumes nothing. $2: service accounts enabled; $3: burst; $4: rate.
  */
 const KEY_LOOKUP_AND_TAKE = preparedStatement(
   `
@@ -105,7 +100,7 @@ const KEY_LOOKUP_AND_TAKE = preparedStatement(
   taken AS (${takeTokenSql({
     bucketKey: 'api_key.api_key_id::text',
     from: `FROM api_key
-           WHERE api_key.key_usable AND api_key.owner_usable AND api_key.is_member
+           WHERE api_key.key_usable AND api_key.owner_usable AND api_key.membership_id IS NOT NULL
              AND (api_key.kind <> 'SERVICE' OR $2::boolean)`,
     burst: '$3',
     ratePerSecond: '$4',
@@ -145,15 +140,19 @@ function tokenHash(rawToken: string): string {
   return parsed.hash;
 }
 
-/** The principal of a looked-up key, or `unauthorized` when the key or its owner cannot act. */
-function principalFrom(row: KeyRow | undefined, em: EntityManager, options: ResolveApiKeyOptions): Principal {
+/** Throws `unauthorized` when the looked-up key or its owner cannot act; else the owner's membership. */
+function assertCanAct(row: KeyRow | undefined, options: ResolveApiKeyOptions): asserts row is KeyRow & { membership_id: string } {
   if (!row || !row.key_usable) throw unauthorized(INVALID_KEY);
-  if (!row.owner_usable || !row.is_member) throw unauthorized(OWNER_CANNOT_ACT);
+  if (!row.owner_usable || row.membership_id === null) throw unauthorized(OWNER_CANNOT_ACT);
   if (row.kind === 'SERVICE' && !options.serviceAccountsEnabled) throw unauthorized(OWNER_CANNOT_ACT);
+}
 
+/** The principal of a key that may act, with its owner's current access in the key's organization. */
+async function principalFrom(row: KeyRow & { membership_id: string }, em: EntityManager, options: ResolveApiKeyOptions): Promise<Principal> {
+  const access = await memberAccess(em, row.membership_id, String(row.access_version));
   const allowlist = [...row.allowlist].sort();
   const ceiling = row.full_access ? null : new Set(allowlist);
-  const permissions = new Set(row.permissions.filter((permission) => ceiling === null || ceiling.has(permission)));
+  const permissions = new Set(access.permissions.filter((permission) => ceiling === null || ceiling.has(permission)));
 
   // The lookup already tells whether the minute has passed, so most requests send no UPDATE at all.
   if (row.use_is_stale) touchLastUsed(em, row.api_key_id, options.logger ?? defaultLogger());
@@ -165,7 +164,7 @@ function principalFrom(row: KeyRow | undefined, em: EntityManager, options: Reso
     displayName: row.display_name,
     isPlatformAdmin: false,
     organizationId: row.organization_id,
-    roleIds: [...row.role_ids].sort(),
+    roleIds: [...access.roleIds],
     permissions,
     credential: {
       type: 'api-key',
@@ -188,6 +187,7 @@ function principalFrom(row: KeyRow | undefined, em: EntityManager, options: Reso
 export async function resolveApiKeyPrincipal(em: EntityManager, rawToken: string, options: ResolveApiKeyOptions): Promise<Principal> {
   const hash = tokenHash(rawToken);
   const [row] = await executePrepared<KeyRow>(em, KEY_LOOKUP, [hash]);
+  assertCanAct(row, options);
   return principalFrom(row, em, options);
 }
 
@@ -208,7 +208,8 @@ export async function authenticateApiKey(em: EntityManager, rawToken: string, op
   const hash = tokenHash(rawToken);
   const { burst, ratePerSecond } = rateLimiter.settings;
   const [row] = await executePrepared<KeyRowWithTake>(em, KEY_LOOKUP_AND_TAKE, [hash, options.serviceAccountsEnabled, burst, ratePerSecond]);
-  const principal = principalFrom(row, em, options);
+  assertCanAct(row, options);
+  const principal = await principalFrom(row, em, options);
   if (row.bucket_tokens === null || row.bucket_admitted === null) {
     throw new Error('The rate-limit take did not run for an authenticated key');
   }
