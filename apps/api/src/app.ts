@@ -3,12 +3,14 @@ import type Router from '@koa/router';
 import type { RateLimiter } from '@mrp/authz';
 import type { Runtime } from '@mrp/runtime';
 import { errorHandler } from './http/error-handler';
+import { compressJson } from './http/compression';
 import { requestContext } from './http/request-context';
 import { healthRouter } from './health/health-router';
 import { rpcRouter, type SessionAuthenticator } from './rpc/rpc-router';
 import { cronRouter } from './cron/cron-router';
 import { hooksRouter } from './hooks/hooks-router';
 import { publicApiGate, publicApiRouter } from './public-api/public-api-router';
+import { publicApiCors } from './public-api/cors';
 
 export interface AppDeps {
   runtime: Runtime;
@@ -31,9 +33,11 @@ export function buildApp({ runtime, authenticateSession, rateLimiter }: AppDeps)
   app.maxIpsCount = 1;
   app.use(requestContext(runtime.orm, runtime.logger));
   app.use(errorHandler(runtime.logger));
+  app.use(compressJson());
   // Mount order is part of the contract: the public API before the internal interface.
   mount(app, healthRouter(runtime.orm));
   app.use(publicApiGate(runtime));
+  app.use(publicApiCors(runtime.config.publicApiCorsOrigins));
   mount(app, publicApiRouter(runtime, rateLimiter));
   mount(app, rpcRouter(runtime, authenticateSession));
   mount(app, hooksRouter(runtime));

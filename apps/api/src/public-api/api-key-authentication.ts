@@ -24,6 +24,7 @@ export function apiKeyAuthentication(runtime: Runtime, limiter: RateLimiter) {
     });
     ctx.set('X-RateLimit-Limit', String(rateLimit.limit));
     ctx.set('X-RateLimit-Remaining', String(rateLimit.remaining));
+    ctx.set('X-RateLimit-Reset', String(rateLimit.resetSeconds));
     if (!rateLimit.allowed) {
       throw new DomainError('rate_limited', `Rate limit exceeded; retry in ${rateLimit.retryAfterSeconds} s`, undefined, {
         'Retry-After': String(rateLimit.retryAfterSeconds),

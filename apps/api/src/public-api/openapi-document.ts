@@ -1,5 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { Type } from '@sinclair/typebox';
+import { ERROR_CODES } from '@mrp/platform';
 import type { BoundRoute } from './route-binding';
 import type { QueryParameter } from './query-parameters';
 
@@ -8,7 +9,11 @@ type SchemaObject = OpenAPIV3_1.SchemaObject;
 const ErrorSchema = Type.Object(
   {
     error: Type.Object({
-      code: Type.String({ description: 'Stable machine-readable code, e.g. validation_failed' }),
+      code: Type.Unsafe<string>({
+        type: 'string',
+        enum: [...ERROR_CODES],
+        description: 'Stable machine-readable code; clients switch on it, never on the message',
+      }),
       message: Type.String({ description: 'What went wrong, for a human' }),
       details: Type.Optional(
         Type.Array(Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() }), {
@@ -45,6 +50,7 @@ const rateLimitHeaders: Record<string, OpenAPIV3_1.HeaderObject> = {
   ...requestIdHeader,
   'X-RateLimit-Limit': { description: 'Bucket capacity (the burst)', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Whole requests left in the bucket', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Whole seconds until the bucket is full again, if no request comes', schema: { type: 'integer', minimum: 0 } },
 };
 
 const errorResponse = (description: string, headers?: Record<string, OpenAPIV3_1.HeaderObject>): OpenAPIV3_1.ResponseObject => ({
@@ -108,7 +114,9 @@ function operationFor({ route, procedure, pathParameters, query, body }: BoundRo
   ];
   const success: OpenAPIV3_1.ResponseObject = {
     description: route.successStatus === 201 ? 'Created' : 'OK',
-    headers: rateLimitHeaders,
+    headers: route.location
+      ? { ...rateLimitHeaders, Location: { description: `Where the created resource lives: /api/v1${route.location}`, schema: { type: 'string' } } }
+      : rateLimitHeaders,
     ...(procedure.output ? { content: { 'application/json': { schema: toSchema(procedure.output, schemas) } } } : {}),
   };
   const responses: OpenAPIV3_1.ResponsesObject = {
@@ -168,7 +176,7 @@ export function buildOpenApiDocument(routes: readonly BoundRoute[]): OpenAPIV3_1
       description:
         "REST access to an organization's Data Models and records. Authenticate with `Authorization: Bearer mrk_…`. " +
         'Every call acts as the key owner with their live permissions (limited keys: intersected with the key allowlist). ' +
-        'Rate limit: a token bucket per key (X-RateLimit-Limit / X-RateLimit-Remaining; 429 with Retry-After).',
+        'Rate limit: a token bucket per key (X-RateLimit-Limit / X-RateLimit-Remaining / X-RateLimit-Reset; 429 with Retry-After).',
     },
     servers: [{ url: '/api/v1' }],
     tags: [{ name: 'Identity' }, { name: 'Models' }, { name: 'Records' }, { name: 'Meta' }],

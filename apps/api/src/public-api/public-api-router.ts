@@ -9,9 +9,8 @@ import { apiKeyAuthentication, type PublicApiState } from './api-key-authenticat
 import { buildOpenApiDocument } from './openapi-document';
 import { declareQuery, parseQuery } from './query-parameters';
 import { bindRoute, type BoundRoute } from './route-binding';
-import { PUBLIC_ROUTES } from './route-table';
+import { PUBLIC_API_PREFIX, PUBLIC_ROUTES } from './route-table';
 
-export const PUBLIC_API_PREFIX = '/api/v1';
 
 /**
  * Everything under /api/v1 (openapi.json, unknown paths and wrong methods included) is inert while
@@ -50,8 +49,10 @@ function routeHandler(runtime: Runtime, bound: BoundRoute) {
     }
     const input = bound.toInput({ params, query, body });
     const { em, requestId } = requestState(ctx);
-    ctx.body = await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
+    const result = await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
+    ctx.body = result;
     ctx.status = route.successStatus;
+    if (bound.locationOf) ctx.set('Location', bound.locationOf(result));
   };
 }
 

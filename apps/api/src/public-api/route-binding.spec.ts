@@ -116,6 +116,31 @@ describe('a public route bound to its procedure', () => {
     expect(bound.toInput({ params: { key: 'things' }, query: {}, body: { data: { a: 1 }, note: 'n' } })).toEqual({ model: 'things', data: { a: 1 }, note: 'n' });
   });
 
+  describe('Location: a 201 route names where its resource lives, from what its procedure answers', () => {
+    const create = defineProcedure({
+      name: 'things.create',
+      summary: 'Creates a thing',
+      scope: 'organization',
+      permission: 'things.create',
+      input: Type.Object({ model: Type.String({ maxLength: 63 }), data: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false }),
+      output: Type.Object({ id: Type.String() }),
+      handler: async () => ({ id: 'x' }),
+    });
+    const createRoute: PublicRoute = { ...LIST_ROUTE, method: 'post', query: undefined, body: true, procedure: create.name, successStatus: 201 };
+
+    it('fills the template from the answer, encoded', () => {
+      expect(bindRoute({ ...createRoute, location: '/things/{id}' }, create).locationOf?.({ id: 'a b/c' })).toBe('/api/v1/things/a%20b%2Fc');
+    });
+
+    it.each<[string, Partial<PublicRoute>, RegExp]>([
+      ['a 201 without one', {}, /a 201 route must name its Location/],
+      ['one naming what the answer lacks', { location: '/things/{key}' }, /names "key", which the procedure does not answer with/],
+      ['one on a 200 route', { successStatus: 200, location: '/things/{id}' }, /only a 201 route has a Location/],
+    ])('refuses %s at start-up', (_, change, message) => {
+      expect(() => bindRoute({ ...createRoute, ...change }, create)).toThrow(message);
+    });
+  });
+
   describe('refuses, at start-up, a route that does not fit its procedure', () => {
     const procedure = listProcedure({ maxPage: 10, maxSort: 20 });
     it.each<[string, Partial<PublicRoute>, RegExp]>([

@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { compileSchema, type AnyProcedure } from '@mrp/platform';
 import { PARSED_TYPES, declareQuery, type QueryDeclaration } from './query-parameters';
-import type { PublicRoute } from './route-table';
+import { PUBLIC_API_PREFIX, type PublicRoute } from './route-table';
 
 /** A path parameter and the input property it fills. */
 export interface PathParameter {
@@ -25,6 +25,8 @@ export interface BoundRoute {
   /** The input properties the JSON body carries; undefined when the route takes no body. */
   body: ObjectSchema | undefined;
   validateBody: ValidateFunction | undefined;
+  /** The Location of a created resource, from the procedure's answer; undefined for a route that creates nothing. */
+  locationOf: ((output: unknown) => string) | undefined;
   /** The procedure's input: the body's properties, then the query's, then the path's (which always win). */
   toInput(request: { params: Record<string, string>; query: Record<string, unknown>; body: unknown }): Record<string, unknown>;
 }
@@ -43,6 +45,21 @@ function isObjectSchema(schema: TSchema): schema is TSchema & ObjectSchema {
 function typesOf(schema: TSchema): string[] {
   const type = schema['type'];
   return Array.isArray(type) ? type : typeof type === 'string' ? [type] : [];
+}
+
+const LOCATION_PLACEHOLDER = /\{([A-Za-z_]+)\}/g;
+
+/** A 201 route names where its resource lives, in terms of properties its procedure answers with. */
+function locationTemplate(route: PublicRoute, procedure: AnyProcedure, fail: (problem: string) => never): BoundRoute['locationOf'] {
+  if (route.successStatus !== 201) return route.location === undefined ? undefined : fail('only a 201 route has a Location');
+  const template = route.location ?? fail('a 201 route must name its Location');
+  const output = procedure.output as TSchema | undefined;
+  const answered = output && isObjectSchema(output) ? output.properties : {};
+  for (const [, property] of template.matchAll(LOCATION_PLACEHOLDER)) {
+    if (!Object.hasOwn(answered, property)) fail(`the Location names "${property}", which the procedure does not answer with`);
+  }
+  return (result) =>
+    `${PUBLIC_API_PREFIX}${template.replace(LOCATION_PLACEHOLDER, (_, property: string) => encodeURIComponent(String((result as Record<string, unknown>)[property])))}`;
 }
 
 /** Throws, at start-up, when the route and its procedure do not fit together. */
@@ -91,6 +108,7 @@ export function bindRoute(route: PublicRoute, procedure: AnyProcedure): BoundRou
   return {
     route,
     procedure,
+    locationOf: locationTemplate(route, procedure, fail),
     pathParameters,
     query: declareQuery(queryParameters),
     body,

@@ -1,5 +1,7 @@
 import type { QueryParsing } from './query-parameters';
 
+export const PUBLIC_API_PREFIX = '/api/v1';
+
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
 /**
@@ -24,6 +26,8 @@ export interface PublicRoute {
   /** The input properties that come from neither the path nor the query arrive as a JSON body (`Content-Type: application/json`). */
   body?: true;
   successStatus: 200 | 201;
+  /** For a 201: where the created resource now lives, below /api/v1, `{property}` filled from the answer. */
+  location?: string;
 }
 
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
@@ -69,7 +73,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     description: 'Keyset pagination: pass `nextCursor` back as `cursor` until it is null.',
     procedure: 'records.list',
     pathParams: { key: 'model' },
-    query: { limit: 'integer', cursor: 'text', sort: 'text', filter: 'json' },
+    query: { limit: 'integer', cursor: 'text', sort: 'text', filter: 'json', fields: 'text' },
     successStatus: 200,
   },
   {
@@ -81,6 +85,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     pathParams: { key: 'model' },
     body: true,
     successStatus: 201,
+    location: '/records/{id}',
   },
   {
     method: 'get',
@@ -89,6 +94,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     summary: 'Get one record by id',
     procedure: 'records.get',
     pathParams: { id: 'id' },
+    query: { fields: 'text' },
     successStatus: 200,
   },
   {

@@ -97,7 +97,7 @@ describe('/api/v1 errors', () => {
 
     it('query parameters are refused on routes that take none', async () => {
       await expectError(await client.get('/me?verbose=1'), 400, 'validation_failed');
-      await expectError(await client.get(`/records/${recordId}?fields=title`), 400, 'validation_failed');
+      await expectError(await client.get(`/models?fields=title`), 400, 'validation_failed');
     });
   });
 

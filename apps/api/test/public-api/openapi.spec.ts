@@ -110,7 +110,7 @@ describe('GET /api/v1/openapi.json', () => {
     const listQuery = ((all.get('GET /models/{key}/records')!.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
       .filter((parameter) => parameter.in === 'query')
       .map((parameter) => parameter.name);
-    expect(listQuery.sort()).toEqual(['cursor', 'filter', 'limit', 'sort']);
+    expect(listQuery.sort()).toEqual(['cursor', 'fields', 'filter', 'limit', 'sort']);
     const deleteQuery = ((all.get('DELETE /records/{id}')!.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((parameter) => parameter.in === 'query');
     expect(deleteQuery.map((parameter) => parameter.name)).toEqual(['hard']);
 
@@ -144,7 +144,13 @@ describe('GET /api/v1/openapi.json', () => {
       const unauthorized = operation.responses?.['401'] as OpenAPIV3_1.ResponseObject;
       expect(Object.keys(unauthorized.headers ?? {})).toEqual(expect.arrayContaining(['WWW-Authenticate', 'X-Request-Id']));
       const success = operation.responses?.[route.startsWith('POST') ? '201' : '200'] as OpenAPIV3_1.ResponseObject;
-      expect(Object.keys(success.headers ?? {}).sort()).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Request-Id']);
+      expect(Object.keys(success.headers ?? {}).sort()).toEqual([
+        ...(route.startsWith('POST') ? ['Location'] : []),
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'X-Request-Id',
+      ]);
     }
   });
 

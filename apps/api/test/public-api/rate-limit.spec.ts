@@ -46,6 +46,10 @@ describe('/api/v1 rate limit', () => {
       expect(denied.headers.get('x-ratelimit-remaining')).toBe('0');
       expect(Number(denied.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number.isInteger(Number(denied.headers.get('retry-after')))).toBe(true);
+      // An empty bucket is full again no sooner than its next token is back.
+      const reset = Number(denied.headers.get('x-ratelimit-reset'));
+      expect(Number.isInteger(reset)).toBe(true);
+      expect(reset).toBeGreaterThanOrEqual(Number(denied.headers.get('retry-after')));
       await expectError(denied, 429, 'rate_limited');
       // A denied request is refused before its handler: nothing was written.
       const writes = await client.post(`/models/${org.modelKey}/records`, { data: { title: 'not written' } });

@@ -169,6 +169,22 @@ describe('/api/v1 routes', () => {
     });
   });
 
+  describe('fields=: only the keys of data asked for', () => {
+    it('narrows GET /records/{id} and the list, and refuses a key the model lacks', async () => {
+      const created = await json<RecordBody>(await client.post(records, { data: { title: 'Narrow me', status: 'open', amount: 3, notes: 'n' } }), 201);
+      const one = await json<RecordBody>(await client.get(`/records/${created.id}?fields=amount,status`), 200);
+      expect(one.data).toEqual({ amount: 3, status: 'open' });
+      expect(one).toMatchObject({ id: created.id, title: 'Narrow me' });
+      const page = await json<{ items: RecordBody[] }>(await client.get(`${records}?fields=title&limit=100`), 200);
+      expect(page.items.length).toBeGreaterThan(0);
+      for (const item of page.items) expect(Object.keys(item.data)).toEqual(['title']);
+
+      const unknown = await expectError(await client.get(`/records/${created.id}?fields=amount,colour`), 400, 'validation_failed');
+      expect(unknown.details).toEqual([{ field: 'fields', code: 'unknown_field', message: 'Unknown field "colour"' }]);
+      await expectError(await client.get(`${records}?fields=`), 400, 'validation_failed');
+    });
+  });
+
   describe('POST /models/{key}/records, GET /records/{id}, PATCH, DELETE', () => {
     it('POST creates: 201 with the record', async () => {
       const response = await client.post(records, { data: { title: 'Write tests', status: 'open', amount: 12.5 } });
@@ -183,6 +199,9 @@ describe('/api/v1 routes', () => {
       });
       expect(record.updatedAt).toBe(record.createdAt);
       expect(Math.abs(Date.parse(record.createdAt) - Date.now())).toBeLessThan(60_000);
+      // Location names the record, and reading it there answers the same record.
+      expect(response.headers.get('location')).toBe(`/api/v1/records/${record.id}`);
+      expect(await json<RecordBody>(await client.get(`/records/${record.id}`), 200)).toEqual(record);
     });
 
     it('POST and PATCH accept Content-Type: application/json; charset=utf-8', async () => {

@@ -240,7 +240,7 @@ describe('resolveApiKeyPrincipal', () => {
       const key = await keyFor(userId);
       const first = await authenticate(key.token, limiter);
       expect(first.principal).toMatchObject({ userId, organizationId: org.id });
-      expect(first.rateLimit).toEqual({ allowed: true, limit: 3, remaining: 2, retryAfterSeconds: 0 });
+      expect(first.rateLimit).toEqual({ allowed: true, limit: 3, remaining: 2, retryAfterSeconds: 0, resetSeconds: 100 });
       await new Promise((resolve) => setTimeout(resolve, 100)); // lets the first use's lastUsedAt write land
 
       let second: Awaited<ReturnType<typeof authenticate>> | undefined;
@@ -315,7 +315,7 @@ describe('resolveApiKeyPrincipal', () => {
         expect(sent).toHaveLength(2);
         expect(sent[0]).not.toMatch(/rate_limit_buckets/);
         expect(sent[1]).toMatch(/INSERT INTO rate_limit_buckets/);
-        expect(second?.rateLimit).toEqual({ allowed: true, limit: 2, remaining: 0, retryAfterSeconds: 0 });
+        expect(second?.rateLimit).toEqual({ allowed: true, limit: 2, remaining: 0, retryAfterSeconds: 0, resetSeconds: 200 });
         expect(await bucketTokens(key.id)).toBeDefined();
       } finally {
         await elsewhere.end();

@@ -18,7 +18,7 @@ describe('InMemoryRateLimiter', () => {
     const burst = await takeMany(limiter, 'k', 20);
     expect(burst.every((decision) => decision.allowed && decision.limit === 20)).toBe(true);
     expect(burst.map((decision) => decision.remaining)).toEqual([19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
-    expect(await limiter.take('k')).toEqual({ allowed: false, limit: 20, remaining: 0, retryAfterSeconds: 1 });
+    expect(await limiter.take('k')).toEqual({ allowed: false, limit: 20, remaining: 0, retryAfterSeconds: 1, resetSeconds: 4 });
   });
 
   it('refills at the rate, and a denied request consumes nothing', async () => {

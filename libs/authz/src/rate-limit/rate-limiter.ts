@@ -7,6 +7,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** Whole seconds until one token is back, at least 1 when denied; 0 when allowed. */
   retryAfterSeconds: number;
+  /** Whole seconds until the bucket is full again if no request comes (0 when it is full). */
+  resetSeconds: number;
 }
 
 /**
@@ -47,5 +49,6 @@ export function decide(settings: TokenBucketSettings, admitted: boolean, tokensL
     limit: settings.burst,
     remaining: Math.max(0, Math.floor(tokensLeft)),
     retryAfterSeconds: admitted ? 0 : Math.max(1, Math.ceil((1 - tokensLeft) / settings.ratePerSecond)),
+    resetSeconds: Math.max(0, Math.ceil((settings.burst - tokensLeft) / settings.ratePerSecond)),
   };
 }

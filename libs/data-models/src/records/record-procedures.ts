@@ -25,6 +25,7 @@ import {
 import { DEFAULT_SORT, MAX_SORT_TERMS, parseSort } from '../query/sort';
 import { runSql } from '../query/sql';
 import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
+import { FieldSelectionInput, parseFieldSelection } from './field-selection';
 import { changedFieldKeys, errorDetail, mergePatch, titleOf, validateWrite, withFormulas } from './record-data';
 import { recordOutput, type RecordRow } from './record-rows';
 import {
@@ -168,6 +169,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
             },
           ),
         ),
+        fields: Type.Optional(FieldSelectionInput),
       },
       { additionalProperties: false },
     ),
@@ -175,6 +177,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     async handler(ctx, input): Promise<RecordListOutput> {
       const { model, fields } = await loadRecordModel(ctx.em, ctx.organizationId, input.model);
       const definitions = definitionMap(fields);
+      const selected = parseFieldSelection(input.fields, fields);
       const sort = parseSort(input.sort, definitions);
       const filter = input.filter === undefined ? undefined : parseFilter(input.filter, fields);
       const scope: CursorScope = { organizationId: ctx.organizationId, modelId: model.id, sort, filter };
@@ -203,7 +206,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
         rows.length > limit && last
           ? encodeCursor(cursorSecret, scope, { values: sort.terms.map((_, index) => last[sortValueColumn(index)] ?? null), id: last.id })
           : null;
-      return { items: page.map((row) => recordOutput(row, model.key, fields)), nextCursor };
+      return { items: page.map((row) => recordOutput(row, model.key, fields, selected)), nextCursor };
     },
   });
 
@@ -213,11 +216,12 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     scope: 'organization',
     permission: 'records.read',
     readOnly: true,
-    input: Type.Object({ id: RecordIdInput }, { additionalProperties: false }),
+    input: Type.Object({ id: RecordIdInput, fields: Type.Optional(FieldSelectionInput) }, { additionalProperties: false }),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const row = await requireRecord(ctx, input.id, 'live');
-      return recordOutput(row, row.model_key, await fieldsOf(ctx, row));
+      const fields = await fieldsOf(ctx, row);
+      return recordOutput(row, row.model_key, fields, parseFieldSelection(input.fields, fields));
     },
   });
 

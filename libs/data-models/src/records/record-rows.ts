@@ -20,10 +20,11 @@ export interface RecordRow {
 }
 
 /** The Record shape of DESIGN 5: values of live fields only, in field order. */
-export function recordOutput(row: RecordRow, modelKey: string, fields: readonly FieldShape[]): RecordOutput {
+/** A record as answered: its live fields' values, or only the `selected` ones. */
+export function recordOutput(row: RecordRow, modelKey: string, fields: readonly FieldShape[], selected?: ReadonlySet<string>): RecordOutput {
   const data: Record<string, unknown> = {};
   for (const field of fields) {
-    if (isLive(field) && Object.hasOwn(row.data, field.key)) data[field.key] = row.data[field.key];
+    if (isLive(field) && Object.hasOwn(row.data, field.key) && (!selected || selected.has(field.key))) data[field.key] = row.data[field.key];
   }
   return {
     id: row.id,

@@ -45,6 +45,9 @@ describe('loadConfig', () => {
     [{ WEBHOOK_TIMEOUT_SECONDS: '0' }, 'WEBHOOK_TIMEOUT_SECONDS must be a positive number, got "0"'],
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: '2.5' }, 'WEBHOOK_ENDPOINT_CONCURRENCY must be a positive integer, got "2.5"'],
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: '500' }, 'WEBHOOK_ENDPOINT_CONCURRENCY is at most 100, got "500"'],
+    [{ PUBLIC_API_CORS_ORIGINS: 'https://app.example.com/' }, 'PUBLIC_API_CORS_ORIGINS entries must be origins like https://app.example.com (no path, no trailing slash), got "https://app.example.com/"'],
+    [{ PUBLIC_API_CORS_ORIGINS: 'app.example.com' }, 'PUBLIC_API_CORS_ORIGINS entries must be origins like https://app.example.com (no path, no trailing slash), got "app.example.com"'],
+    [{ PUBLIC_API_CORS_ORIGINS: 'https://ok.example.com, ftp://files.example.com' }, 'PUBLIC_API_CORS_ORIGINS entries must be origins like https://app.example.com (no path, no trailing slash), got "ftp://files.example.com"'],
     [{ API_WORKERS: '0' }, 'API_WORKERS must be a positive integer, got "0"'],
     [{ API_WORKERS: '65' }, 'API_WORKERS is at most 64, got "65"'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must use the postgres:// scheme, got "mysql:"'],
@@ -82,6 +85,19 @@ describe('loadConfig', () => {
       '10.8.0.0/16',
       'fd00:1::/64',
     ]);
+  });
+
+  it('reads the browser origins that may call /api/v1 from PUBLIC_API_CORS_ORIGINS, none by default', () => {
+    expect(loadConfig({}).publicApiCorsOrigins).toEqual([]);
+    expect(loadConfig({ PUBLIC_API_CORS_ORIGINS: ' https://app.example.com , http://localhost:5173,,' }).publicApiCorsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+  });
+
+  it('runs one api process unless API_WORKERS asks for more', () => {
+    expect(loadConfig({}).apiWorkers).toBe(1);
+    expect(loadConfig({ API_WORKERS: '4' }).apiWorkers).toBe(4);
   });
 
   it('listens on loopback outside production unless HOST says otherwise', () => {

@@ -59,6 +59,8 @@ export interface PlatformConfig {
   webhookSecretResolverModule: string | undefined;
   /** Ranges webhooks may reach even when private (WEBHOOK_ALLOWED_CIDRS); each one parses as a CIDR. */
   webhookAllowedCidrs: readonly string[];
+  /** PUBLIC_API_CORS_ORIGINS: browser origins (scheme://host[:port]) that may call /api/v1; none by default. */
+  publicApiCorsOrigins: readonly string[];
   /** Boot defaults of feature flags (`FEATURE_FLAGS=public-api.enabled=true,other=false`). */
   featureFlagDefaults: Readonly<Record<string, boolean>>;
   logLevel: string;
@@ -169,6 +171,23 @@ function parseFeatureFlags(raw: string | undefined): Record<string, boolean> {
     flags[key] = value === 'true';
   }
   return flags;
+}
+
+/** Each entry an origin exactly as a browser sends it: lower-case scheme and host, a port only when not the default. */
+function parseCorsOrigins(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  return entries.map((entry) => {
+    let origin: string;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = 'null';
+    }
+    if (origin === 'null' || origin !== entry || !/^https?:$/.test(new URL(entry).protocol)) {
+      throw new ConfigError(`PUBLIC_API_CORS_ORIGINS entries must be origins like https://app.example.com (no path, no trailing slash), got "${entry}"`);
+    }
+    return origin;
+  });
 }
 
 function parseUrl(name: string, raw: string | undefined): string | undefined {
@@ -344,6 +363,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
     webhookSecretResolverModule: optional(env, 'WEBHOOK_SECRET_RESOLVER'),
     webhookAllowedCidrs: parseAllowedCidrs(optional(env, 'WEBHOOK_ALLOWED_CIDRS')),
+    publicApiCorsOrigins: parseCorsOrigins(optional(env, 'PUBLIC_API_CORS_ORIGINS')),
     featureFlagDefaults: parseFeatureFlags(optional(env, 'FEATURE_FLAGS')),
     logLevel: parseLogLevel(optional(env, 'LOG_LEVEL'), nodeEnv),
     trustProxy: parseBoolean(env, 'TRUST_PROXY', false),
