@@ -77,7 +77,7 @@ describe('/cron/<task>', () => {
           task,
           method,
           status: 401,
-          body: { error: { code: 'unauthorized', message: expect.any(String) } },
+          body: { error: { code: 'unauthorized', message: expect.any(String), requestId: expect.any(String) } },
           wwwAuthenticate: 'Bearer',
         });
       }
@@ -103,7 +103,7 @@ describe('/cron/<task>', () => {
     const response = await api.request(`/cron/${failing.name}`, { method: 'POST', headers: { Authorization: `Bearer ${CRON_SECRET}` } });
     const text = await response.text();
     expect(response.status).toBe(500);
-    expect(JSON.parse(text)).toEqual({ error: { code: 'internal_error', message: expect.any(String) } });
+    expect(JSON.parse(text)).toEqual({ error: { code: 'internal_error', message: expect.any(String), requestId: expect.any(String) } });
     expect(text).not.toMatch(/blew up|secret\/path|at /);
     expect(lines.filter((line) => (line.err as { message?: string } | undefined)?.message?.includes('blew up'))).toHaveLength(1);
   });
@@ -125,7 +125,7 @@ describe('/cron/<task> without CRON_SECRET', () => {
             task,
             method,
             status: 503,
-            body: { error: { code: 'service_unavailable', message: expect.stringContaining('CRON_SECRET') } },
+            body: { error: { code: 'service_unavailable', message: expect.stringContaining('CRON_SECRET'), requestId: expect.any(String) } },
           });
         }
       }

@@ -72,7 +72,8 @@ async function expectContractAnswer(api: TestApi, request: SentRequest): Promise
   }
   const error = (body as { error?: Record<string, unknown> }).error;
   if (!error || typeof error['code'] !== 'string' || typeof error['message'] !== 'string') fail('Error not in the contract shape');
-  const extraKeys = Object.keys(error ?? {}).filter((key) => !['code', 'message', 'details'].includes(key));
+  const extraKeys = Object.keys(error ?? {}).filter((key) => !['code', 'message', 'details', 'requestId'].includes(key));
+  if (error?.['requestId'] !== response.headers.get('x-request-id')) fail('The error does not carry the X-Request-Id of its answer');
   if (extraKeys.length > 0) fail(`Unexpected error keys ${extraKeys.join(', ')}`);
   let expectedStatus: number | undefined;
   try {

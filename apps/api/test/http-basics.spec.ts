@@ -51,14 +51,14 @@ describe('HTTP basics', () => {
     it('unknown route -> 404 not_found', async () => {
       const response = await api.request('/nope');
       expect(response.status).toBe(404);
-      expect(await jsonOf(response)).toEqual({ error: { code: 'not_found', message: 'No route for GET /nope' } });
+      expect(await jsonOf(response)).toEqual({ error: { code: 'not_found', message: 'No route for GET /nope', requestId: response.headers.get('x-request-id') } });
     });
 
     it('wrong method -> 405 method_not_allowed with Allow', async () => {
       const response = await api.request('/health', { method: 'DELETE' });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toContain('GET');
-      expect(await jsonOf(response)).toEqual({ error: { code: 'method_not_allowed', message: 'DELETE is not allowed on /health' } });
+      expect(await jsonOf(response)).toEqual({ error: { code: 'method_not_allowed', message: 'DELETE is not allowed on /health', requestId: response.headers.get('x-request-id') } });
     });
 
     it('while the public API is off, unknown paths and wrong methods under /api/v1 reveal nothing', async () => {
@@ -114,7 +114,7 @@ describe('HTTP basics', () => {
       expect(response.status).toBe(500);
       const text = await response.text();
       expect(JSON.parse(text)).toEqual({
-        error: { code: 'internal_error', message: 'Something went wrong on our side; the request id identifies it' },
+        error: { code: 'internal_error', message: 'Something went wrong on our side; the request id identifies it', requestId: expect.any(String) },
       });
       expect(text).not.toContain('secret internals');
       expect(response.headers.get('x-request-id')).toBeTruthy();

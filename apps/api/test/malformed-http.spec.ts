@@ -44,8 +44,9 @@ describe('malformed HTTP', () => {
     expect(answer.status).toBe(400);
     expect(answer.headers).toMatch(/\r\ncontent-type: application\/json/i);
     const body = JSON.parse(answer.body) as { error: Record<string, unknown> };
-    expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
+    expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'requestId']);
     expect(body.error['code']).toBe('bad_request');
+    expect(answer.headers).toContain(`\r\nX-Request-Id: ${String(body.error['requestId'])}`);
   });
 
   it('a malformed request after a finished one on the same kept-alive connection still gets the JSON 400', async () => {

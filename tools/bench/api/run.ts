@@ -177,7 +177,8 @@ function section(results: Results, routeList: Route[], context: Context): string
       'permissions), one more reads the record (organization, live, row-level access) or inserts it (model resolved by key inside the INSERT). ' +
       'No field validation, no events. "+ bucket": the key statement also runs the contract\'s token-bucket upsert.',
     '- api: `apps/api/src/main.ts` with NODE_ENV=production and LOG_LEVEL=warn; every rule on: live key and permissions, the shared bucket ' +
-      '(rate raised so it never denies), input validation, field validation, the record event and its outbox rows.',
+      '(rate raised so it never denies), input validation, field validation, the record event and its outbox row: the organization ' +
+      'has a webhook endpoint subscribed to `data-models.*`, so every POST queues a delivery in its transaction (no worker runs).',
     '- CPU: utime + stime of the server\'s processes (workers included) and of the PostgreSQL processes, from /proc, divided by the requests of the measured run.',
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { DomainError, isDomainError, type Logger } from '@mrp/platform';
 import { httpStatusFor } from './error-status';
+import { requestState } from './request-context';
 
 interface HttpLikeError {
   status?: number;
@@ -24,19 +25,21 @@ function fromHttpError(error: unknown): DomainError | undefined {
   return undefined;
 }
 
-export function errorBody(error: DomainError) {
+/** The contract's error shape, with the request's id (its X-Request-Id) for support to find its log lines. */
+export function errorBody(error: DomainError, requestId: string) {
   return {
     error: {
       code: error.code,
       message: error.message,
       ...(error.details?.length ? { details: error.details } : {}),
+      requestId,
     },
   };
 }
 
 export function sendError(ctx: Context, error: DomainError): void {
   ctx.status = httpStatusFor(error.code);
-  ctx.body = errorBody(error);
+  ctx.body = errorBody(error, requestState(ctx).requestId);
   for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
   if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
 }

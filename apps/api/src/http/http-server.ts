@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
-import { DomainError } from '@mrp/platform';
+import { DomainError, newId } from '@mrp/platform';
 import { errorBody } from './error-handler';
 
 /**
@@ -59,9 +59,11 @@ function answerMalformedRequests(server: Server): void {
         socket.destroy();
         return;
       }
-      const body = JSON.stringify(errorBody(new DomainError('bad_request', reasonFor(error))));
+      // Never a request of ours, so never logged: the id keeps every error answer the same shape.
+      const requestId = newId();
+      const body = JSON.stringify(errorBody(new DomainError('bad_request', reasonFor(error)), requestId));
       socket.end(
-        'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\n' +
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${requestId}\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
       setTimeout(() => socket.destroy(), LINGER_MS).unref();

@@ -15,6 +15,7 @@ const ErrorSchema = Type.Object(
         description: 'Stable machine-readable code; clients switch on it, never on the message',
       }),
       message: Type.String({ description: 'What went wrong, for a human' }),
+      requestId: Type.String({ description: 'The X-Request-Id of the request: quote it to support, it names the log lines' }),
       details: Type.Optional(
         Type.Array(Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() }), {
           description: 'One entry per invalid field (validation_failed)',

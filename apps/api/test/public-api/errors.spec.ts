@@ -310,7 +310,7 @@ describe('/api/v1 errors', () => {
         const chunks = ['{"data":{"title":"big","notes":"', ...Array.from({ length: 12 }, () => 'x'.repeat(100_000)), '"}}'];
         const tooLarge = await sendOver(agent, records, 'POST', chunks);
         expect(tooLarge.status).toBe(413);
-        expect(JSON.parse(tooLarge.body)).toEqual({ error: { code: 'payload_too_large', message: expect.any(String) } });
+        expect(JSON.parse(tooLarge.body)).toEqual({ error: { code: 'payload_too_large', message: expect.any(String), requestId: expect.any(String) } });
         const next = await sendOver(agent, '/me', 'GET');
         expect(next.status).toBe(200);
       } finally {

@@ -94,7 +94,7 @@ describe('/api/v1 rate limit settings', () => {
       expect(failed.headers.get('retry-after')).toBeNull();
       const text = await failed.text();
       expect(JSON.parse(text)).toEqual({
-        error: { code: 'internal_error', message: 'Something went wrong on our side; the request id identifies it' },
+        error: { code: 'internal_error', message: 'Something went wrong on our side; the request id identifies it', requestId: expect.any(String) },
       });
       expect(text).not.toMatch(/secret internals|handler\.ts|\n\s+at |node_modules/);
 

@@ -142,12 +142,14 @@ export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-
 export interface ApiError {
   code: string;
   message: string;
+  requestId: string;
   details?: Array<{ field: string; code: string; message: string }>;
 }
 
 /**
- * Asserts the contract's error answer: the status, JSON `{ error: { code, message, details? } }`
- * and nothing else, with no stack trace or source path in it. Returns the error for further checks.
+ * Asserts the contract's error answer: the status, JSON `{ error: { code, message, details?, requestId } }`
+ * and nothing else (the request id is the X-Request-Id header's), with no stack trace or source
+ * path in it. Returns the error for further checks.
  */
 export async function expectError(response: Response, status: number, code: string): Promise<ApiError> {
   const text = await response.text();
@@ -158,7 +160,8 @@ export async function expectError(response: Response, status: number, code: stri
   expect(body.error.code).toBe(code);
   expect(typeof body.error.message).toBe('string');
   expect(body.error.message.length).toBeGreaterThan(0);
-  for (const key of Object.keys(body.error)) expect(['code', 'message', 'details']).toContain(key);
+  for (const key of Object.keys(body.error)) expect(['code', 'message', 'details', 'requestId']).toContain(key);
+  expect(body.error.requestId).toBe(response.headers.get('x-request-id'));
   for (const detail of body.error.details ?? []) {
     expect(Object.keys(detail).sort()).toEqual(['code', 'field', 'message']);
   }
@@ -182,4 +185,12 @@ export async function admissionOf(response: Response): Promise<Admission> {
     remaining: response.headers.get('x-ratelimit-remaining'),
     retryAfter: response.headers.get('retry-after'),
   };
+}
+
+/** An error body without its request id, which differs from one answer to the next: for comparing two answers. */
+export function withoutRequestId<T>(body: T): T {
+  const error = (body as { error?: Record<string, unknown> } | null)?.error;
+  if (!error || typeof error !== 'object') return body;
+  const { requestId: _requestId, ...rest } = error;
+  return { ...(body as object), error: rest } as T;
 }

@@ -128,11 +128,14 @@ export async function sessionToken(user: SessionUser, { expiresIn = '1h', secret
 }
 
 export interface ErrorBody {
-  error: { code: string; message: string; details?: Array<{ field: string; code: string; message: string }> };
+  error: { code: string; message: string; details?: Array<{ field: string; code: string; message: string }>; requestId?: string };
 }
 
+/** The error of an answer, its request id checked against X-Request-Id and left out, so errors compare by content. */
 export async function errorOf(response: Response): Promise<ErrorBody['error']> {
-  return ((await response.json()) as ErrorBody).error;
+  const { requestId, ...error } = ((await response.json()) as ErrorBody).error;
+  expect(requestId).toBe(response.headers.get('x-request-id'));
+  return error;
 }
 
 export async function jsonOf<T>(response: Response): Promise<T> {
