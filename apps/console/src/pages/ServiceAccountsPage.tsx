@@ -1,0 +1,3 @@
+export default function ServiceAccountsPage() {
+  return <h1>Service accounts</h1>;
+}
