@@ -54,6 +54,15 @@ function runVite(outDir: string): Promise<void> {
   });
 }
 
+function renameIfPresent(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+  }
+}
+
 /** Builds when needed; says what it did. */
 export async function ensureConsoleBuild({ force = false, say = (line: string) => process.stdout.write(`${line}\n`) } = {}): Promise<BuildState> {
   const state = consoleBuildState();
@@ -63,8 +72,10 @@ export async function ensureConsoleBuild({ force = false, say = (line: string) =
   const retired = join(CONSOLE_ROOT, `.dist-old-${process.pid}`);
   try {
     await runVite(staging);
-    if (existsSync(CONSOLE_DIST)) renameSync(CONSOLE_DIST, retired);
-    renameSync(staging, CONSOLE_DIST);
+    // Another build finishing at the same moment (two starts, a test run) may swap first; its
+    // build is as fresh as ours, so losing the race is fine.
+    renameIfPresent(CONSOLE_DIST, retired);
+    renameIfPresent(staging, CONSOLE_DIST);
   } finally {
     rmSync(staging, { recursive: true, force: true });
     rmSync(retired, { recursive: true, force: true });
