@@ -49,7 +49,7 @@ export function Shell() {
           <ul>
             {navPages.map((page) => (
               <li key={page.path}>
-                <Link to={page.path} aria-current={route?.page === page ? 'page' : undefined}>
+                <Link to={page.path} aria-current={route?.page === page || path.startsWith(`${page.path}/`) ? 'page' : undefined}>
                   {page.nav}
                 </Link>
               </li>

@@ -35,10 +35,16 @@ export function useAvailablePages(
   useEffect(() => {
     let current = true;
     setAvailable(undefined);
+    // One probe per procedure, however many pages name it.
+    const probes = new Map<string, Promise<boolean>>();
+    const served = (procedure: string) => {
+      if (!probes.has(procedure)) probes.set(procedure, procedureServed(rpc, procedure));
+      return probes.get(procedure) as Promise<boolean>;
+    };
     void Promise.all(
       pages.map(async (page) => {
         if (!permitted(page, permissions)) return false;
-        return page.requires?.procedure ? procedureServed(rpc, page.requires.procedure) : true;
+        return page.requires?.procedure ? served(page.requires.procedure) : true;
       }),
     ).then((shown) => {
       if (current) setAvailable(pages.filter((_, index) => shown[index]));

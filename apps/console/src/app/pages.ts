@@ -38,6 +38,12 @@ export const PAGES: PageDefinition[] = [
     component: lazy(() => import('../pages/ServiceAccountsPage')),
     requires: { permission: 'api-keys.manage-service-accounts', procedure: 'serviceAccounts.list' },
   },
+  {
+    path: '/service-accounts/:id',
+    title: 'Service account',
+    component: lazy(() => import('../pages/ServiceAccountPage')),
+    requires: { permission: 'api-keys.manage-service-accounts', procedure: 'serviceAccounts.list' },
+  },
 ];
 
 /** Where `/` leads. */

@@ -13,8 +13,8 @@ export interface DialogProps {
 
 /**
  * A modal dialog on the browser's own <dialog>: the page behind is inert, Escape closes it, focus
- * moves to the first field marked autoFocus (else the first focusable element) and goes back to
- * what had it before when the dialog closes.
+ * moves to the first element marked data-autofocus (else the first focusable one) and goes back
+ * to what had it before when the dialog closes.
  */
 export function Dialog({ open, title, onClose, children, footer, busy = false }: DialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -30,8 +30,10 @@ export function Dialog({ open, title, onClose, children, footer, busy = false }:
     first?.focus();
     return () => {
       if (element.open) element.close();
+      // Back to what opened the dialog; when that is gone (a revoked key's row), to the page's content.
       const previous = returnFocusTo.current;
       if (previous instanceof HTMLElement && previous.isConnected) previous.focus();
+      else document.getElementById('main')?.focus();
     };
   }, [open]);
 
