@@ -56,7 +56,7 @@ describe('the console in Chromium', () => {
     await page.getByRole('button', { name: `Continue as ${E2E_ADMIN_EMAIL}` }).click();
     await page.getByRole('heading', { name: 'Create your organization' }).waitFor();
     await screenshotBothWidths(page, 'create-organization');
-    await page.getByLabel('Organization name').fill('Console E2E');
+    await page.getByRole('textbox', { name: 'Organization name' }).fill('Console E2E');
     await page.getByRole('button', { name: 'Create organization' }).click();
 
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
@@ -79,7 +79,7 @@ describe('the console in Chromium', () => {
     // Limited offers only the creator's own permissions; nothing chosen is refused in the page.
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.getByText('Choose at least one permission for a limited key').waitFor();
-    await page.getByLabel('Name', { exact: true }).fill('E2E limited key');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('E2E limited key');
     await page.getByRole('checkbox', { name: /^data-models\.read/ }).check();
     await page.getByRole('button', { name: 'Create key' }).click();
 
@@ -135,8 +135,8 @@ describe('the console in Chromium', () => {
     await page.getByRole('button', { name: 'Create service account' }).click();
     const create = page.getByRole('dialog', { name: 'Create service account' });
     await create.waitFor();
-    await create.getByLabel('Name', { exact: true }).fill('Nightly import');
-    await create.getByLabel('Description', { exact: true }).fill('Loads the CRM export every night');
+    await create.getByRole('textbox', { name: 'Name', exact: true }).fill('Nightly import');
+    await create.getByRole('textbox', { name: 'Description', exact: true }).fill('Loads the CRM export every night');
     await create.getByRole('checkbox', { name: /^read-only/ }).check();
     await screenshotBothWidths(page, 'service-accounts-create');
     await create.getByRole('button', { name: 'Create service account' }).click();
@@ -148,7 +148,7 @@ describe('the console in Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const keyDialog = page.getByRole('dialog', { name: 'Create a key for Nightly import' });
     await keyDialog.waitFor();
-    await keyDialog.getByLabel('Name', { exact: true }).fill('Importer key');
+    await keyDialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Importer key');
     await keyDialog.getByRole('checkbox', { name: /^records\.read/ }).check();
     await keyDialog.getByRole('button', { name: 'Create key' }).click();
     const token = await page.getByLabel('API key “Importer key”').inputValue();
@@ -178,7 +178,7 @@ describe('the console in Chromium', () => {
   it('signs out, and says in plain words, with the request id, why a token is refused', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
-    await page.getByLabel('Session token from your identity provider').fill('not-a-session-token');
+    await page.getByRole('textbox', { name: 'Session token from your identity provider' }).fill('not-a-session-token');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();

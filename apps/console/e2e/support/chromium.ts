@@ -54,13 +54,19 @@ export async function launchChromium(): Promise<Browser> {
   };
 }
 
-/** The page at both widths, as `<name>-1280.png` and `<name>-390.png`; the viewport is restored. */
+/**
+ * The page at both widths, as `<name>-1280.png` and `<name>-390.png`, after checking that it fits
+ * each width (nothing makes the page scroll sideways; wide tables scroll inside their own box).
+ * The viewport is restored.
+ */
 export async function screenshotBothWidths(page: Page, name: string): Promise<void> {
   const dir = join(ARTIFACTS_DIR, 'screenshots');
   mkdirSync(dir, { recursive: true });
   const original = page.viewportSize() ?? { width: WIDTHS.wide, height: 900 };
   for (const width of [WIDTHS.wide, WIDTHS.narrow]) {
     await page.setViewportSize({ width, height: width === WIDTHS.narrow ? 844 : 900 });
+    const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (pageWidth > width) throw new Error(`${name} is ${pageWidth} px wide in a ${width} px window: it scrolls sideways`);
     await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize(original);
