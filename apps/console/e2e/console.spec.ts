@@ -17,13 +17,14 @@ describe('the console in Chromium', () => {
   const firstPageJs: Record<string, number> = {};
 
   const javaScriptLoaded = () => [...scripts.values()].reduce((sum, bytes) => sum + bytes, 0);
+  /** The label (or name) of the element that has the focus. The script runs in the page, hence a string. */
   const focusedLabel = () =>
-    page.evaluate(() => {
-      const element = document.activeElement as HTMLElement | null;
+    page.evaluate<string | null>(`(() => {
+      const element = document.activeElement;
       if (!element) return null;
-      const labelled = element.id ? document.querySelector(`label[for="${element.id}"]`) : null;
-      return (labelled?.textContent ?? element.getAttribute('aria-label') ?? element.textContent ?? '').trim();
-    });
+      const labelled = element.id ? document.querySelector('label[for="' + element.id + '"]') : null;
+      return ((labelled && labelled.textContent) || element.getAttribute('aria-label') || element.textContent || '').trim();
+    })()`);
   const apiMe = (token: string) => fetch(`${api.url}/api/v1/me`, { headers: { Authorization: `Bearer ${token}` } });
 
   beforeAll(async () => {

@@ -65,7 +65,7 @@ export async function screenshotBothWidths(page: Page, name: string): Promise<vo
   const original = page.viewportSize() ?? { width: WIDTHS.wide, height: 900 };
   for (const width of [WIDTHS.wide, WIDTHS.narrow]) {
     await page.setViewportSize({ width, height: width === WIDTHS.narrow ? 844 : 900 });
-    const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    const pageWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
     if (pageWidth > width) throw new Error(`${name} is ${pageWidth} px wide in a ${width} px window: it scrolls sideways`);
     await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
   }
