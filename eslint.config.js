@@ -7,7 +7,7 @@ module.exports = [
   ...nx.configs['flat/typescript'],
   { ignores: ['**/dist', '**/node_modules', '**/.data', '**/coverage', 'tmp'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
@@ -37,6 +37,10 @@ module.exports = [
             // The composition root wires every lib together for the apps.
             { sourceTag: 'scope:runtime', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            // The web console runs in browsers and talks to the platform only through /rpc.
+            { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:field-validation'] },
+            // Its end-to-end tests start a real api process on a real database.
+            { sourceTag: 'scope:console-e2e', onlyDependOnLibsWithTags: ['scope:platform', 'scope:runtime'] },
           ],
         },
       ],
@@ -56,7 +60,20 @@ module.exports = [
     },
   },
   {
-    files: ['**/*.spec.ts', '**/test/**/*.ts', '**/testing/**/*.ts'],
+    // The console's code runs in browsers: no Node built-ins, and no server-side package.
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)],
+          patterns: [{ group: ['@mrp/*', '!@mrp/field-validation'], message: 'The console imports only @mrp/field-validation; it reaches the platform through /rpc.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.spec.tsx', '**/test/**/*.ts', '**/testing/**/*.ts', 'apps/console/e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 ];

@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole platform on one machine. Without DATABASE_URL it starts the embedded
  * PostgreSQL (data under .data/), applies migrations, seeds a demo organization (development
- * only), then runs the api, webhook-worker and cron-runner as separate processes, exactly as
+ * only), builds the web console when its build is missing or stale, then runs the api (which
+ * serves the console at /), webhook-worker and cron-runner as separate processes, exactly as
  * they are deployed. Whatever stops the launcher (Ctrl-C, SIGTERM, a closed terminal, a crash,
  * SIGKILL) stops the apps and the database too.
  */
@@ -20,6 +21,24 @@ const APP_STOP_TIMEOUT_MS = 20_000;
 
 /** A start-up failure the launcher explains itself, in one line. */
 class StartFailure extends Error {}
+
+/**
+ * The console's own script decides whether its build is stale and rebuilds it (a child process:
+ * the console is a project of its own, and vite's work should not stay in the launcher's memory).
+ * A failed build leaves the platform running without the console, saying so.
+ */
+function buildConsoleIfStale(): Promise<void> {
+  const script = join(WORKSPACE_ROOT, 'apps', 'console', 'scripts', 'ensure-build.ts');
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: WORKSPACE_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+    const failed = (why: string) => {
+      process.stderr.write(`start: the console could not be built (${why}); the api runs without it\n`);
+      done();
+    };
+    child.once('error', (error) => failed(error.message));
+    child.once('exit', (code, signal) => (code === 0 ? done() : failed(signal ?? `exit code ${code}`)));
+  });
+}
 
 interface RunningApp {
   app: string;
@@ -115,6 +134,8 @@ async function main(): Promise<void> {
   }
   lock = taken;
   lock.update({ apiUrl: url });
+  // Built while the database starts; awaited before the api, which serves it.
+  const consoleBuilt = buildConsoleIfStale();
 
   if (!env.DATABASE_URL) {
     database = await startEmbeddedPostgres({
@@ -139,9 +160,10 @@ async function main(): Promise<void> {
     say(`  npm run bootstrap -- --email you@example.com --org "Your organization"   (see docs/operations.md)`);
   }
 
+  await consoleBuilt;
   const started = await Promise.all(APPS.map((app) => startApp(app, env)));
   for (const { app, child } of started) say(`${app} running (pid ${child.pid})`);
-  say(`Platform running: api on ${url} (Ctrl-C stops everything)`);
+  say(`Platform running: api on ${url} (console at ${url}/; Ctrl-C stops everything)`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {

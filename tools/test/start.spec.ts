@@ -32,6 +32,22 @@ function platformPids(launcher: AppProcess): number[] {
   return [launcher.child.pid as number, ...children];
 }
 
+/** The console npm start built, at / and at any of its own routes, with the script it names. */
+async function expectConsoleServed(apiUrl: string): Promise<void> {
+  for (const path of ['/', '/api-keys']) {
+    const page = await fetch(`${apiUrl}${path}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    expect(html).toContain('<div id="root"></div>');
+    const script = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const code = await fetch(`${apiUrl}${script}`);
+    expect(code.status).toBe(200);
+    expect(code.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  }
+}
+
 /**
  * With the demo key and session `npm start` printed: subscribe a loopback receiver, create a
  * record over /api/v1, and see the webhook-worker that `npm start` runs deliver it, signed.
@@ -184,6 +200,9 @@ describe('npm start', () => {
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.launcher.output().stdout).toMatch(/^Demo API key \(shown once, keep it\): mrk_/m);
     expect((await fetch(`${first.url}/health`)).status).toBe(200);
+    await expectConsoleServed(first.url);
+    const devSignIn = await fetch(`${first.url}/dev/session`);
+    expect(await devSignIn.json()).toEqual({ demoEmail: 'admin@demo.example' });
     await expectWebhookDelivered(first.url, first.launcher.output().stdout);
     const { key } = await defineAutomations(first.url, first.launcher.output().stdout);
     // No external cron: the cron-runner's own schedule (every minute) runs the task within the next minute.
@@ -223,6 +242,11 @@ describe('npm start', () => {
       const { stdout } = running.launcher.output();
       expect(stdout).not.toMatch(/Demo/);
       expect(stdout).toContain('npm run bootstrap -- --email you@example.com --org "Your organization"');
+    });
+
+    it('serves the console, with no development sign-in', async () => {
+      await expectConsoleServed(running.url);
+      expect((await fetch(`${running.url}/dev/session`)).status).toBe(404);
     });
 
     it('lets npm run bootstrap use its embedded database, and the printed key works on the running api', async () => {

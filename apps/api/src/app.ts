@@ -11,11 +11,15 @@ import { cronRouter } from './cron/cron-router';
 import { hooksRouter } from './hooks/hooks-router';
 import { publicApiGate, publicApiRouter } from './public-api/public-api-router';
 import { publicApiCors } from './public-api/cors';
+import { devSessionRouter, devSignInEnabled } from './dev/dev-session-router';
+import { consoleStatic } from './console/console-static';
 
 export interface AppDeps {
   runtime: Runtime;
   authenticateSession: SessionAuthenticator;
   rateLimiter: RateLimiter;
+  /** The built web console, served at `/` after every door; none when absent. */
+  consoleDir?: string;
 }
 
 function mount(app: Koa, router: Router): void {
@@ -25,7 +29,7 @@ function mount(app: Koa, router: Router): void {
 }
 
 /** The middleware chain and the mounted doors; never listens (main.ts and tests do). */
-export function buildApp({ runtime, authenticateSession, rateLimiter }: AppDeps): Koa {
+export function buildApp({ runtime, authenticateSession, rateLimiter, consoleDir }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   // Behind one reverse proxy, the client is the address it appended to X-Forwarded-For (the last).
@@ -42,5 +46,9 @@ export function buildApp({ runtime, authenticateSession, rateLimiter }: AppDeps)
   mount(app, rpcRouter(runtime, authenticateSession));
   mount(app, hooksRouter(runtime));
   mount(app, cronRouter(runtime));
+  // Development only: never mounted in production, so the path does not exist there at all.
+  if (devSignInEnabled(runtime.config)) mount(app, devSessionRouter(runtime.config));
+  // Last: it only sees what no door answered, and it never answers a path of theirs.
+  if (consoleDir) app.use(consoleStatic(consoleDir));
   return app;
 }

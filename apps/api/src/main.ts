@@ -1,7 +1,9 @@
 import type { Server } from 'node:http';
+import { resolve } from 'node:path';
 import { ConfigError, apiAddress, createLogger, loadConfig, type PlatformConfig } from '@mrp/platform';
 import { createRuntime, runProcessCluster } from '@mrp/runtime';
 import { buildApp } from './app';
+import { devSignInEnabled } from './dev/dev-session-router';
 import { createHttpServer } from './http/http-server';
 import { createSessionAuthenticator } from './rpc/session-authenticator';
 import { createRateLimiter } from './public-api/rate-limiter';
@@ -46,6 +48,8 @@ runProcessCluster('api', workers, () => createLogger({ name: 'api', level: confi
     runtime,
     authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),
     rateLimiter: createRateLimiter(runtime),
+    // Built by npm start (apps/console/scripts/ensure-build.ts) or the image's build stage.
+    consoleDir: resolve(__dirname, '..', '..', 'console', 'dist'),
   });
   const server = createHttpServer(app);
   try {
@@ -55,6 +59,7 @@ runProcessCluster('api', workers, () => createLogger({ name: 'api', level: confi
     throw error;
   }
   runtime.logger.info({ port: config.port, host: config.host ?? null }, `api listening on ${apiAddress(config)}`);
+  if (devSignInEnabled(config)) runtime.logger.warn('development sign-in is open at /dev/session: anyone reaching this api can sign in as anyone');
   return {
     logger: runtime.logger,
     async stop() {

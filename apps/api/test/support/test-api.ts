@@ -34,12 +34,14 @@ export interface StartTestApiOptions {
   database?: TestDatabase;
   /** The runtime's logger (e.g. one writing to a captured stream); silent by default. */
   logger?: Logger;
+  /** A built console to serve at `/`. */
+  consoleDir?: string;
 }
 
 /** A real api on a real, private PostgreSQL database, listening on a free port. */
 export async function startTestApi(
   env: Record<string, string> = {},
-  { extraProcedures = [], database: sharedDatabase, logger }: StartTestApiOptions = {},
+  { extraProcedures = [], database: sharedDatabase, logger, consoleDir }: StartTestApiOptions = {},
 ): Promise<TestApi> {
   const database = sharedDatabase ?? (await createTestDatabase());
   const config = loadConfig(
@@ -59,6 +61,7 @@ export async function startTestApi(
     runtime,
     authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),
     rateLimiter: createRateLimiter(runtime),
+    consoleDir,
   });
   const server: Server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { createRpcClient } from './rpc-client';
+import { RpcError, describeError, fieldErrorsOf } from './rpc-error';
+
+interface Sent {
+  url: string;
+  init: RequestInit;
+}
+
+function fakeFetch(respond: (sent: Sent) => Response | Promise<Response>) {
+  const sent: Sent[] = [];
+  const fetch = (async (url: string, init: RequestInit) => {
+    sent.push({ url, init });
+    return respond({ url, init });
+  }) as unknown as typeof globalThis.fetch;
+  return { fetch, sent };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+
+describe('the rpc client', () => {
+  it('posts the input to /rpc/{procedure} with the session, the organization and a request id', async () => {
+    const { fetch, sent } = fakeFetch(() => json(200, { items: [] }));
+    const rpc = createRpcClient({ fetch, credentials: () => ({ token: 'jwt', organizationId: 'org-1' }), newRequestId: () => 'req-1' });
+
+    await expect(rpc.call('apiKeys.list', { a: 1 })).resolves.toEqual({ items: [] });
+
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.url).toBe('/rpc/apiKeys.list');
+    expect(sent[0]?.init.method).toBe('POST');
+    expect(sent[0]?.init.body).toBe('{"a":1}');
+    expect(sent[0]?.init.headers).toMatchObject({
+      Authorization: 'Bearer jwt',
+      'X-Organization-Id': 'org-1',
+      'X-Request-Id': 'req-1',
+      'Content-Type': 'application/json',
+    });
+  });
+
+  it('sends no organization header for user-scoped calls and no authorization when signed out', async () => {
+    const { fetch, sent } = fakeFetch(() => json(200, {}));
+    let credentials: { token: string; organizationId: string | null } | null = { token: 'jwt', organizationId: null };
+    const rpc = createRpcClient({ fetch, credentials: () => credentials });
+    await rpc.call('me.get');
+    credentials = null;
+    await rpc.call('me.get');
+    expect(Object.keys(sent[0]?.init.headers as object)).not.toContain('X-Organization-Id');
+    expect(Object.keys(sent[1]?.init.headers as object)).not.toContain('Authorization');
+  });
+
+  it("turns the server's error shape into an RpcError with status, details and the answered request id", async () => {
+    const { fetch } = fakeFetch(() =>
+      json(
+        400,
+        { error: { code: 'validation_failed', message: 'Invalid input', details: [{ field: 'name', code: 'required', message: 'must not be blank' }] } },
+        { 'X-Request-Id': 'server-id' },
+      ),
+    );
+    const rpc = createRpcClient({ fetch, credentials: () => null, newRequestId: () => 'mine' });
+    const error = await rpc.call('apiKeys.create', {}).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error).toMatchObject({ code: 'validation_failed', status: 400, requestId: 'server-id', message: 'Invalid input' });
+    expect(fieldErrorsOf(error)).toEqual({ name: 'must not be blank' });
+  });
+
+  it('tells the session about a 401 so it can sign out', async () => {
+    const { fetch } = fakeFetch(() => json(401, { error: { code: 'unauthorized', message: 'Session token has expired' } }));
+    const told: RpcError[] = [];
+    const rpc = createRpcClient({ fetch, credentials: () => ({ token: 'old', organizationId: null }), onUnauthorized: (error) => told.push(error) });
+    await expect(rpc.call('me.get')).rejects.toMatchObject({ code: 'unauthorized' });
+    expect(told.map((error) => error.message)).toEqual(['Session token has expired']);
+  });
+
+  it('keeps its own request id when the server cannot be reached', async () => {
+    const { fetch } = fakeFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    const rpc = createRpcClient({ fetch, credentials: () => null, newRequestId: () => 'local-id' });
+    const error = await rpc.call('me.get').catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ code: 'network_error', status: 0, requestId: 'local-id' });
+    expect(describeError(error).title).toBe('The server could not be reached');
+  });
+
+  it('reports an answer that is not the error shape as a bad response with its status', async () => {
+    const { fetch } = fakeFetch(() => new Response('<html>proxy error</html>', { status: 502 }));
+    const rpc = createRpcClient({ fetch, credentials: () => null });
+    await expect(rpc.call('me.get')).rejects.toMatchObject({ code: 'bad_response', status: 502, message: 'HTTP 502' });
+  });
+});

@@ -1,0 +1,87 @@
+import { RpcError, type ErrorDetail } from './rpc-error';
+
+export interface RpcCredentials {
+  /** The session JWT of the identity provider (or of the development sign-in). */
+  token: string;
+  /** The active organization, sent as `X-Organization-Id`; null for user-scoped calls. */
+  organizationId: string | null;
+}
+
+export interface RpcClient {
+  call<T>(procedure: string, input?: unknown): Promise<T>;
+}
+
+export interface RpcClientOptions {
+  credentials: () => RpcCredentials | null;
+  /** Told when the server answers 401, so the console can sign the person out. */
+  onUnauthorized?: (error: RpcError) => void;
+  fetch?: typeof fetch;
+  /** Where the api is; the console is served by it, so the default is the page's own origin. */
+  baseUrl?: string;
+  newRequestId?: () => string;
+}
+
+interface ErrorBody {
+  error?: { code?: unknown; message?: unknown; details?: unknown };
+}
+
+function detailsFrom(value: unknown): ErrorDetail[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (detail): detail is ErrorDetail =>
+      typeof detail === 'object' && detail !== null && typeof detail.field === 'string' && typeof detail.message === 'string',
+  );
+}
+
+/**
+ * `POST /rpc/{procedure}` with the session: the console's only door to the platform. Each call
+ * carries its own `X-Request-Id`, which the server adopts, so even a call that got no answer has
+ * an id to quote.
+ */
+export function createRpcClient(options: RpcClientOptions): RpcClient {
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const newRequestId = options.newRequestId ?? (() => crypto.randomUUID());
+  const baseUrl = options.baseUrl ?? '';
+
+  return {
+    async call<T>(procedure: string, input: unknown = {}): Promise<T> {
+      const requestId = newRequestId();
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Request-Id': requestId };
+      const credentials = options.credentials();
+      if (credentials) {
+        headers.Authorization = `Bearer ${credentials.token}`;
+        if (credentials.organizationId) headers['X-Organization-Id'] = credentials.organizationId;
+      }
+      let response: Response;
+      try {
+        response = await doFetch(`${baseUrl}/rpc/${encodeURIComponent(procedure)}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(input),
+        });
+      } catch {
+        throw new RpcError({
+          code: 'network_error',
+          message: 'Check your connection, or whether the platform is running, and try again.',
+          status: 0,
+          requestId,
+        });
+      }
+      const answeredId = response.headers.get('X-Request-Id') ?? requestId;
+      let body: unknown;
+      try {
+        body = await response.json();
+      } catch {
+        body = undefined;
+      }
+      if (response.ok && body !== undefined) return body as T;
+      const error = (body as ErrorBody | undefined)?.error;
+      const rpcError =
+        error && typeof error.code === 'string' && typeof error.message === 'string'
+          ? new RpcError({ code: error.code, message: error.message, status: response.status, requestId: answeredId, details: detailsFrom(error.details) })
+          : new RpcError({ code: 'bad_response', message: `HTTP ${response.status}`, status: response.status, requestId: answeredId });
+      if (rpcError.status === 401) options.onUnauthorized?.(rpcError);
+      throw rpcError;
+    },
+  };
+}

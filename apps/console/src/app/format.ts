@@ -1,0 +1,8 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A timestamp in the reader's own zone and language; `fallback` for none. */
+export function formatDateTime(iso: string | null | undefined, fallback = '—'): string {
+  if (!iso) return fallback;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}

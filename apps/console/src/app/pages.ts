@@ -1,0 +1,50 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export interface PageProps {
+  /** The path's parameters, e.g. `{ key: 'contacts' }` for `/models/:key`. */
+  params: Record<string, string>;
+}
+
+export interface PageDefinition {
+  /** A path pattern; `:name` segments become `params.name`. */
+  path: string;
+  title: string;
+  component: LazyExoticComponent<ComponentType<PageProps>>;
+  /** Listed in the navigation under this label when given. */
+  nav?: string;
+  /**
+   * Shown (and listed) only when the active organization grants `permission` and the server
+   * serves `procedure` (a procedure behind a feature flag that is off answers as unknown).
+   */
+  requires?: { permission?: string; procedure?: string };
+}
+
+/**
+ * Every page of the console, one file each under pages/, loaded when first visited so the first
+ * page stays small. A new page is one entry here; the navigation, titles and gating follow.
+ */
+export const PAGES: PageDefinition[] = [
+  {
+    path: '/api-keys',
+    title: 'API keys',
+    nav: 'API keys',
+    component: lazy(() => import('../pages/ApiKeysPage')),
+    requires: { permission: 'api-keys.manage' },
+  },
+  {
+    path: '/service-accounts',
+    title: 'Service accounts',
+    nav: 'Service accounts',
+    component: lazy(() => import('../pages/ServiceAccountsPage')),
+    requires: { permission: 'api-keys.manage-service-accounts', procedure: 'serviceAccounts.list' },
+  },
+  {
+    path: '/service-accounts/:id',
+    title: 'Service account',
+    component: lazy(() => import('../pages/ServiceAccountPage')),
+    requires: { permission: 'api-keys.manage-service-accounts', procedure: 'serviceAccounts.list' },
+  },
+];
+
+/** Where `/` leads. */
+export const HOME_PATH = '/api-keys';

@@ -1,0 +1,104 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createRpcClient, type RpcClient } from '../api/rpc-client';
+import { isRpcError } from '../api/rpc-error';
+import type { Me } from '../api/types';
+import { chooseOrganization, loadStoredSession, storeOrganization, storeToken } from './session-storage';
+
+export type SessionState =
+  | { status: 'signed-out'; notice?: string }
+  | { status: 'loading' }
+  | { status: 'signed-in'; me: Me; organizationId: string | null; permissions: ReadonlySet<string> };
+
+export interface Session {
+  state: SessionState;
+  rpc: RpcClient;
+  /** Verifies the token with `me.get`; throws the call's error when the server refuses it. */
+  signIn(token: string): Promise<void>;
+  signOut(notice?: string): void;
+  switchOrganization(organizationId: string): Promise<void>;
+  /** Reads `me.get` again (after creating an organization, or a role change). */
+  refresh(): Promise<void>;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
+
+/** The signed-in state, for pages that only render behind sign-in. */
+export function useSignedIn(): Extract<SessionState, { status: 'signed-in' }> & Omit<Session, 'state'> {
+  const { state, ...rest } = useSession();
+  if (state.status !== 'signed-in') throw new Error('useSignedIn before sign-in');
+  return { ...state, ...rest };
+}
+
+export function SessionProvider({ children, fetch }: { children: ReactNode; fetch?: typeof globalThis.fetch }) {
+  const stored = useRef(loadStoredSession());
+  const credentials = useRef({ token: stored.current.token, organizationId: stored.current.organizationId });
+  const [state, setState] = useState<SessionState>(() => (stored.current.token ? { status: 'loading' } : { status: 'signed-out' }));
+
+  const signOut = useCallback((notice?: string) => {
+    credentials.current = { token: null, organizationId: credentials.current.organizationId };
+    storeToken(null);
+    setState({ status: 'signed-out', notice });
+  }, []);
+
+  const rpc = useMemo(
+    () =>
+      createRpcClient({
+        fetch,
+        credentials: () => (credentials.current.token ? { token: credentials.current.token, organizationId: credentials.current.organizationId } : null),
+        onUnauthorized: (error) => signOut(`You were signed out: ${error.message}`),
+      }),
+    [fetch, signOut],
+  );
+
+  /** me.get as the token, in `preferred` when still a member there. */
+  const load = useCallback(
+    async (token: string, preferred: string | null) => {
+      credentials.current = { token, organizationId: null };
+      const first = await rpc.call<Me>('me.get');
+      const organizationId = chooseOrganization(
+        first.organizations.map((organization) => organization.id),
+        preferred,
+      );
+      credentials.current = { token, organizationId };
+      const me = organizationId ? await rpc.call<Me>('me.get') : first;
+      storeToken(token);
+      storeOrganization(organizationId);
+      setState({ status: 'signed-in', me, organizationId, permissions: new Set(me.activeOrganization?.permissions ?? []) });
+    },
+    [rpc],
+  );
+
+  useEffect(() => {
+    const { token, organizationId } = stored.current;
+    if (!token) return;
+    load(token, organizationId).catch((error: unknown) => {
+      signOut(isRpcError(error) ? `Sign in again: ${error.message}` : undefined);
+    });
+  }, [load, signOut]);
+
+  const session = useMemo<Session>(
+    () => ({
+      state,
+      rpc,
+      signIn: (token) => load(token.trim(), credentials.current.organizationId),
+      signOut,
+      switchOrganization: async (organizationId) => {
+        if (!credentials.current.token) return;
+        await load(credentials.current.token, organizationId);
+      },
+      refresh: async () => {
+        if (!credentials.current.token) return;
+        await load(credentials.current.token, credentials.current.organizationId);
+      },
+    }),
+    [state, rpc, load, signOut],
+  );
+
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
