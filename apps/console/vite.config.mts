@@ -33,6 +33,7 @@ export default defineConfig({
     root: consoleRoot,
     environment: 'happy-dom',
     include: ['src/**/*.spec.{ts,tsx}'],
+    setupFiles: ['src/test-setup.ts'],
     restoreMocks: true,
   },
 });

@@ -72,7 +72,8 @@ describe('the console app', () => {
 
     expect(await screen.findByRole('heading', { name: 'API keys', level: 1 })).toBeTruthy();
     expect(location.pathname).toBe('/api-keys');
-    const row = screen.getByText('CRM sync').closest('tr') as HTMLElement;
+    // The heading comes before the list: wait for the row itself.
+    const row = (await screen.findByText('CRM sync')).closest('tr') as HTMLElement;
     expect(within(row).getByText('Limited: 1 permission')).toBeTruthy();
     expect(within(row).getByText('active')).toBeTruthy();
     // The session and the organization go with every organization-scoped call.
