@@ -11,6 +11,8 @@ export { claimDueDeliveries } from './webhooks/deliveries/delivery-queue';
 export { DeliveryWorker } from './webhooks/worker/delivery-worker';
 export { listenForDueDeliveries } from './webhooks/worker/due-delivery-signals';
 export { listenForWakeSignals, type WakeSignals } from './bus/wake-signals';
+export { createWakeNotifier, type WakeNotifier } from './bus/wake-notifier';
+export { wakeDeliveryWorkers } from './webhooks/deliveries/delivery-wakeup';
 export { ROUTES_CHANGED_CHANNEL, RouteCache, type RouteCacheOptions } from './bus/route-cache';
 export { listenForRouteChanges } from './bus/route-change-listener';
 export { eventMatches, SUBSCRIPTION_PATTERN } from './bus/subscription-pattern';

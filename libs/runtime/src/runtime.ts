@@ -61,7 +61,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const bus = new InProcessEventBus(logger);
   const emailSender = config.smtpUrl ? createSmtpSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom }) : undefined;
   const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails, emailEnabled: emailSender !== undefined });
-  const webhooks = createWebhooks(config, orm, notifier, { ...options.webhooks, secretResolver });
+  const webhooks = createWebhooks(config, orm, notifier, logger, { ...options.webhooks, secretResolver });
   // Automation runs call procedures of the registry that holds the automations' own: they find it when a run needs it.
   const automations = createAutomations({ procedures: () => procedures, invocation: () => invocationDeps });
   const dispatcher = createEventDispatcher(bus, [webhooks.outbox, automations.outbox]);

@@ -9,6 +9,8 @@ import {
   createRecordAttemptsProcedure,
   createWebhookOutbox,
   createWebhookSender,
+  createWakeNotifier,
+  wakeDeliveryWorkers,
   type WebhookOutbox,
   type HostLookup,
   type WebhookSecretResolver,
@@ -18,7 +20,7 @@ import { memberOrganizationIds } from '@mrp/authz';
 import type { Notifier } from '@mrp/notifications';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, invokeProcedure, newId, systemPrincipal, type AnyProcedure, type InvocationDeps, type Orm, type PlatformConfig } from '@mrp/platform';
+import { ConfigError, invokeProcedure, newId, systemPrincipal, type AnyProcedure, type InvocationDeps, type Logger, type Orm, type PlatformConfig } from '@mrp/platform';
 
 /**
  * The operator's resolver named by WEBHOOK_SECRET_RESOLVER: a module (path or package) exporting
@@ -59,8 +61,11 @@ export interface Webhooks {
   close(): Promise<void>;
 }
 
+/** At most one wake-up of the delivery workers per this many milliseconds from one process (decision 89). */
+const WAKE_INTERVAL_MS = 10;
+
 /** The whole webhook capability of one process, from its configuration. */
-export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notifier, options: WebhookOptions = {}): Webhooks {
+export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notifier, logger: Logger, options: WebhookOptions = {}): Webhooks {
   const policy = createAddressPolicy({
     mode: config.webhookAddressPolicy,
     allowedCidrs: config.webhookAllowedCidrs,
@@ -74,7 +79,13 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
   const sharedSender = () =>
     (sender ??= createWebhookSender({ policy, timeoutMs: config.webhookTimeoutSeconds * 1000, lookup: options.lookup, userAgent: WEBHOOK_USER_AGENT }));
   const secretResolver = options.secretResolver ?? builtInSecretResolver(config.webhookSecretEncryptionKey);
-  const outbox = createWebhookOutbox(memberOrganizationIds);
+  const wakeNotifier = createWakeNotifier({
+    send: () => wakeDeliveryWorkers(orm.em.fork()),
+    minIntervalMs: WAKE_INTERVAL_MS,
+    purpose: 'webhook delivery',
+    logger,
+  });
+  const outbox = createWebhookOutbox(memberOrganizationIds, () => wakeNotifier.wake());
   return {
     outbox,
     procedures: [
@@ -108,6 +119,7 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
       );
     },
     async close() {
+      await wakeNotifier.close();
       await sender?.close();
     },
   };

@@ -19,8 +19,8 @@ interface CreatedEndpoint {
 
 const RETRY_BASE_SECONDS = 0.05;
 
-/** An api with a delivery worker in the same process, woken by NOTIFY and polling every 50 ms. */
-async function startApiWithWorker(env: Record<string, string> = {}) {
+/** An api with a delivery worker in the same process, woken by NOTIFY and polling every 50 ms (or as given). */
+async function startApiWithWorker(env: Record<string, string> = {}, pollIntervalMs = 50) {
   const api = await startTestApi({
     WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     WEBHOOK_RETRY_BASE_SECONDS: String(RETRY_BASE_SECONDS),
@@ -31,7 +31,7 @@ async function startApiWithWorker(env: Record<string, string> = {}) {
     ...env,
   });
   const worker = api.runtime.webhooks.createWorker(api.runtime.invocationDeps);
-  const signals = await listenForDueDeliveries({ databaseUrl: api.database.url, logger: silentLogger, onDue: () => worker.wake(), pollIntervalMs: 50 });
+  const signals = await listenForDueDeliveries({ databaseUrl: api.database.url, logger: silentLogger, onDue: () => worker.wake(), pollIntervalMs });
   const events: EventEnvelope[] = [];
   api.runtime.bus.subscribe('*', (event) => {
     events.push(event);
@@ -352,6 +352,27 @@ describe('webhook delivery, end to end', () => {
     const timestamp = delivery.headers['webhook-timestamp'];
     const sign = (key: string) => `v1=${createHmac('sha256', key).update(`${timestamp}.${delivery.rawBody}`).digest('hex')}`;
     expect(delivery.headers['webhook-signature']).toBe(`${sign(rotated.secret)} ${sign(secret)}`);
+  });
+});
+
+describe('waking the delivery worker', () => {
+  it('delivers a change at once on the wake-up sent after its commit, with no poll to fall back on', async () => {
+    const setup = await startApiWithWorker({}, 3_600_000);
+    const receiver = await startWebhookReceiver();
+    try {
+      const org = await createOrganizationWithKey(setup.api);
+      await createEndpoint(org, `${receiver.url}/hooks`, ['data-models.record-created']);
+      // A burst within one wake-up interval, then one more after it: each is delivered.
+      const created = await Promise.all(['one', 'two', 'three'].map((title) => createRecord(org, title)));
+      await sleep(50);
+      created.push(await createRecord(org, 'four'));
+      const deliveries = await receiver.waitFor(4);
+      const delivered = deliveries.map((delivery) => (JSON.parse(delivery.rawBody) as { payload: { recordId: string } }).payload.recordId);
+      expect(delivered.sort()).toEqual(created.map((record) => record.id).sort());
+    } finally {
+      await receiver.close();
+      await setup.close();
+    }
   });
 });
 

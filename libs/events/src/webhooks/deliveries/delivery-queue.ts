@@ -69,13 +69,20 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
   const full = busy.filter(([, free]) => free <= 0).map(([id]) => id);
   const partial = busy.filter(([, free]) => free > 0);
   const rows = await em.execute<ClaimedRow[]>(
-    `WITH candidates AS (
-       SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
+    `WITH due AS (
+       SELECT d.id, d.endpoint_id, d.next_attempt_at, e.id IS NULL AS orphaned FROM webhook_deliveries d
+         LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
           AND (d.locked_until IS NULL OR d.locked_until < now())
           AND d.endpoint_id <> ALL(?::uuid[])
         ORDER BY d.next_attempt_at
         LIMIT ?
+     ), orphans_dropped AS (
+       -- Queued by a change that committed after its endpoint was deleted (no foreign key locks the
+       -- endpoint, decision 89): nothing is owed to an endpoint that is gone.
+       DELETE FROM webhook_deliveries d USING due WHERE d.id = due.id AND due.orphaned
+     ), candidates AS (
+       SELECT id, endpoint_id, next_attempt_at FROM due WHERE NOT orphaned
      ), ranked AS (
        SELECT c.id, c.next_attempt_at,
               row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) AS place,

@@ -4,7 +4,10 @@ import { silentLogger } from '@mrp/platform/testing';
 import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
 import { listenForRouteChanges } from '../../bus/route-change-listener';
 import type { ChannelListener } from '../../bus/channel-listener';
+import { createEventDispatcher } from '../../bus/event-dispatcher';
+import { InProcessEventBus } from '../../bus/in-process-event-bus';
 import { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox';
+import { claimDueDeliveries } from './delivery-queue';
 
 const recordCreated = (organizationId: string): EventEnvelope => ({
   id: newId(),
@@ -27,6 +30,7 @@ describe('the webhook outbox with routes kept in memory', () => {
   let bed: WebhookTestBed;
   let outbox: WebhookOutbox;
   let listener: ChannelListener;
+  let wakeUps = 0;
   const em = () => bed.db.orm.em.fork() as EntityManager;
   const deliveriesTo = async (endpointId: string) =>
     (await bed.sql<{ count: number }>('SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = ?', [endpointId]))[0].count;
@@ -34,7 +38,7 @@ describe('the webhook outbox with routes kept in memory', () => {
 
   beforeAll(async () => {
     bed = await createWebhookTestBed([]);
-    outbox = createWebhookOutbox(async () => new Map());
+    outbox = createWebhookOutbox(async () => new Map(), () => void wakeUps++);
     listener = await listenForRouteChanges({ databaseUrl: bed.db.database.url, logger: silentLogger, caches: [outbox.routes] });
   });
   afterAll(async () => {
@@ -81,5 +85,68 @@ describe('the webhook outbox with routes kept in memory', () => {
     await bed.sql(`UPDATE webhook_endpoints SET subscriptions = '{data-models.*}' WHERE id = ?`, [endpoint]);
     expect(await channel.next()).toBe(organization);
     expect(channel.received()).toEqual([organization, organization]);
+  });
+
+  describe('waking the delivery workers', () => {
+    const dispatcher = () => createEventDispatcher(new InProcessEventBus(silentLogger), [outbox]);
+
+    it('asks once the transaction that queued deliveries committed, not while it is open', async () => {
+      const organization = await bed.organization();
+      const endpoint = await bed.endpoint(organization);
+      await eventually(async () => (await routedTo(organization)).includes(endpoint));
+      const events = [recordCreated(organization), recordCreated(organization)];
+      const before = wakeUps;
+      await em().transactional(async (tx) => {
+        await dispatcher().persist(tx, events);
+        expect(wakeUps).toBe(before);
+      });
+      dispatcher().publish(events);
+      expect(wakeUps).toBe(before + 1);
+      expect(await deliveriesTo(endpoint)).toBe(2);
+    });
+
+    it('does not ask for a change that queued nothing, or one that rolled back', async () => {
+      const before = wakeUps;
+      // Delivery events are never routed (a platform-wide endpoint of an earlier test takes everything else).
+      const unrouted = [{ ...recordCreated(await bed.organization()), type: 'webhook.endpoint-disabled-after-failures' }];
+      await em().transactional((tx) => dispatcher().persist(tx, unrouted));
+      dispatcher().publish(unrouted);
+      expect(wakeUps).toBe(before);
+
+      const organization = await bed.organization();
+      const endpoint = await bed.endpoint(organization);
+      await eventually(async () => (await routedTo(organization)).includes(endpoint));
+      const rolledBack = [recordCreated(organization)];
+      await expect(
+        em().transactional(async (tx) => {
+          await dispatcher().persist(tx, rolledBack);
+          throw new Error('the change failed');
+        }),
+      ).rejects.toThrow('the change failed');
+      expect(wakeUps).toBe(before);
+      expect(await deliveriesTo(endpoint)).toBe(0);
+    });
+  });
+
+  it('queues without locking the endpoint: deleting it deletes its deliveries, and the claim drops one queued after', async () => {
+    const organization = await bed.organization();
+    const endpoint = await bed.endpoint(organization);
+    await eventually(async () => (await routedTo(organization)).includes(endpoint));
+    await outbox.persist(em(), [recordCreated(organization)]);
+    expect(await deliveriesTo(endpoint)).toBe(1);
+    // A transaction that queued a delivery holds no lock the deletion waits for.
+    const queueing = em();
+    await queueing.begin();
+    await outbox.persist(queueing, [recordCreated(organization)]);
+    await em().transactional(async (tx) => {
+      await tx.execute(`SET LOCAL lock_timeout = '2s'`);
+      await tx.execute('DELETE FROM webhook_endpoints WHERE id = ?', [endpoint]);
+    });
+    expect(await deliveriesTo(endpoint)).toBe(0);
+    await queueing.commit();
+    expect(await deliveriesTo(endpoint)).toBe(1);
+    const claimed = await claimDueDeliveries(em(), { limit: 100, perEndpoint: 100, leaseSeconds: 30 });
+    expect(claimed.filter((delivery) => delivery.endpointId === endpoint)).toEqual([]);
+    expect(await deliveriesTo(endpoint)).toBe(0);
   });
 });

@@ -3,7 +3,6 @@ import { newId, sqlTextArray, type EventEnvelope } from '@mrp/platform';
 import { eventMatches } from '../../bus/subscription-pattern';
 import type { EventPersister } from '../../bus/event-dispatcher';
 import { RouteCache } from '../../bus/route-cache';
-import { DELIVERIES_DUE_CHANNEL } from './delivery-wakeup';
 
 /** Each user's member organizations (authz's directory, handed in by the composition root). */
 export type MemberOrganizations = (em: EntityManager, userIds: readonly string[]) => Promise<Map<string, string[]>>;
@@ -37,8 +36,9 @@ const isRoutable = (event: EventEnvelope) => !event.type.startsWith('webhook.');
 
 /**
  * The transactional outbox: inside the transaction of the change that emitted the events, one
- * delivery per (event, matching enabled endpoint) is written, and the workers are woken at commit.
- * A rollback takes the deliveries with it; a commit means they are durably queued.
+ * delivery per (event, matching enabled endpoint) is written, and the workers are woken once it
+ * committed (`wakeWorkers`, coalesced: decision 89). A rollback takes the deliveries with it; a
+ * commit means they are durably queued.
  *
  * An event is for the platform's endpoints (all of them) and for the endpoints of its
  * organization; an event about a user with no organization is for each of the user's member
@@ -49,7 +49,9 @@ export interface WebhookOutbox extends EventPersister {
   routes: RouteCache<RoutableEndpoint>;
 }
 
-export function createWebhookOutbox(memberOrganizations: MemberOrganizations): WebhookOutbox {
+export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wakeWorkers: () => void): WebhookOutbox {
+  // The events whose transaction queued deliveries; held weakly, so a rolled-back one is simply forgotten.
+  const queuedDeliveries = new WeakSet<EventEnvelope>();
   const routes = new RouteCache<RoutableEndpoint>({
     load: (em, organizationIds) =>
       em.execute<RoutableEndpoint[]>(
@@ -62,6 +64,9 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations): W
   });
   return {
     routes,
+    committed(events) {
+      if (events.some((event) => queuedDeliveries.has(event))) wakeWorkers();
+    },
     async persist(em, events) {
       const routable = events.filter(isRoutable);
       if (routable.length === 0) return;
@@ -83,23 +88,21 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations): W
           const ownsEvent = endpoint.organization_id === null || owners.has(endpoint.organization_id);
           if (ownsEvent && endpoint.subscriptions.some((pattern) => eventMatches(pattern, event))) {
             rows.push([newId(), endpoint.id, event.id, event.type, body, newId()]);
+            queuedDeliveries.add(event);
           }
         }
       }
       if (rows.length === 0) return;
       const column = (index: number) => sqlTextArray(rows.map((row) => row[index]));
-      // One statement queues them all and wakes the workers; PostgreSQL sends the notification at commit.
+      // No foreign key to the endpoint (a lock on its row per insert, decision 89): the join re-checks
+      // it, and a delivery whose endpoint is deleted before this commits is dropped by the claim.
       await em.execute(
-        `WITH queued AS (
-           INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key)
-           SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key
-             FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[])
-                  AS d(id, endpoint_id, event_id, event_type, body, idempotency_key)
-             -- Re-checked here: a change another process made may not have reached this one's routes yet.
-             JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.state = 'enabled'
-           RETURNING 1
-         )
-         SELECT pg_notify('${DELIVERIES_DUE_CHANNEL}', '') FROM (SELECT count(*) FROM queued) AS done`,
+        `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key)
+         SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key
+           FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[])
+                AS d(id, endpoint_id, event_id, event_type, body, idempotency_key)
+           -- Re-checked here: a change another process made may not have reached this one's routes yet.
+           JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.state = 'enabled'`,
         [column(0), column(1), column(2), column(3), column(4), column(5)],
       );
     },
