@@ -10,7 +10,10 @@ import { runLogProcedures } from './runs/run-log-procedures';
 import type { ClaimedRun } from './runs/run-queue';
 import { enqueueDueSchedules } from './runs/schedule-procedures';
 
-export type AutomationsDeps = RunExecutionDeps;
+export interface AutomationsDeps extends RunExecutionDeps {
+  /** Wakes the runners once a transaction that queued event runs committed (coalesced by the caller). */
+  wakeRunners(): void;
+}
 
 export interface Automations {
   procedures: AnyProcedure[];
@@ -25,7 +28,7 @@ export interface Automations {
 export function createAutomations(deps: AutomationsDeps): Automations {
   return {
     procedures: [...automationDefinitionProcedures, ...runLogProcedures, ...createRunExecutionProcedures(deps), enqueueDueSchedules, enqueueHookRun, disableOrphanedAutomations],
-    outbox: createAutomationOutbox(),
+    outbox: createAutomationOutbox(() => deps.wakeRunners()),
     createRunner: (runnerDeps, options) => new AutomationRunner(runnerDeps, options),
   };
 }

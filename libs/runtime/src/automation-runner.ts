@@ -37,7 +37,7 @@ export function createAutomationRunner(runtime: Runtime, options?: AutomationRun
   );
 }
 
-/** Wakes the runner when runs are queued (the queueing transaction's NOTIFY) and every few seconds. */
+/** Wakes the runner when runs are queued (a NOTIFY at or just after the queueing commit) and every few seconds. */
 export function listenForAutomationRuns(runtime: Runtime, runner: AutomationRunner, pollIntervalMs?: number): Promise<WakeSignals> {
   return listenForWakeSignals({
     databaseUrl: runtime.config.databaseUrl as string,

@@ -10,13 +10,13 @@ import {
   type Orm,
   type PlatformConfig,
 } from '@mrp/platform';
-import { InProcessEventBus, createEventDispatcher, listenForRouteChanges, type RouteCache } from '@mrp/events';
+import { InProcessEventBus, createEventDispatcher, createWakeNotifier, listenForRouteChanges, type RouteCache } from '@mrp/events';
 import { createNotifier, createSmtpSender, type Notifier, type SmtpSender } from '@mrp/notifications';
-import { createAutomations, type Automations } from '@mrp/automations';
+import { createAutomations, wakeRunners, type Automations } from '@mrp/automations';
 import { ALL_MODULES } from './modules';
 import { allProcedures } from './procedures';
 import { scheduledTasks, type ScheduledTask } from './scheduled-tasks';
-import { createWebhooks, loadSecretResolver, type WebhookOptions, type Webhooks } from './webhooks';
+import { WAKE_INTERVAL_MS, createWebhooks, loadSecretResolver, type WebhookOptions, type Webhooks } from './webhooks';
 
 /** The services procedures and tasks are built from. */
 export interface RuntimeServices {
@@ -63,7 +63,17 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails, emailEnabled: emailSender !== undefined });
   const webhooks = createWebhooks(config, orm, notifier, logger, { ...options.webhooks, secretResolver });
   // Automation runs call procedures of the registry that holds the automations' own: they find it when a run needs it.
-  const automations = createAutomations({ procedures: () => procedures, invocation: () => invocationDeps });
+  const runnerWakeUps = createWakeNotifier({
+    send: () => wakeRunners(orm.em.fork()),
+    minIntervalMs: WAKE_INTERVAL_MS,
+    purpose: 'automation run',
+    logger,
+  });
+  const automations = createAutomations({
+    procedures: () => procedures,
+    invocation: () => invocationDeps,
+    wakeRunners: () => runnerWakeUps.wake(),
+  });
   const dispatcher = createEventDispatcher(bus, [webhooks.outbox, automations.outbox]);
   // Until it listens, the outboxes look their routes up on every event; it keeps them in memory after.
   const routeChanges = await listenForRouteChanges({
@@ -85,6 +95,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     async close() {
       await bus.idle();
       await routeChanges.close();
+      await runnerWakeUps.close();
       await webhooks.close();
       emailSender?.close();
       await orm.close();

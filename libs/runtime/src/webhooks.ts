@@ -61,8 +61,8 @@ export interface Webhooks {
   close(): Promise<void>;
 }
 
-/** At most one wake-up of the delivery workers per this many milliseconds from one process (decision 89). */
-const WAKE_INTERVAL_MS = 10;
+/** At most one wake-up of the workers (delivery, automation runs) per this many milliseconds from one process (decision 89). */
+export const WAKE_INTERVAL_MS = 10;
 
 /** The whole webhook capability of one process, from its configuration. */
 export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notifier, logger: Logger, options: WebhookOptions = {}): Webhooks {

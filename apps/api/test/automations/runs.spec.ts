@@ -229,3 +229,24 @@ describe('automation runs', () => {
     await org.rpc('automations.delete', { id: automation.id });
   });
 });
+
+describe('waking the automation runner', () => {
+  it('runs an event automation on the wake-up sent after the change committed, with no poll to fall back on', async () => {
+    const api = await startTestApi();
+    const runner = await startTestRunner(api, 3_600_000);
+    try {
+      const org = await createOrganizationWithKey(api);
+      const automation = await org.rpc<Automation>('automations.create', {
+        name: 'Echo each task',
+        trigger: { type: 'event', eventType: `data-models.${org.modelKey}.record-created` },
+        actions: [{ type: 'notify', role: 'owner', title: 'New task {{event.payload.record.title}}' }],
+      });
+      await Promise.all(['one', 'two'].map((title) => publicApi(api, org.key.token).post(`/models/${org.modelKey}/records`, { data: { title } })));
+      const runs = await finishedRuns(api, automation.id, 2, 10_000);
+      expect(runs.map((run) => run.status)).toEqual(['succeeded', 'succeeded']);
+    } finally {
+      await runner.close();
+      await api.close();
+    }
+  });
+});

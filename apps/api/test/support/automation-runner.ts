@@ -19,10 +19,10 @@ export interface TestRunner {
   close(): Promise<void>;
 }
 
-/** The runner the cron-runner process runs, in this test's process, woken by NOTIFY like the real one. */
-export async function startTestRunner(api: TestApi): Promise<TestRunner> {
+/** The runner the cron-runner process runs, in this test's process, woken by NOTIFY like the real one (and polling). */
+export async function startTestRunner(api: TestApi, pollIntervalMs = 100): Promise<TestRunner> {
   const runner = createAutomationRunner(api.runtime);
-  const signals: WakeSignals = await listenForAutomationRuns(api.runtime, runner, 100);
+  const signals: WakeSignals = await listenForAutomationRuns(api.runtime, runner, pollIntervalMs);
   return {
     runner,
     async close() {

@@ -34,7 +34,9 @@ export interface AutomationOutbox extends EventPersister {
   routes: RouteCache<EventAutomation>;
 }
 
-export function createAutomationOutbox(): AutomationOutbox {
+export function createAutomationOutbox(wakeRunners: () => void): AutomationOutbox {
+  // The events whose transaction queued runs; held weakly, so a rolled-back one is simply forgotten.
+  const queuedRuns = new WeakSet<EventEnvelope>();
   const routes = new RouteCache<EventAutomation>({
     load: (em, organizationIds) =>
       em.execute<EventAutomation[]>(
@@ -52,6 +54,7 @@ export function createAutomationOutbox(): AutomationOutbox {
       for (const event of events) {
         if (DEFINITION_CHANGES.has(event.type) && event.organizationId) routes.forget(event.organizationId);
       }
+      if (events.some((event) => queuedRuns.has(event))) wakeRunners();
     },
     async persist(em: EntityManager, emitted: readonly EventEnvelope[]) {
       const events = emitted.filter((event) => !isPersonal(event));
@@ -64,6 +67,7 @@ export function createAutomationOutbox(): AutomationOutbox {
         for (const automation of automations) {
           if (automation.organization_id !== event.organizationId || !eventMatches(automation.event_pattern, event)) continue;
           if (!automation.include_own_runs && causedBy(event, automation.id)) continue;
+          queuedRuns.add(event);
           runs.push({
             automationId: automation.id,
             organizationId: automation.organization_id,
@@ -73,7 +77,7 @@ export function createAutomationOutbox(): AutomationOutbox {
           });
         }
       }
-      await enqueueRuns(em, runs);
+      await enqueueRuns(em, runs, 'after-commit');
     },
   };
 }

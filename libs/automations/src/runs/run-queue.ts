@@ -18,12 +18,19 @@ export interface QueuedRun {
   triggeredBy?: string;
 }
 
+/** Wakes the runners; inside a transaction PostgreSQL sends it at commit, and drops it on rollback. */
+export async function wakeRunners(em: EntityManager): Promise<void> {
+  await em.execute(`SELECT pg_notify('${RUNS_DUE_CHANNEL}', '')`);
+}
+
 /**
- * Queues runs in the caller's transaction and wakes the runners at commit (PostgreSQL holds the
- * notification until then, and drops it on rollback). A schedule slot already queued is skipped:
- * returned are the ids of the runs actually queued.
+ * Queues runs in the caller's transaction. A schedule slot already queued is skipped: returned are
+ * the ids of the runs actually queued. The runners are woken at commit by a NOTIFY in this
+ * transaction unless `wake` is 'after-commit': then the caller wakes them once it committed (the
+ * event outbox does, coalesced, so that record writes do not all queue on PostgreSQL's one
+ * notification lock: decision 89).
  */
-export async function enqueueRuns(em: EntityManager, runs: readonly QueuedRun[]): Promise<string[]> {
+export async function enqueueRuns(em: EntityManager, runs: readonly QueuedRun[], wake: 'at-commit' | 'after-commit' = 'at-commit'): Promise<string[]> {
   if (runs.length === 0) return [];
   const rows = runs.map((run) => ({
     id: newId(),
@@ -48,7 +55,7 @@ export async function enqueueRuns(em: EntityManager, runs: readonly QueuedRun[])
        ON CONFLICT (automation_id, scheduled_for) DO NOTHING
        RETURNING id
      )
-     SELECT queued.id, pg_notify('${RUNS_DUE_CHANNEL}', '') FROM queued`,
+     SELECT queued.id${wake === 'at-commit' ? `, pg_notify('${RUNS_DUE_CHANNEL}', '')` : ''} FROM queued`,
     [JSON.stringify(rows)],
   );
   return queued.map((row) => row.id);
