@@ -174,7 +174,7 @@ describe('webhooks and automations in Chromium', () => {
     expect(rotated).not.toBe(endpointSecret);
     expect(await shown.textContent()).toContain('deliveries carry both signatures');
     await shown.getByRole('button', { name: 'Done' }).click();
-    await page.getByText(/Old one signs too until/).waitFor();
+    await page.getByText(/Old secret signs too until/).waitFor();
 
     await page.getByRole('button', { name: `Disable ${receiver.url}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Disable endpoint?' });

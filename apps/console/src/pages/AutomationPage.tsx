@@ -23,7 +23,7 @@ function duration(run: AutomationRun): string {
 /** One automation: what it does, run it now, enable or disable, re-key, delete, and its run history. */
 export default function AutomationPage({ params }: PageProps) {
   const id = params.id as string;
-  const { rpc } = useSignedIn();
+  const { rpc, me } = useSignedIn();
   const automation = useRpcQuery<Automation>('automations.get', { id });
   const runsInput = useMemo(() => ({ automationId: id, limit: RUN_PAGE_SIZE }), [id]);
   const runs = useKeysetPages<AutomationRun>('automations.runs.list', runsInput);
@@ -117,9 +117,7 @@ export default function AutomationPage({ params }: PageProps) {
           </ol>
         </dd>
         <dt>Runs as</dt>
-        <dd>
-          <code>{shown.ownerId}</code>
-        </dd>
+        <dd>{shown.ownerId === me.user.id ? 'You' : <code>{shown.ownerId}</code>}</dd>
         <dt>Rate</dt>
         <dd>at most {shown.maxRunsPerMinute} runs a minute</dd>
       </dl>

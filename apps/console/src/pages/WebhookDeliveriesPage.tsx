@@ -108,7 +108,6 @@ export default function WebhookDeliveriesPage() {
                 <th scope="col">Status</th>
                 <th scope="col">Attempts</th>
                 <th scope="col">Last result</th>
-                <th scope="col">Endpoint</th>
               </tr>
             </thead>
             <tbody>
@@ -121,6 +120,9 @@ export default function WebhookDeliveriesPage() {
                   </th>
                   <td>
                     <code>{delivery.eventType}</code>
+                    <span className="choice-description">
+                      to <code className="url">{urls.get(delivery.endpointId) ?? delivery.endpointId}</code>
+                    </span>
                   </td>
                   <td>
                     <span className={`badge badge-${delivery.status}`}>{delivery.status}</span>
@@ -128,9 +130,6 @@ export default function WebhookDeliveriesPage() {
                   </td>
                   <td>{delivery.attemptCount}</td>
                   <td className="wrap">{describeOutcome(delivery)}</td>
-                  <td>
-                    <code className="url">{urls.get(delivery.endpointId) ?? delivery.endpointId}</code>
-                  </td>
                 </tr>
               ))}
             </tbody>

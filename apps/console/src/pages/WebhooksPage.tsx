@@ -64,8 +64,6 @@ export default function WebhooksPage() {
                   <th scope="col">Endpoint</th>
                   <th scope="col">Events</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Secret</th>
-                  <th scope="col">Created</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -77,6 +75,7 @@ export default function WebhooksPage() {
                     <th scope="row" className="wrap">
                       <code className="url">{endpoint.url}</code>
                       {endpoint.description ? <span className="choice-description">{endpoint.description}</span> : null}
+                      <span className="choice-description">Added {formatDateTime(endpoint.createdAt)}</span>
                     </th>
                     <td className="wrap">
                       <code>{endpoint.subscriptions.join(', ')}</code>
@@ -89,15 +88,12 @@ export default function WebhooksPage() {
                           {endpoint.consecutiveFailures} failed attempt{endpoint.consecutiveFailures === 1 ? '' : 's'} in a row
                         </span>
                       ) : null}
-                    </td>
-                    <td className="wrap">
-                      {endpoint.signingSecretStored ? 'Stored' : <span className="field-error">Not stored: deliveries cannot be signed; rotate it</span>}
+                      {endpoint.signingSecretStored ? null : <span className="field-error">Secret not stored: deliveries cannot be signed; rotate it</span>}
                       {endpoint.previousSecretExpiresAt ? (
-                        <span className="choice-description">Old one signs too until {formatDateTime(endpoint.previousSecretExpiresAt)}</span>
+                        <span className="choice-description">Old secret signs too until {formatDateTime(endpoint.previousSecretExpiresAt)}</span>
                       ) : null}
                     </td>
-                    <td>{formatDateTime(endpoint.createdAt)}</td>
-                    <td>
+                    <td className="actions-cell">
                       <div className="button-row">
                         <Link className="button button-small" to={`/webhooks/deliveries?endpoint=${encodeURIComponent(endpoint.id)}`} aria-label={`Deliveries to ${endpoint.url}`}>
                           Deliveries
