@@ -1,5 +1,6 @@
 export { createEvent, recordEventAliases } from './catalog/create-event';
 export { EVENT_TYPES, type EventCatalog, type EventType } from './catalog/event-catalog';
+export { listEventTypes } from './catalog/event-type-procedures';
 export { InProcessEventBus } from './bus/in-process-event-bus';
 export { createEventDispatcher, type EventPersister } from './bus/event-dispatcher';
 export { eventsModule } from './events-module';

@@ -9,28 +9,51 @@ export interface ConsoleApi {
   close(): Promise<void>;
 }
 
+export interface ConsoleApiOptions {
+  /**
+   * Also run the webhook-worker (deliveries) and the cron-runner (automation runs) on the same
+   * database, as `npm start` does, for pages whose work happens in those processes.
+   */
+  workers?: boolean;
+}
+
+async function stop(app: AppProcess): Promise<void> {
+  if (app.child.exitCode === null && app.child.signalCode === null) {
+    app.child.kill('SIGTERM');
+    await app.exited;
+  }
+}
+
 /**
  * The api as `npm start` runs it (its own process, development mode, the built console at `/`),
  * on a private database cloned from the migrated template.
  */
-export async function startConsoleApi(env: Record<string, string> = {}): Promise<ConsoleApi> {
+export async function startConsoleApi(env: Record<string, string> = {}, { workers = false }: ConsoleApiOptions = {}): Promise<ConsoleApi> {
   const database: TestDatabase = await createTestDatabase();
   const port = await freePort();
-  const api = startAppProcess('apps/api/src/main.ts', {
+  const shared = {
     NODE_ENV: 'development',
     LOG_LEVEL: 'info',
-    PORT: String(port),
     DATABASE_URL: database.url,
     AUTH_JWT_SECRET: 'console-e2e-secret-long-enough-for-hs256',
     CRON_SECRET: 'console-e2e-cron-secret-0123456789',
     PLATFORM_ADMIN_EMAILS: E2E_ADMIN_EMAIL,
     FEATURE_FLAGS: 'public-api.enabled=true,public-api.service-accounts=true',
     ...env,
-  });
+  };
+  const api = startAppProcess('apps/api/src/main.ts', { ...shared, PORT: String(port) });
+  const helpers: AppProcess[] = workers
+    ? [startAppProcess('apps/webhook-worker/src/main.ts', shared), startAppProcess('apps/cron-runner/src/main.ts', shared)]
+    : [];
+  const everything = [api, ...helpers];
   try {
     await api.waitForLine(/api listening on/, 60_000);
+    if (workers) {
+      await helpers[0]?.waitForLine(/webhook-worker started/, 60_000);
+      await helpers[1]?.waitForLine(/cron-runner started/, 60_000);
+    }
   } catch (error) {
-    api.child.kill('SIGKILL');
+    everything.forEach((app) => app.child.kill('SIGKILL'));
     await database.drop();
     throw error;
   }
@@ -38,10 +61,7 @@ export async function startConsoleApi(env: Record<string, string> = {}): Promise
     url: `http://127.0.0.1:${port}`,
     process: api,
     async close() {
-      if (api.child.exitCode === null && api.child.signalCode === null) {
-        api.child.kill('SIGTERM');
-        await api.exited;
-      }
+      await Promise.all(everything.map(stop));
       await database.drop();
     },
   };

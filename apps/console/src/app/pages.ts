@@ -1,4 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { AUTOMATION_PAGES } from '../automations/pages';
+import { WEBHOOK_PAGES } from '../webhooks/pages';
 
 export interface PageProps {
   /** The path's parameters, e.g. `{ key: 'contacts' }` for `/models/:key`. */
@@ -44,6 +46,8 @@ export const PAGES: PageDefinition[] = [
     component: lazy(() => import('../pages/ServiceAccountPage')),
     requires: { permission: 'api-keys.manage-service-accounts', procedure: 'serviceAccounts.list' },
   },
+  ...WEBHOOK_PAGES,
+  ...AUTOMATION_PAGES,
 ];
 
 /** Where `/` leads. */

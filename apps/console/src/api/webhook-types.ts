@@ -1,0 +1,77 @@
+/**
+ * The webhook procedures' answers as the server declares them (events lib, `webhooks.*`),
+ * restated for the browser like `types.ts`.
+ */
+
+/** `webhooks.endpoints.list` items */
+export interface WebhookEndpoint {
+  id: string;
+  organizationId: string | null;
+  url: string;
+  description: string;
+  subscriptions: string[];
+  state: 'enabled' | 'disabled';
+  disabledReason: string | null;
+  disabledAt: string | null;
+  consecutiveFailures: number;
+  /** False: attempts fail until the secret is rotated with an encryption key configured. */
+  signingSecretStored: boolean;
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `webhooks.endpoints.create` and `webhooks.endpoints.rotateSecret`: the secret is shown once. */
+export interface EndpointWithSecret {
+  endpoint: WebhookEndpoint;
+  secret: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+export const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
+
+/** `webhooks.deliveries.list` items */
+export interface WebhookDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  idempotencyKey: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  attemptsLeft: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseHeaders: Record<string, string> | null;
+  /** The first 4 KiB of the response body. */
+  responseBody: string | null;
+}
+
+/** `webhooks.deliveries.get` */
+export interface WebhookDeliveryDetail extends WebhookDelivery {
+  event: Record<string, unknown>;
+  attempts: DeliveryAttempt[];
+}
+
+/** Lists paged by keyset: pass `nextCursor` back as `cursor`; null on the last page. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** `webhooks.eventTypes.list` items */
+export interface EventTypeInfo {
+  type: string;
+}

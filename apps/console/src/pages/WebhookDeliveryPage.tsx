@@ -1,0 +1,152 @@
+import { useEffect, useState } from 'react';
+import type { PageProps } from '../app/pages';
+import { formatDateTime } from '../app/format';
+import { Link } from '../app/router';
+import { useRpcQuery } from '../api/use-rpc-query';
+import type { Items } from '../api/types';
+import type { WebhookDeliveryDetail, WebhookEndpoint } from '../api/webhook-types';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useSignedIn } from '../session/session-context';
+import { describeOutcome } from '../webhooks/delivery-format';
+
+const PENDING_REFRESH_MS = 3000;
+
+/** One delivery: what was sent, every attempt with its answer, and redelivery. */
+export default function WebhookDeliveryPage({ params }: PageProps) {
+  const id = params.id as string;
+  const { rpc } = useSignedIn();
+  const delivery = useRpcQuery<WebhookDeliveryDetail>('webhooks.deliveries.get', { id });
+  const endpoints = useRpcQuery<Items<WebhookEndpoint>>('webhooks.endpoints.list');
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState('');
+  const pending = delivery.data?.status === 'pending';
+
+  const { reload } = delivery;
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setTimeout(() => void reload(), PENDING_REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [pending, reload, delivery.data]);
+
+  if (delivery.error && !delivery.data) {
+    return (
+      <section>
+        <p>
+          <Link to="/webhooks/deliveries">← Delivery log</Link>
+        </p>
+        <ErrorNotice error={delivery.error} />
+      </section>
+    );
+  }
+  if (!delivery.data) return <p role="status">Loading…</p>;
+  const shown = delivery.data;
+  const endpoint = endpoints.data?.items.find((candidate) => candidate.id === shown.endpointId);
+
+  const redeliver = async () => {
+    setBusy(true);
+    setError(undefined);
+    setNotice('');
+    try {
+      await rpc.call('webhooks.deliveries.redeliver', { id });
+      setNotice('Queued again: the next attempt is due now.');
+      await delivery.reload();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="page-title">
+      <p>
+        <Link to="/webhooks/deliveries">← Delivery log</Link>
+      </p>
+      <div className="page-header">
+        <h1 id="page-title">
+          Delivery of <code>{shown.eventType}</code>
+        </h1>
+        <button type="button" className="button button-primary" onClick={() => void redeliver()} disabled={busy || endpoint?.state === 'disabled'}>
+          {busy ? 'Redelivering…' : 'Redeliver'}
+        </button>
+      </div>
+      {endpoint?.state === 'disabled' ? <p className="field-hint">The endpoint is disabled: enable it before redelivering.</p> : null}
+      <p role="status" className="copy-status">
+        {notice}
+      </p>
+      <ErrorNotice error={error} />
+      <dl className="facts">
+        <dt>Status</dt>
+        <dd>
+          <span className={`badge badge-${shown.status}`}>{shown.status}</span>
+          {shown.nextAttemptAt ? ` · next attempt ${formatDateTime(shown.nextAttemptAt)}` : ''}
+        </dd>
+        <dt>Endpoint</dt>
+        <dd>
+          <code className="url">{endpoint?.url ?? shown.endpointId}</code>
+        </dd>
+        <dt>Created</dt>
+        <dd>{formatDateTime(shown.createdAt)}</dd>
+        <dt>Last result</dt>
+        <dd>{describeOutcome(shown)}</dd>
+        <dt>Delivery id</dt>
+        <dd>
+          <code>{shown.id}</code>
+        </dd>
+        <dt>Idempotency key</dt>
+        <dd>
+          <code>{shown.idempotencyKey}</code>
+        </dd>
+      </dl>
+
+      <h2 className="section">Attempts</h2>
+      {shown.attempts.length === 0 ? (
+        <p className="empty">No attempt yet.</p>
+      ) : (
+        <div className="table-wrap" role="region" aria-label="Attempts" tabIndex={0}>
+          <table>
+            <caption className="visually-hidden">Attempts, oldest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Started</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Result</th>
+                <th scope="col">Response</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.attempts.map((attempt) => (
+                <tr key={attempt.attempt}>
+                  <th scope="row">{attempt.attempt}</th>
+                  <td>{formatDateTime(attempt.startedAt)}</td>
+                  <td>{attempt.durationMs} ms</td>
+                  <td className="wrap">
+                    {attempt.statusCode !== null ? <span className={`badge badge-${attempt.statusCode < 300 ? 'succeeded' : 'failed'}`}>HTTP {attempt.statusCode}</span> : null}
+                    {attempt.error ? <span className="choice-description">{attempt.error}</span> : null}
+                  </td>
+                  <td className="wrap">
+                    {attempt.responseBody ? (
+                      <details>
+                        <summary>First {attempt.responseBody.length} characters</summary>
+                        <pre className="excerpt">{attempt.responseBody}</pre>
+                      </details>
+                    ) : (
+                      <span className="choice-description">Empty</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2 className="section">What was sent</h2>
+      <pre className="excerpt" tabIndex={0} aria-label="The event sent as the body">
+        {JSON.stringify(shown.event, null, 2)}
+      </pre>
+    </section>
+  );
+}

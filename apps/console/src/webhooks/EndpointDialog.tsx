@@ -1,0 +1,117 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { fieldErrorsOf } from '../api/rpc-error';
+import type { EndpointWithSecret, WebhookEndpoint } from '../api/webhook-types';
+import { Dialog } from '../components/Dialog';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { SecretOnce } from '../components/SecretOnce';
+import { TextField } from '../forms/fields';
+import { useSignedIn } from '../session/session-context';
+import { EMPTY_ENDPOINT_FORM, checkEndpointForm, type EndpointFormValues } from './endpoint-form';
+import { isNeverDelivered } from './subscription-patterns';
+import { SubscriptionPicker } from './SubscriptionPicker';
+import { useEventTypes, useModelKeys } from './use-catalog';
+
+/** The server's `subscriptions/3` refusals all belong to the picker. */
+function formErrorsOf(failure: unknown): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const [field, message] of Object.entries(fieldErrorsOf(failure))) {
+    const key = field.startsWith('subscriptions') ? 'subscriptions' : field;
+    errors[key] = errors[key] ? `${errors[key]}; ${message}` : message;
+  }
+  return errors;
+}
+
+/**
+ * Creates an endpoint (then shows its signing secret once) or, given `endpoint`, changes its URL,
+ * description and subscriptions.
+ */
+export function EndpointDialog({ open, endpoint, onClose }: { open: boolean; endpoint?: WebhookEndpoint; onClose: (changed: boolean) => void }) {
+  const { rpc } = useSignedIn();
+  const catalog = useEventTypes();
+  const models = useModelKeys();
+  const [values, setValues] = useState<EndpointFormValues>(EMPTY_ENDPOINT_FORM);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<EndpointWithSecret>();
+
+  useEffect(() => {
+    if (open) setValues(endpoint ? { url: endpoint.url, description: endpoint.description, subscriptions: endpoint.subscriptions } : EMPTY_ENDPOINT_FORM);
+  }, [open, endpoint]);
+
+  const set = <K extends keyof EndpointFormValues>(key: K, value: EndpointFormValues[K]) => setValues((current) => ({ ...current, [key]: value }));
+  const close = (changed: boolean) => {
+    setErrors({});
+    setError(undefined);
+    setCreated(undefined);
+    onClose(changed);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const checked = checkEndpointForm(values, catalog.known);
+    setErrors(checked.errors);
+    if (!checked.input) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (endpoint) {
+        await rpc.call<WebhookEndpoint>('webhooks.endpoints.update', { id: endpoint.id, ...checked.input, description: checked.input.description ?? '' });
+        close(true);
+      } else {
+        setCreated(await rpc.call<EndpointWithSecret>('webhooks.endpoints.create', checked.input));
+      }
+    } catch (failure) {
+      setError(failure);
+      setErrors(formErrorsOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (created) {
+    return (
+      <Dialog open={open} title="Your endpoint’s signing secret" onClose={() => close(true)} footer={<button type="button" className="button button-primary" onClick={() => close(true)}>Done</button>}>
+        <SecretOnce label={`Signing secret of ${created.endpoint.url}`} secret={created.secret} copyLabel="Copy secret">
+          Your receiver checks each delivery’s <code>Webhook-Signature</code> with it. If you lose it, rotate the secret.
+        </SecretOnce>
+      </Dialog>
+    );
+  }
+  const formId = endpoint ? 'edit-endpoint-form' : 'create-endpoint-form';
+  return (
+    <Dialog
+      open={open}
+      title={endpoint ? 'Edit endpoint' : 'Add endpoint'}
+      onClose={() => close(false)}
+      busy={busy}
+      footer={
+        <>
+          <button type="button" className="button" onClick={() => close(false)} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" form={formId} className="button button-primary" disabled={busy}>
+            {busy ? 'Saving…' : endpoint ? 'Save endpoint' : 'Add endpoint'}
+          </button>
+        </>
+      }
+    >
+      <form id={formId} onSubmit={(event) => void submit(event)} noValidate>
+        <ErrorNotice error={error} />
+        <ErrorNotice error={catalog.error} />
+        <TextField
+          label="URL"
+          type="url"
+          hint="Where deliveries are POSTed: https, or http to a private host in development."
+          value={values.url}
+          onChange={(url) => set('url', url)}
+          error={errors.url}
+          maxLength={2048}
+          required
+          data-autofocus
+        />
+        <TextField label="Description" hint="What receives it, e.g. “ERP orders”" value={values.description} onChange={(description) => set('description', description)} error={errors.description} maxLength={500} />
+        <SubscriptionPicker types={catalog.types.filter((type) => !isNeverDelivered(type))} models={models} value={values.subscriptions} onChange={(subscriptions) => set('subscriptions', subscriptions)} error={errors.subscriptions} />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,21 @@
+import { useMemo } from 'react';
+import { useRpcQuery } from '../api/use-rpc-query';
+import type { Items } from '../api/types';
+import type { EventTypeInfo } from '../api/webhook-types';
+import { useSignedIn } from '../session/session-context';
+
+/** The event catalog's types as the server serves them (`webhooks.eventTypes.list`); empty while loading. */
+export function useEventTypes(): { types: string[]; known: ReadonlySet<string>; error: unknown } {
+  const query = useRpcQuery<Items<EventTypeInfo>>('webhooks.eventTypes.list');
+  return useMemo(() => {
+    const types = (query.data?.items ?? []).map((item) => item.type);
+    return { types, known: new Set(types), error: query.error };
+  }, [query.data, query.error]);
+}
+
+/** The organization's model keys, when the session may read models (else none: pickers then take typed keys). */
+export function useModelKeys(): string[] {
+  const { permissions } = useSignedIn();
+  const query = useRpcQuery<Items<{ key: string }>>('dataModels.list', {}, { enabled: permissions.has('data-models.read') });
+  return useMemo(() => (query.data?.items ?? []).map((model) => model.key), [query.data]);
+}
