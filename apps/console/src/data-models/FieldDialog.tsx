@@ -3,7 +3,7 @@ import { isRpcError } from '../api/rpc-error';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SelectField, TextField } from '../forms/fields';
-import { focusFirstInvalid } from '../forms/focus-invalid';
+import { useFocusFirstInvalid } from '../forms/focus-invalid';
 import { useSignedIn } from '../session/session-context';
 import { FieldConfigEditor } from './FieldConfigEditor';
 import { checkFieldForm, EMPTY_FIELD_FORM, errorsByPath, formFromField, keyFromName, KEY_RULE_MESSAGE, type FieldFormValues } from './field-config-form';
@@ -32,6 +32,7 @@ export function FieldDialog({ open, modelKey, field, fields, models, onClose }: 
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  const focusInvalid = useFocusFirstInvalid(form);
 
   useEffect(() => {
     if (!open) return;
@@ -49,7 +50,7 @@ export function FieldDialog({ open, modelKey, field, fields, models, onClose }: 
     setErrors(checked.errors);
     setError(undefined);
     if (!checked.input) {
-      focusFirstInvalid(form.current);
+      focusInvalid();
       return;
     }
     const { key, ...changes } = checked.input;
@@ -62,7 +63,7 @@ export function FieldDialog({ open, modelKey, field, fields, models, onClose }: 
     } catch (failure) {
       setError(failure);
       setErrors(isRpcError(failure) ? errorsByPath(failure.details) : {});
-      focusFirstInvalid(form.current);
+      focusInvalid();
     } finally {
       setBusy(false);
     }

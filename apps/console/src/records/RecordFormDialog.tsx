@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { RpcError } from '../api/rpc-error';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { focusFirstInvalid } from '../forms/focus-invalid';
+import { useFocusFirstInvalid } from '../forms/focus-invalid';
 import { liveFields } from '../data-models/field-types';
 import type { DataField, DataRecord } from '../data-models/types';
 import { useSignedIn } from '../session/session-context';
@@ -36,6 +36,7 @@ export function RecordFormDialog({ open, modelKey, modelName, fields, record, on
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  const focusInvalid = useFocusFirstInvalid(form);
 
   useEffect(() => {
     if (!open) return;
@@ -52,7 +53,7 @@ export function RecordFormDialog({ open, modelKey, modelName, fields, record, on
     setError(undefined);
     setErrors(checked.placed);
     if (checked.errors.length > 0) {
-      focusFirstInvalid(form.current);
+      focusInvalid();
       return;
     }
     if (!creating && Object.keys(data).length === 0) {
@@ -74,7 +75,7 @@ export function RecordFormDialog({ open, modelKey, modelName, fields, record, on
           ? new RpcError({ code: failure.code, message: failure.message, status: failure.status, requestId: failure.requestId, details: placed.unplaced })
           : failure,
       );
-      focusFirstInvalid(form.current);
+      focusInvalid();
     } finally {
       setBusy(false);
     }
