@@ -211,9 +211,10 @@ export default function RecordsPage({ params }: PageProps) {
         >
           Next page
         </button>
-        <label className="pager-size">
-          Per page{' '}
+        <span className="pager-size">
+          <label htmlFor="records-page-size">Per page</label>
           <select
+            id="records-page-size"
             value={limit}
             onChange={(event) => {
               setLimit(Number(event.target.value));
@@ -226,7 +227,7 @@ export default function RecordsPage({ params }: PageProps) {
               </option>
             ))}
           </select>
-        </label>
+        </span>
       </nav>
 
       <RecordFormDialog
