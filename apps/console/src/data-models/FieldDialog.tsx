@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { isRpcError } from '../api/rpc-error';
+import { isRpcError, RpcError } from '../api/rpc-error';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SelectField, TextField } from '../forms/fields';
@@ -9,6 +9,9 @@ import { FieldConfigEditor } from './FieldConfigEditor';
 import { checkFieldForm, EMPTY_FIELD_FORM, errorsByPath, formFromField, keyFromName, KEY_RULE_MESSAGE, type FieldFormValues } from './field-config-form';
 import { FIELD_TYPE_INFO, FIELD_TYPE_OPTIONS, isIndexableType } from './field-types';
 import type { DataField, DataModel } from './types';
+
+/** Paths of the procedures' input this dialog has an input for (every setting is under `config.`). */
+const shownAtInput = (path: string) => ['name', 'key', 'type', 'required', 'indexed'].includes(path) || path.startsWith('config.');
 
 export interface FieldDialogProps {
   open: boolean;
@@ -61,8 +64,16 @@ export function FieldDialog({ open, modelKey, field, fields, models, onClose }: 
         : await rpc.call<DataField>('dataModels.fields.update', { model: modelKey, key: field.key, ...changes });
       onClose(saved);
     } catch (failure) {
-      setError(failure);
-      setErrors(isRpcError(failure) ? errorsByPath(failure.details) : {});
+      if (isRpcError(failure)) {
+        const placed = failure.details.filter((detail) => shownAtInput(detail.field));
+        setErrors(errorsByPath(placed));
+        // Refusals shown at their inputs are said there; the notice keeps the rest and the request id.
+        const rest = failure.details.filter((detail) => !shownAtInput(detail.field));
+        setError(new RpcError({ code: failure.code, message: failure.message, status: failure.status, requestId: failure.requestId, details: rest }));
+      } else {
+        setErrors({});
+        setError(failure);
+      }
       focusInvalid();
     } finally {
       setBusy(false);

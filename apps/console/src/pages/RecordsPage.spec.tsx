@@ -67,7 +67,8 @@ async function openRecordsPage(answers: Record<string, (input: Record<string, un
   return { calls, user };
 }
 
-describe('the records page', () => {
+// Many keystrokes through a whole app: room for a machine under load, not a measure of speed.
+describe('the records page', { timeout: 15_000 }, () => {
   beforeEach(() => {
     sessionStorage.clear();
     localStorage.clear();
