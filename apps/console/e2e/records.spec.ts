@@ -185,6 +185,15 @@ describe('the data models and records pages in Chromium', () => {
     const row = page.getByRole('row', { name: /Ada Lovelace/ });
     await row.waitFor();
     expect(await row.textContent()).toContain('ada@example.com');
+
+    // Editing sends only what changed.
+    await page.getByRole('button', { name: 'Edit Ada Lovelace' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Ada Lovelace' });
+    await edit.getByRole('textbox', { name: 'Email' }).fill('ada@lovelace.example');
+    await edit.getByRole('button', { name: 'Save record' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await row.getByText('ada@lovelace.example').waitFor();
+    expect(await focusedLabel()).toBe('Edit Ada Lovelace');
   });
 
   it('pages through the records with the cursor and filters them with the builder', async () => {
@@ -227,5 +236,13 @@ describe('the data models and records pages in Chromium', () => {
     await first.getByRole('combobox', { name: 'Operator' }).selectOption('eq');
     await page.getByRole('button', { name: 'Apply filter' }).click();
     await first.getByText('Must be an email address such as name@example.com.').waitFor();
+
+    await page.getByRole('button', { name: 'Delete Contact 04' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Contact 04?' });
+    await confirm.waitFor();
+    expect(await focusedLabel()).toBe('Cancel');
+    await confirm.getByRole('button', { name: 'Delete record' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await listedTitles('Contact 06')).toEqual(['Contact 06', 'Contact 08', 'Contact 10', 'Contact 12']);
   });
 });
