@@ -46,6 +46,25 @@ export const PAGES: PageDefinition[] = [
     component: lazy(() => import('../pages/ServiceAccountPage')),
     requires: { permission: 'api-keys.manage-service-accounts', procedure: 'serviceAccounts.list' },
   },
+  {
+    path: '/models',
+    title: 'Data models',
+    nav: 'Data models',
+    component: lazy(() => import('../pages/ModelsPage')),
+    requires: { permission: 'data-models.read' },
+  },
+  {
+    path: '/models/:key',
+    title: 'Data model',
+    component: lazy(() => import('../pages/ModelPage')),
+    requires: { permission: 'data-models.read' },
+  },
+  {
+    path: '/models/:key/records',
+    title: 'Records',
+    component: lazy(() => import('../pages/RecordsPage')),
+    requires: { permission: 'records.read' },
+  },
   ...WEBHOOK_PAGES,
   ...AUTOMATION_PAGES,
 ];
