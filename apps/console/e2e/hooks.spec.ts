@@ -115,9 +115,20 @@ describe('webhooks and automations in Chromium', () => {
     endpointSecret = secret;
   });
 
-  it('shows the delivery of a record created over /rpc in the log, with its attempt, and redelivers it', async () => {
-    const record = await rpc<{ id: string }>('records.create', { model: 'orders', data: { title: 'Paid order' } });
+  it('shows the delivery of a record created in the records grid in the log, with its attempt, and redelivers it', async () => {
+    await nav('Data models').click();
+    await page.getByRole('link', { name: 'Records of Orders' }).click();
+    await page.getByRole('heading', { name: 'Orders records', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'New record' }).click();
+    const form = page.getByRole('dialog', { name: 'New Orders record' });
+    await form.getByRole('textbox', { name: 'Title' }).fill('Paid order');
+    await form.getByRole('button', { name: 'Create record' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.getByRole('row', { name: /Paid order/ }).waitFor();
+    const [record] = (await rpc<{ items: Array<{ id: string; title: string }> }>('records.list', { model: 'orders' })).items;
+    expect(record?.title).toBe('Paid order');
 
+    await nav('Webhooks').click();
     await page.getByRole('link', { name: 'Delivery log' }).click();
     await page.getByRole('heading', { name: 'Delivery log', level: 1 }).waitFor();
     const row = page.getByRole('row', { name: /data-models\.record-created/ });
@@ -129,7 +140,7 @@ describe('webhooks and automations in Chromium', () => {
     // What the receiver got is the record's event, signed with the secret the page showed once.
     expect(receiver.received).toHaveLength(1);
     const [first] = receiver.received;
-    expect(JSON.parse(first?.body ?? '{}')).toMatchObject({ type: 'data-models.record-created', payload: { recordId: record.id } });
+    expect(JSON.parse(first?.body ?? '{}')).toMatchObject({ type: 'data-models.record-created', payload: { recordId: record?.id } });
     const expected = createHmac('sha256', endpointSecret).update(`${first?.headers['webhook-timestamp']}.${first?.body}`).digest('hex');
     expect(String(first?.headers['webhook-signature']).split(' ')).toContain(`v1=${expected}`);
 
