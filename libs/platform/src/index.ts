@@ -5,6 +5,7 @@ export {
   badRequest,
   conflict,
   forbidden,
+  preconditionFailed,
   isDomainError,
   notFound,
   unauthorized,
@@ -43,7 +44,19 @@ export {
   validateProcedureInput,
   type Invocation,
   type InvocationDeps,
+  type OutcomeRecorder,
 } from './procedures/invoke';
+export { answerVersionOf, withAnswerVersion, type AnswerVersion } from './procedures/answer-version';
+export {
+  IDEMPOTENCY_RETENTION_HOURS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  findStoredAnswer,
+  lockIdempotencyKey,
+  storeAnswer,
+  type IdempotencyScope,
+  type StoredAnswer,
+} from './idempotency/idempotent-requests';
+export { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from './idempotency/prune-idempotent-requests';
 export { compileSchema, schemaErrorDetails } from './procedures/schema';
 // The one rule for text PostgreSQL can store, for libs that take strings from elsewhere than an input schema.
 export { unstorableText } from '@mrp/field-validation';

@@ -1,4 +1,4 @@
-import type { AnyProcedure } from '@mrp/platform';
+import { pruneIdempotentRequests, type AnyProcedure } from '@mrp/platform';
 import { apiKeyProcedures, createAuthzProcedures, serviceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
 import { createNotificationProcedures, createSendDueEmailsProcedure, createSendNotificationProcedure } from '@mrp/notifications';
 import { createDataModelsProcedures } from '@mrp/data-models';
@@ -8,6 +8,7 @@ import type { RuntimeServices } from './runtime';
 export function allProcedures(services: RuntimeServices): AnyProcedure[] {
   const { notifier } = services;
   return [
+    pruneIdempotentRequests,
     ...createAuthzProcedures({ flags: services.flags, notifier, accountDeletionGraceDays: services.config.accountDeletionGraceDays }),
     whoAmIProcedure,
     ...apiKeyProcedures,

@@ -55,6 +55,7 @@ describe('createRuntime', () => {
     expect(runtime.tasks.map((task) => task.name)).toEqual([
       'process-account-deletions',
       'prune-rate-limit-buckets',
+      'prune-idempotent-requests',
       'sweep-webhook-deliveries',
       'prune-webhook-deliveries',
       'run-automation-schedules',
@@ -68,7 +69,7 @@ describe('createRuntime', () => {
   it("serves the tasks' system procedures through no door, and holds no person able to call them", () => {
     const system = runtime.procedures.all().filter((procedure) => procedure.scope === 'system');
     expect(system.map((procedure) => procedure.name)).toEqual(
-      expect.arrayContaining(['accounts.processDueDeletions', 'apiKeys.pruneRateLimitBuckets', 'dataModels.fields.retryIndexes', 'dataModels.reminders.sendDue', 'notifications.emails.sendDue']),
+      expect.arrayContaining(['accounts.processDueDeletions', 'apiKeys.pruneRateLimitBuckets', 'idempotency.pruneExpired', 'dataModels.fields.retryIndexes', 'dataModels.reminders.sendDue', 'notifications.emails.sendDue']),
     );
     for (const procedure of system) expect(runtime.procedures.served(procedure.name)).toBeUndefined();
     // Their permissions are no role's: the permission catalog cannot grant them.

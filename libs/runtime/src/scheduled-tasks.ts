@@ -1,3 +1,4 @@
+import { PRUNE_IDEMPOTENT_REQUESTS } from '@mrp/platform';
 import { PRUNE_WEBHOOK_DELIVERIES } from '@mrp/events';
 import { RUN_AUTOMATION_SCHEDULES } from '@mrp/automations';
 import { SEND_NOTIFICATION_EMAILS } from '@mrp/notifications';
@@ -63,6 +64,13 @@ export function scheduledTasks(): ScheduledTask[] {
       procedure: 'apiKeys.pruneRateLimitBuckets',
       permissions: ['system.prune-rate-limit-buckets'],
       input: (runtime) => ({ ratePerSecond: runtime.config.publicApiRatePerSecond, burst: runtime.config.publicApiBurst }),
+    }),
+    procedureTask({
+      name: 'prune-idempotent-requests',
+      schedule: '23 * * * *',
+      description: 'Deletes the answers kept for Idempotency-Key retries once their 24 hours are over',
+      procedure: 'idempotency.pruneExpired',
+      permissions: [PRUNE_IDEMPOTENT_REQUESTS],
     }),
     {
       name: 'sweep-webhook-deliveries',

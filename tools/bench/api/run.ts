@@ -11,7 +11,10 @@
  * all with the same pool size. wrk (one thread, 16 connections) drives
  *   GET  /api/v1/records/{id}
  *   POST /api/v1/models/{key}/records
- * with 16 keys used in turn, and the api once more with one key for every request. Servers are
+ * with 16 keys used in turn, and the api once more with one key for every request. The api alone
+ * also runs the conditional and idempotent forms, each against its own plain request in the same
+ * round: GET with an If-None-Match that misses, POST with a fresh Idempotency-Key every time, and
+ * PATCH (256 records in turn) without and with the record's current ETag in If-Match. Servers are
  * interleaved within each round, so every ratio compares runs minutes apart at most. CPU per
  * request is read from /proc for the server's processes and PostgreSQL's.
  * Targets (one api process, against the floor with the bucket): GET >= 0.6x, POST >= 0.5x,
@@ -52,36 +55,91 @@ interface Contender {
 
 interface Route {
   name: string;
-  target: number;
-  request(server: ServerProcess, tokens: readonly string[]): WrkRequest;
+  /** The ratio to the floor + bucket the api (1 worker) must reach; none for the api-only forms. */
+  target?: number;
+  /** The contenders that run it (all by default). */
+  contenders?: readonly string[];
+  /** What its ratio compares with in each round: the floor + bucket on the same route by default. */
+  baseline?: { route: string; label: string };
+  /** Built afresh before every wrk run, so it can start from the database's current state (ETags). */
+  request(server: ServerProcess, tokens: readonly string[]): Promise<WrkRequest>;
+}
+
+const GET_RECORD = 'GET /api/v1/records/{id}';
+const POST_RECORD = 'POST /api/v1/models/{key}/records';
+const PATCH_RECORD = 'PATCH /api/v1/records/{id}';
+const API = 'api, 1 worker';
+
+/** The current ETag of each record, read through the api. */
+async function currentTags(server: ServerProcess, ids: readonly string[], token: string): Promise<Record<string, string>> {
+  const tags: Record<string, string> = {};
+  for (const id of ids) {
+    const response = await fetch(`${server.url}/api/v1/records/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+    await response.arrayBuffer();
+    const tag = response.headers.get('etag');
+    if (response.status !== 200 || !tag) throw new Error(`GET /api/v1/records/${id} answered ${response.status} without an ETag`);
+    tags[id] = tag;
+  }
+  return tags;
 }
 
 function routes(seeded: Seeded): Route[] {
+  const getRecord = (server: ServerProcess, tokens: readonly string[], headers?: Record<string, string>): WrkRequest => ({
+    url: `${server.url}/api/v1/records/${seeded.recordId}`,
+    method: 'GET',
+    tokens,
+    headers,
+  });
+  const postRecord = (server: ServerProcess, tokens: readonly string[]): WrkRequest => ({
+    url: `${server.url}/api/v1/models/${MODEL_KEY}/records`,
+    method: 'POST',
+    tokens,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data: sampleData('Benchmark order') }),
+  });
+  const patchRecords = async (server: ServerProcess, tokens: readonly string[], ifMatch: boolean): Promise<WrkRequest> => ({
+    url: `${server.url}/api/v1/records/`,
+    method: 'PATCH',
+    tokens,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ data: { status: 'shipped', amount: 42 } }),
+    records: {
+      tags: ifMatch ? await currentTags(server, seeded.patchRecordIds, tokens[0]) : Object.fromEntries(seeded.patchRecordIds.map((id) => [id, ''])),
+      ifMatch,
+    },
+  });
+  const apiOnly = { contenders: [API] };
   return [
+    { name: GET_RECORD, target: TARGETS.get, request: async (server, tokens) => getRecord(server, tokens) },
+    { name: POST_RECORD, target: TARGETS.post, request: async (server, tokens) => postRecord(server, tokens) },
     {
-      name: 'GET /api/v1/records/{id}',
-      target: TARGETS.get,
-      request: (server, tokens) => ({ url: `${server.url}/api/v1/records/${seeded.recordId}`, method: 'GET', tokens }),
+      name: `${GET_RECORD}, If-None-Match miss`,
+      ...apiOnly,
+      baseline: { route: GET_RECORD, label: API },
+      request: async (server, tokens) => getRecord(server, tokens, { 'If-None-Match': '"0-0"' }),
     },
     {
-      name: 'POST /api/v1/models/{key}/records',
-      target: TARGETS.post,
-      request: (server, tokens) => ({
-        url: `${server.url}/api/v1/models/${MODEL_KEY}/records`,
-        method: 'POST',
-        tokens,
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ data: sampleData('Benchmark order') }),
-      }),
+      name: `${POST_RECORD}, Idempotency-Key`,
+      ...apiOnly,
+      baseline: { route: POST_RECORD, label: API },
+      request: async (server, tokens) => ({ ...postRecord(server, tokens), uniqueHeader: 'Idempotency-Key' }),
+    },
+    { name: PATCH_RECORD, ...apiOnly, baseline: { route: PATCH_RECORD, label: API }, request: (server, tokens) => patchRecords(server, tokens, false) },
+    {
+      name: `${PATCH_RECORD}, If-Match`,
+      ...apiOnly,
+      baseline: { route: PATCH_RECORD, label: API },
+      request: (server, tokens) => patchRecords(server, tokens, true),
     },
   ];
 }
 
-async function measure(request: WrkRequest, server: ServerProcess, database: ThrowawayDatabase): Promise<Measured> {
-  await wrk(request, { ...LOAD, seconds: WARMUP_SECONDS });
+async function measure(request: () => Promise<WrkRequest>, server: ServerProcess, database: ThrowawayDatabase): Promise<Measured> {
+  await wrk(await request(), { ...LOAD, seconds: WARMUP_SECONDS });
+  const measured = await request();
   const serverBefore = treeCpu(server.pid);
   const postgresBefore = await postgresCpu(database);
-  const figures = await wrk(request, LOAD);
+  const figures = await wrk(measured, LOAD);
   const serverMs = cpuSince(treeCpu(server.pid), serverBefore);
   const postgresMs = cpuSince(await postgresCpu(database), postgresBefore);
   return { ...figures, serverCpuMs: serverMs / figures.requests, postgresCpuMs: postgresMs / figures.requests };
@@ -106,7 +164,6 @@ function record(results: Results, route: string, label: string, figures: Measure
 }
 
 const FLOOR = 'floor + bucket';
-const API = 'api, 1 worker';
 
 interface Verdict {
   route: string;
@@ -115,14 +172,22 @@ interface Verdict {
   met: boolean;
 }
 
+/** Each round's ratio of `label`'s throughput on `route` to its baseline's. */
+function ratiosToBaseline(results: Results, route: Route, runs: readonly Measured[]): number[] {
+  const baseline = route.baseline ?? { route: route.name, label: FLOOR };
+  const base = results.get(baseline.route)?.get(baseline.label) ?? [];
+  return runs.map((figures, round) => figures.requestsPerSecond / base[round].requestsPerSecond);
+}
+
 function verdicts(results: Results, routeList: Route[]): Verdict[] {
-  return routeList.map((route) => {
+  return routeList.flatMap((route) => {
+    if (route.target === undefined) return [];
     const byLabel = results.get(route.name);
     const floor = byLabel?.get(FLOOR) ?? [];
     const api = byLabel?.get(API) ?? [];
     const ratios = api.map((figures, round) => figures.requestsPerSecond / floor[round].requestsPerSecond);
     const p99Ratios = api.map((figures, round) => figures.p99 / floor[round].p99);
-    return { route: route.name, ratios, p99Ratios, met: median(ratios) >= route.target && median(p99Ratios) <= TARGETS.p99 };
+    return [{ route: route.name, ratios, p99Ratios, met: median(ratios) >= route.target && median(p99Ratios) <= TARGETS.p99 }];
   });
 }
 
@@ -138,14 +203,15 @@ function section(results: Results, routeList: Route[], context: Context): string
   const lines: string[] = [];
   for (const route of routeList) {
     const byLabel = results.get(route.name) ?? new Map<string, Measured[]>();
-    const floor = byLabel.get(FLOOR) ?? [];
+    const baseline = route.baseline ?? { route: route.name, label: FLOOR };
     for (const [label, runs] of byLabel) {
-      const ratio = median(runs.map((figures, round) => figures.requestsPerSecond / floor[round].requestsPerSecond));
+      const isBaseline = baseline.route === route.name && baseline.label === label;
+      const ratio = median(ratiosToBaseline(results, route, runs));
       lines.push(
         `| ${route.name} | ${label} | ${rate(median(runs.map((f) => f.requestsPerSecond)))} (${runs.map((f) => Math.round(f.requestsPerSecond)).join(', ')}) | ` +
           `${ms(median(runs.map((f) => f.p50)))} | ${ms(median(runs.map((f) => f.p99)))} | ` +
           `${median(runs.map((f) => f.serverCpuMs)).toFixed(3)} + ${median(runs.map((f) => f.postgresCpuMs)).toFixed(3)} | ` +
-          `${label === FLOOR ? 'baseline' : `${ratio.toFixed(2)}x`} |`,
+          `${isBaseline ? 'baseline' : `${ratio.toFixed(2)}x`} |`,
       );
     }
   }
@@ -162,7 +228,7 @@ function section(results: Results, routeList: Route[], context: Context): string
       `${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, PostgreSQL ${context.database.postgresVersion} (${context.database.server}); ` +
       `1-minute load average ${context.loadBefore.toFixed(1)} before and ${context.loadAfter.toFixed(1)} after.`,
     '',
-    '| Route | Server | Throughput, median (each round) | p50 | p99 | CPU ms per request: server + PostgreSQL | Ratio to the floor + bucket |',
+    '| Route | Server | Throughput, median (each round) | p50 | p99 | CPU ms per request: server + PostgreSQL | Ratio to the baseline |',
     '|---|---|---|---|---|---|---|',
     ...lines,
     '',
@@ -179,6 +245,8 @@ function section(results: Results, routeList: Route[], context: Context): string
     '- api: `apps/api/src/main.ts` with NODE_ENV=production and LOG_LEVEL=warn; every rule on: live key and permissions, the shared bucket ' +
       '(rate raised so it never denies), input validation, field validation, the record event and its outbox row: the organization ' +
       'has a webhook endpoint subscribed to `data-models.*`, so every POST queues a delivery in its transaction (no worker runs).',
+    '- Baseline: the floor + bucket on the same route; for the api-only forms (If-None-Match, Idempotency-Key, If-Match), the api\'s own plain ' +
+      'request of that method in the same round. PATCH writes 256 records in turn; with If-Match each carries the ETag of its previous answer.',
     '- CPU: utime + stime of the server\'s processes (workers included) and of the PostgreSQL processes, from /proc, divided by the requests of the measured run.',
   ].join('\n');
 }
@@ -220,9 +288,9 @@ async function main(): Promise<void> {
     const results: Results = new Map();
     for (let round = 1; round <= ROUNDS; round++) {
       for (const route of routeList) {
-        for (const { label, server, keys } of contenders) {
+        for (const { label, server, keys } of contenders.filter((contender) => !route.contenders || route.contenders.includes(contender.label))) {
           const tokens = keys === 'keys' ? seeded.tokens : seeded.tokens.slice(0, 1);
-          const figures = await measure(route.request(server, tokens), server, database);
+          const figures = await measure(() => route.request(server, tokens), server, database);
           record(results, route.name, label, figures);
           console.log(
             `  round ${round} ${route.name.padEnd(34)} ${label.padEnd(24)} ${rate(figures.requestsPerSecond).padStart(12)}  ` +
@@ -231,7 +299,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    const memory = SOAK_SECONDS > 0 ? await soak(api, routeList[0].request(api, seeded.tokens)) : null;
+    const memory = SOAK_SECONDS > 0 ? await soak(api, await routeList[0].request(api, seeded.tokens)) : null;
     if (memory) console.log(`  api RSS ${mib(memory.start)} -> ${mib(memory.end)} over ${memory.seconds} s`);
     console.log('');
     for (const verdict of verdicts(results, routeList)) {

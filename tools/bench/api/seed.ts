@@ -15,7 +15,12 @@ export interface Seeded {
   /** Full-access keys of the organization's owner, one per benchmark connection. */
   tokens: string[];
   recordId: string;
+  /** Records the PATCH scenarios write in turn. */
+  patchRecordIds: string[];
 }
+
+/** Enough records that 16 connections writing them in turn never meet on one. */
+const PATCH_RECORDS = 256;
 
 /** Seeds with a runtime of its own, closed afterwards: the servers under test start on a seeded database. */
 export async function seedDatabase(databaseUrl: string, keyCount: number): Promise<Seeded> {
@@ -58,5 +63,9 @@ async function seed(runtime: Runtime, keyCount: number): Promise<Seeded> {
   for (let index = 0; index < keyCount; index++) {
     tokens.push((await call<{ token: string }>(owner, 'apiKeys.create', { name: `bench ${index + 1}`, fullAccess: true })).token);
   }
-  return { organizationId: organization.id, tokens, recordId: record.id };
+  const patchRecordIds: string[] = [];
+  for (let index = 0; index < PATCH_RECORDS; index++) {
+    patchRecordIds.push((await call<{ id: string }>(owner, 'records.create', { model: MODEL_KEY, data: sampleData(`Patched ${index + 1}`) })).id);
+  }
+  return { organizationId: organization.id, tokens, recordId: record.id, patchRecordIds };
 }

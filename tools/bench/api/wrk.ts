@@ -1,15 +1,23 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface WrkRequest {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** API tokens used in turn, one per request; one token means every request on the same key. */
   tokens: readonly string[];
   headers?: Record<string, string>;
   body?: string;
+  /** A header given a value of its own on every request (a random prefix per run, then the request's number): an Idempotency-Key. */
+  uniqueHeader?: string;
+  /**
+   * Records written in turn, their ids appended to `url`'s path. With `ifMatch`, each is sent with
+   * its current entity tag in If-Match: the one given to begin with, then the one each 200 answer brings.
+   */
+  records?: { tags: Readonly<Record<string, string>>; ifMatch: boolean };
 }
 
 export interface WrkSettings {
@@ -35,6 +43,18 @@ function script(request: WrkRequest): string {
   const headers = Object.entries(request.headers ?? {})
     .map(([name, value]) => `headers[${lua(name)}] = ${lua(value)}`)
     .join('\n');
+  const tagged = Object.entries(request.records?.tags ?? {});
+  const ifMatch = request.records?.ifMatch === true;
+  // Each record's next write comes long after its previous answer: many records for 16 connections.
+  const recordTable = tagged.length === 0 ? '' : `
+local ids = { ${tagged.map(([id]) => lua(id)).join(', ')} }
+local tags = { ${tagged.map(([id, tag]) => `[${lua(id)}] = ${lua(tag)}`).join(', ')} }`;
+  const tagFromAnswer = !ifMatch ? '' : `
+response = function(status, answerHeaders, answerBody)
+  local id = answerBody and answerBody:match('"id":"([^"]+)"')
+  local tag = answerHeaders["ETag"] or answerHeaders["etag"]
+  if status == 200 and id and tag then tags[id] = tag end
+end`;
   return `
 local tokens = { ${request.tokens.map(lua).join(', ')} }
 local count = 0
@@ -42,10 +62,16 @@ local path = ${lua(new URL(request.url).pathname)}
 local body = ${request.body === undefined ? 'nil' : lua(request.body)}
 local headers = {}
 ${headers}
+${recordTable}
+${tagFromAnswer}
 request = function()
   count = count + 1
   headers["Authorization"] = "Bearer " .. tokens[(count % #tokens) + 1]
-  return wrk.format(${lua(request.method)}, path, headers, body)
+  local target = path
+  ${request.uniqueHeader ? `headers[${lua(request.uniqueHeader)}] = ${lua(randomUUID())} .. "-" .. count` : ''}
+  ${tagged.length > 0 ? 'local id = ids[(count % #ids) + 1]; target = path .. id' : ''}
+  ${ifMatch ? 'headers["If-Match"] = tags[id]' : ''}
+  return wrk.format(${lua(request.method)}, target, headers, body)
 end
 done = function(summary, latency, requests)
   io.write(string.format('\\nWRK-JSON {"requests":%d,"durationUs":%d,"non2xx":%d,"errors":%d,"p50":%d,"p99":%d}\\n',

@@ -16,7 +16,11 @@ export function httpStatusFor(code: ErrorCode): number {
     case 'method_not_allowed':
       return 405;
     case 'conflict':
+    case 'idempotency_conflict':
+    case 'request_in_progress':
       return 409;
+    case 'precondition_failed':
+      return 412;
     case 'payload_too_large':
       return 413;
     case 'unsupported_media_type':

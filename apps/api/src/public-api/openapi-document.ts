@@ -1,6 +1,8 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { Type } from '@sinclair/typebox';
 import { ERROR_CODES } from '@mrp/platform';
+import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@mrp/platform';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS } from './idempotency';
 import type { BoundRoute } from './route-binding';
 import type { QueryParameter } from './query-parameters';
 
@@ -73,6 +75,11 @@ const ERROR_RESPONSES: Record<string, OpenAPIV3_1.ResponseObject> = {
   ),
   PayloadTooLarge: errorResponse('Body over 1 MiB (payload_too_large)', rateLimitHeaders),
   UnsupportedMediaType: errorResponse('Body is not application/json (unsupported_media_type)', rateLimitHeaders),
+  Conflict: errorResponse(
+    'The Idempotency-Key was used for another request (idempotency_conflict), or a request with it is still running (request_in_progress); a concurrent change got in the way (conflict)',
+    rateLimitHeaders,
+  ),
+  PreconditionFailed: errorResponse('The record is no longer at the version If-Match names (precondition_failed); nothing was written', rateLimitHeaders),
   RateLimited: errorResponse('Rate limit exceeded (rate_limited)', {
     ...rateLimitHeaders,
     'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
@@ -80,6 +87,46 @@ const ERROR_RESPONSES: Record<string, OpenAPIV3_1.ResponseObject> = {
 };
 
 const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+const ETAG_HEADER: OpenAPIV3_1.HeaderObject = {
+  description: 'Strong entity tag of the record as answered; send it back in If-Match (writes) or If-None-Match (reads)',
+  schema: { type: 'string' },
+};
+
+const HEADER_PARAMETERS: Record<string, OpenAPIV3_1.ParameterObject> = {
+  IdempotencyKey: {
+    name: IDEMPOTENCY_KEY_HEADER,
+    in: 'header',
+    required: false,
+    description:
+      `Makes a retry safe: the first answer to a key is kept ${IDEMPOTENCY_RETENTION_HOURS} h (per API key) and sent again, with Idempotent-Replayed: true, ` +
+      'to a retry of the same request (method, path, query, If-Match, body) without running it again; another request with the key is a 409 idempotency_conflict, ' +
+      'a retry while the first still runs a 409 request_in_progress. Failures the request itself decided (4xx but 409 conflict) are kept too; 5xx are not.',
+    schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+  },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description:
+      'The ETag the change is based on: at another version nothing is written and the answer is 412 precondition_failed (checked in the write itself). ' +
+      '`*` asks only that the record exists. One tag only; a malformed value is a 400.',
+    schema: { type: 'string' },
+  },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'ETags the caller holds (or `*`): when one is the current one, the answer is 304 with no body.',
+    schema: { type: 'string' },
+  },
+};
+
+const NOT_MODIFIED: OpenAPIV3_1.ResponseObject = {
+  description: 'Not modified: the If-None-Match tag is current (no body)',
+  headers: { ...rateLimitHeaders, ETag: ETAG_HEADER },
+};
 
 function openApiPath(koaPath: string): string {
   return koaPath.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -96,8 +143,9 @@ function jsonTextDescription(description: string | undefined): string {
   return description ? `${description}; sent as URL-encoded JSON` : 'URL-encoded JSON';
 }
 
-function operationFor({ route, procedure, pathParameters, query, body }: BoundRoute, schemas: Record<string, SchemaObject>): OpenAPIV3_1.OperationObject {
-  const parameters = [
+function operationFor(bound: BoundRoute, schemas: Record<string, SchemaObject>): OpenAPIV3_1.OperationObject {
+  const { route, procedure, pathParameters, query, body } = bound;
+  const parameters: object[] = [
     ...pathParameters.map(({ name, schema }) => ({
       name,
       in: 'path' as const,
@@ -113,22 +161,34 @@ function operationFor({ route, procedure, pathParameters, query, body }: BoundRo
       schema: querySchema(parameter, schemas),
     })),
   ];
+  const idempotent = IDEMPOTENT_METHODS.has(route.method);
+  const headers: Record<string, OpenAPIV3_1.HeaderObject> = { ...rateLimitHeaders };
+  if (route.location) headers['Location'] = { description: `Where the created resource lives: /api/v1${route.location}`, schema: { type: 'string' } };
+  if (procedure.versioned) headers['ETag'] = ETAG_HEADER;
+  if (idempotent) headers['Idempotent-Replayed'] = { description: 'true on an answer kept for this Idempotency-Key and sent again', schema: { type: 'string', enum: ['true'] } };
   const success: OpenAPIV3_1.ResponseObject = {
     description: route.successStatus === 201 ? 'Created' : 'OK',
-    headers: route.location
-      ? { ...rateLimitHeaders, Location: { description: `Where the created resource lives: /api/v1${route.location}`, schema: { type: 'string' } } }
-      : rateLimitHeaders,
+    headers,
     ...(procedure.output ? { content: { 'application/json': { schema: toSchema(procedure.output, schemas) } } } : {}),
   };
+  const conditionalRead = route.method === 'get' && procedure.versioned === true;
   const responses: OpenAPIV3_1.ResponsesObject = {
     [String(route.successStatus)]: success,
+    ...(conditionalRead ? { '304': NOT_MODIFIED } : {}),
     '400': ref('BadRequest'),
     '401': ref('Unauthorized'),
     '403': ref('Forbidden'),
     '404': ref('NotFound'),
+    ...(idempotent ? { '409': ref('Conflict') } : {}),
+    ...(bound.takesIfMatch ? { '412': ref('PreconditionFailed') } : {}),
     ...(body ? { '413': ref('PayloadTooLarge'), '415': ref('UnsupportedMediaType') } : {}),
     '429': ref('RateLimited'),
   };
+  parameters.push(
+    ...(idempotent ? [parameterRef('IdempotencyKey')] : []),
+    ...(bound.takesIfMatch ? [parameterRef('IfMatch')] : []),
+    ...(conditionalRead ? [parameterRef('IfNoneMatch')] : []),
+  );
   const conditionalPermissions = (procedure.inputPermissions ?? []).map(({ permission, when }) => ({ permission, when }));
   const description = [
     route.description,
@@ -184,6 +244,7 @@ export function buildOpenApiDocument(routes: readonly BoundRoute[]): OpenAPIV3_1
     paths,
     components: {
       schemas,
+      parameters: HEADER_PARAMETERS,
       responses: ERROR_RESPONSES,
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'mrk_…', description: 'An API key' } },
     },

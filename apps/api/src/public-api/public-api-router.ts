@@ -1,11 +1,23 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { DomainError, invokeProcedure, preflightProcedure, schemaErrorDetails, validationFailed } from '@mrp/platform';
+import {
+  DomainError,
+  answerVersionOf,
+  invokeProcedure,
+  preflightProcedure,
+  schemaErrorDetails,
+  validationFailed,
+  type Principal,
+} from '@mrp/platform';
 import type { RateLimiter } from '@mrp/authz';
 import type { Runtime } from '@mrp/runtime';
+import { entityTag, ifNoneMatchHits } from '../http/entity-tags';
+import { errorBody } from '../http/error-handler';
+import { httpStatusFor } from '../http/error-status';
 import { hasJsonContentType, readJsonBody, unsupportedMediaType } from '../http/json-body';
 import { requestState } from '../http/request-context';
 import { apiKeyAuthentication, type PublicApiState } from './api-key-authentication';
+import { AnswerToReplay, IDEMPOTENT_METHODS, idempotencyKeyOf, idempotentOutcome, requestFingerprint, type HttpAnswer } from './idempotency';
 import { buildOpenApiDocument } from './openapi-document';
 import { declareQuery, parseQuery } from './query-parameters';
 import { bindRoute, type BoundRoute } from './route-binding';
@@ -28,15 +40,40 @@ export function publicApiGate(runtime: Runtime) {
   };
 }
 
+/** A success as it is sent (and, under an Idempotency-Key, kept): the route's status, Location and ETag, the answer. */
+function successAnswer(bound: BoundRoute, output: unknown): HttpAnswer {
+  const headers: Record<string, string> = {};
+  if (bound.locationOf) headers['Location'] = bound.locationOf(output);
+  const version = answerVersionOf(output);
+  if (version) headers['ETag'] = entityTag(version);
+  return { status: bound.route.successStatus, headers, body: output };
+}
+
+/** Whose keys these are: the API key's, so two keys never share an Idempotency-Key, even of one owner. */
+function idempotencyCredential({ credential }: Principal): string {
+  if (credential.type !== 'api-key') throw new Error('The public API authenticates by API key');
+  return `api-key:${credential.apiKeyId}`;
+}
+
+function send(ctx: Context, answer: HttpAnswer): void {
+  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+  ctx.status = answer.status;
+  ctx.body = answer.body;
+}
+
 /**
  * One route's pipeline after authentication: flag and permission (before anything is read, so a
  * body a caller may not send is neither buffered nor parsed), query, body, then the procedure. Path
  * parameters are identifiers: one that names nothing is a 404 from the procedure (decision 23).
+ * A write with an Idempotency-Key keeps its answer in the procedure's transaction, and a retry of
+ * it is answered from there; a GET with If-None-Match naming the answer's tag is a 304.
  */
 function routeHandler(runtime: Runtime, bound: BoundRoute) {
   const { route, procedure, validateBody } = bound;
+  const idempotent = IDEMPOTENT_METHODS.has(route.method);
   return async (ctx: Context) => {
     const { principal } = ctx.state as PublicApiState;
+    const idempotencyKey = idempotent ? idempotencyKeyOf(ctx) : undefined;
     await preflightProcedure(procedure, principal, runtime.flags);
     const params = ctx.params as Record<string, string>;
     const query = parseQuery(bound.query, ctx.query);
@@ -47,12 +84,31 @@ function routeHandler(runtime: Runtime, bound: BoundRoute) {
       body = (await readJsonBody(ctx)) ?? {};
       if (!validateBody(body)) throw validationFailed(schemaErrorDetails(validateBody.errors));
     }
-    const input = bound.toInput({ params, query, body });
+    const input = bound.toInput({ params, query, body, ifMatch: ctx.get('If-Match') });
     const { em, requestId } = requestState(ctx);
-    const result = await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
-    ctx.body = result;
-    ctx.status = route.successStatus;
-    if (bound.locationOf) ctx.set('Location', bound.locationOf(result));
+    if (idempotencyKey === undefined) {
+      const answer = successAnswer(bound, await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps));
+      if (route.method === 'get' && answer.headers['ETag'] && ifNoneMatchHits(ctx.get('If-None-Match'), answer.headers['ETag'])) {
+        send(ctx, { status: 304, headers: { ETag: answer.headers['ETag'] }, body: null });
+        return;
+      }
+      send(ctx, answer);
+      return;
+    }
+    const recorder = idempotentOutcome({
+      scope: { credentialId: idempotencyCredential(principal), key: idempotencyKey },
+      requestHash: requestFingerprint(ctx, body),
+      answerOf: (output) => successAnswer(bound, output),
+      failureAnswerOf: (error: DomainError) => ({ status: httpStatusFor(error.code), headers: { ...error.headers }, body: errorBody(error, requestId) }),
+    });
+    try {
+      await invokeProcedure(procedure, input, { em, principal, correlationId: requestId, recorder }, runtime.invocationDeps);
+    } catch (error) {
+      if (!(error instanceof AnswerToReplay)) throw error;
+      send(ctx, { ...error.answer, headers: { ...error.answer.headers, 'Idempotent-Replayed': 'true' } });
+      return;
+    }
+    if (recorder.answer) send(ctx, recorder.answer);
   };
 }
 

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { compileSchema, type AnyProcedure } from '@mrp/platform';
+import { EXPECTED_VERSION_PROPERTY, expectedVersionOf } from '../http/entity-tags';
 import { PARSED_TYPES, declareQuery, type QueryDeclaration } from './query-parameters';
 import { PUBLIC_API_PREFIX, type PublicRoute } from './route-table';
 
@@ -27,8 +28,10 @@ export interface BoundRoute {
   validateBody: ValidateFunction | undefined;
   /** The Location of a created resource, from the procedure's answer; undefined for a route that creates nothing. */
   locationOf: ((output: unknown) => string) | undefined;
-  /** The procedure's input: the body's properties, then the query's, then the path's (which always win). */
-  toInput(request: { params: Record<string, string>; query: Record<string, unknown>; body: unknown }): Record<string, unknown>;
+  /** The procedure takes `expectedVersion`, which this route reads from If-Match (and from nowhere else). */
+  takesIfMatch: boolean;
+  /** The procedure's input: the body's properties, then the query's, then the path's and If-Match's (which always win). */
+  toInput(request: { params: Record<string, string>; query: Record<string, unknown>; body: unknown; ifMatch?: string }): Record<string, unknown>;
 }
 
 export interface ObjectSchema {
@@ -88,8 +91,12 @@ export function bindRoute(route: PublicRoute, procedure: AnyProcedure): BoundRou
     return { name, parsing, schema, required: required.has(name) };
   });
 
+  const takesIfMatch = Object.hasOwn(properties, EXPECTED_VERSION_PROPERTY);
+  if (takesIfMatch && required.has(EXPECTED_VERSION_PROPERTY)) fail(`${EXPECTED_VERSION_PROPERTY} comes from If-Match, which is optional`);
   const fromRequest = new Set([...pathParameters.map((parameter) => parameter.property), ...queryParameters.map((parameter) => parameter.name)]);
   if (fromRequest.size !== pathParameters.length + queryParameters.length) fail('an input property is taken from both the path and the query');
+  if (fromRequest.has(EXPECTED_VERSION_PROPERTY)) fail(`${EXPECTED_VERSION_PROPERTY} comes from If-Match, not from the path or the query`);
+  if (takesIfMatch) fromRequest.add(EXPECTED_VERSION_PROPERTY);
   const remaining = Object.keys(properties).filter((property) => !fromRequest.has(property));
   let body: ObjectSchema | undefined;
   if (route.body) {
@@ -113,10 +120,16 @@ export function bindRoute(route: PublicRoute, procedure: AnyProcedure): BoundRou
     query: declareQuery(queryParameters),
     body,
     validateBody: body ? compileSchema(body) : undefined,
-    toInput: ({ params, query, body: sent }) => ({
-      ...(body && typeof sent === 'object' && sent !== null ? (sent as Record<string, unknown>) : {}),
-      ...query,
-      ...Object.fromEntries(pathParameters.map((parameter) => [parameter.property, params[parameter.name]])),
-    }),
+    takesIfMatch,
+    toInput: ({ params, query, body: sent, ifMatch }) => {
+      const input: Record<string, unknown> = {
+        ...(body && typeof sent === 'object' && sent !== null ? (sent as Record<string, unknown>) : {}),
+        ...query,
+        ...Object.fromEntries(pathParameters.map((parameter) => [parameter.property, params[parameter.name]])),
+      };
+      const expectedVersion = takesIfMatch ? expectedVersionOf(ifMatch) : undefined;
+      if (expectedVersion !== undefined) input[EXPECTED_VERSION_PROPERTY] = expectedVersion;
+      return input;
+    },
   };
 }

@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { assertProcedureAvailable, badRequest, invokeProcedure, isUuidString, notFound, type Principal } from '@mrp/platform';
+import { answerVersionOf, assertProcedureAvailable, badRequest, invokeProcedure, isUuidString, notFound, type Principal } from '@mrp/platform';
 import type { Runtime } from '@mrp/runtime';
 import { bearerToken } from '../http/bearer-token';
+import { entityTag } from '../http/entity-tags';
 import { readJsonBody } from '../http/json-body';
 import { requestState } from '../http/request-context';
 
@@ -31,7 +32,11 @@ export function rpcRouter(runtime: Runtime, authenticate: SessionAuthenticator):
     }
     const principal = await authenticate(em, bearerToken(ctx), organizationHeader || null, requestId);
     const input = (await readJsonBody(ctx)) ?? {};
-    ctx.body = await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
+    const output = await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
+    // The version of what the answer shows, for a later call's expectedVersion (the JSON stays the procedure's).
+    const version = answerVersionOf(output);
+    if (version) ctx.set('ETag', entityTag(version));
+    ctx.body = output;
   });
   return router;
 }

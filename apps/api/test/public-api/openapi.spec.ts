@@ -144,7 +144,11 @@ describe('GET /api/v1/openapi.json', () => {
       const unauthorized = operation.responses?.['401'] as OpenAPIV3_1.ResponseObject;
       expect(Object.keys(unauthorized.headers ?? {})).toEqual(expect.arrayContaining(['WWW-Authenticate', 'X-Request-Id']));
       const success = operation.responses?.[route.startsWith('POST') ? '201' : '200'] as OpenAPIV3_1.ResponseObject;
+      const answersRecord = ['POST /models/{key}/records', 'GET /records/{id}', 'PATCH /records/{id}'].includes(route);
+      const write = /^(POST|PATCH|DELETE) /.test(route);
       expect(Object.keys(success.headers ?? {}).sort()).toEqual([
+        ...(answersRecord ? ['ETag'] : []),
+        ...(write ? ['Idempotent-Replayed'] : []),
         ...(route.startsWith('POST') ? ['Location'] : []),
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',
@@ -152,6 +156,37 @@ describe('GET /api/v1/openapi.json', () => {
         'X-Request-Id',
       ]);
     }
+  });
+
+  it('documents Idempotency-Key on every write, If-Match (412) where the procedure takes expectedVersion, If-None-Match (304) on the record read', async () => {
+    const dereferenced = (await SwaggerParser.dereference(structuredClone(document) as never)) as OpenAPIV3_1.Document;
+    const headerParameters = new Map(
+      [...operations(dereferenced)].map(([route, operation]) => [
+        route,
+        ((operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name),
+      ]),
+    );
+    expect(Object.fromEntries([...headerParameters].filter(([, names]) => names.length > 0))).toEqual({
+      'POST /models/{key}/records': ['Idempotency-Key'],
+      'GET /records/{id}': ['If-None-Match'],
+      'PATCH /records/{id}': ['Idempotency-Key', 'If-Match'],
+      'DELETE /records/{id}': ['Idempotency-Key', 'If-Match'],
+    });
+    const all = operations(dereferenced);
+    const statuses = (route: string) => Object.keys(all.get(route)!.responses ?? {});
+    expect(statuses('PATCH /records/{id}')).toEqual(expect.arrayContaining(['409', '412']));
+    expect(statuses('DELETE /records/{id}')).toEqual(expect.arrayContaining(['409', '412']));
+    expect(statuses('POST /models/{key}/records')).toContain('409');
+    expect(statuses('POST /models/{key}/records')).not.toContain('412');
+    expect(statuses('GET /records/{id}')).toContain('304');
+    expect(statuses('GET /models/{key}/records')).not.toContain('304');
+    // The REST body never carries expectedVersion: If-Match is its only way in.
+    const patchBody = all.get('PATCH /records/{id}')!.requestBody as OpenAPIV3_1.RequestBodyObject;
+    expect(Object.keys((patchBody.content['application/json'].schema as OpenAPIV3_1.SchemaObject).properties ?? {})).toEqual(['data']);
+    const codes = (dereferenced.components!.schemas!['Error'] as OpenAPIV3_1.SchemaObject).properties!['error'] as OpenAPIV3_1.SchemaObject;
+    expect((codes.properties!['code'] as OpenAPIV3_1.SchemaObject).enum).toEqual(
+      expect.arrayContaining(['idempotency_conflict', 'request_in_progress', 'precondition_failed']),
+    );
   });
 
   it('lists exactly the routes the router serves', () => {

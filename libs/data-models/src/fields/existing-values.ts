@@ -96,7 +96,7 @@ export async function rewriteValues(em: EntityManager, key: string, rewrites: Re
     const values = chunk.map((id) => JSON.stringify(rewrites.get(id)));
     await runSql(
       em,
-      sql`UPDATE records r SET data = jsonb_set(r.data, ARRAY[${key}]::text[], v.value)
+      sql`UPDATE records r SET data = jsonb_set(r.data, ARRAY[${key}]::text[], v.value), version = r.version + 1
         FROM (SELECT unnest(ARRAY[${chunk}]::uuid[]) AS id, unnest(ARRAY[${values}]::jsonb[]) AS value) v
         WHERE r.id = v.id`,
     );
@@ -131,7 +131,7 @@ export async function recomputeFormulas(em: EntityManager, scope: ModelScope, fi
     changed += ids.length;
     await runSql(
       em,
-      sql`UPDATE records r SET data = v.data
+      sql`UPDATE records r SET data = v.data, version = r.version + 1
         FROM (SELECT unnest(ARRAY[${ids}]::uuid[]) AS id, unnest(ARRAY[${values}]::jsonb[]) AS data) v
         WHERE r.id = v.id`,
     );

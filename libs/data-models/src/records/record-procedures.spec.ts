@@ -1,4 +1,5 @@
 import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { answerVersionOf } from '@mrp/platform';
 import type { RecordDeletionOutput, RecordListOutput, RecordOutput } from './schemas';
 
 describe('Record procedures', () => {
@@ -116,6 +117,38 @@ describe('Record procedures', () => {
       const deal = await createDeal({ title: 'Soon deleted' });
       await env.call('records.delete', { id: deal.id }, owner());
       await expect(env.call('records.update', { id: deal.id, data: { title: 'x' } }, owner())).rejects.toMatchObject({ code: 'not_found' });
+    });
+  });
+
+  describe('versions', () => {
+    const versionOf = async (id: string) => (await env.sql<{ version: number }>('SELECT version FROM records WHERE id = ?', [id]))[0].version;
+
+    it('start at 1, grow with every write (update, soft delete, restore, a formula recomputed) and travel beside the answer', async () => {
+      const deal = await createDeal({ title: 'Versioned', amount: 1, quantity: 1 });
+      expect(answerVersionOf(deal)).toMatchObject({ version: 1 });
+      expect(Object.keys(deal)).not.toContain('version');
+      const updated = await env.call<RecordOutput>('records.update', { id: deal.id, data: { amount: 2 } }, owner());
+      expect(answerVersionOf(updated)).toMatchObject({ version: 2 });
+      expect(answerVersionOf(await env.call('records.get', { id: deal.id }, owner()))).toEqual(answerVersionOf(updated));
+      await env.call('records.delete', { id: deal.id }, owner());
+      const restored = await env.call<RecordOutput>('records.restore', { id: deal.id }, owner());
+      expect(answerVersionOf(restored)).toMatchObject({ version: 4 });
+      await env.call('dataModels.fields.update', { model: 'deals', key: 'total', config: { expression: '{amount} + {quantity}', resultType: 'NUMBER' } }, owner());
+      expect(await versionOf(deal.id)).toBe(5);
+      await env.call('dataModels.fields.update', { model: 'deals', key: 'total', config: { expression: '{amount} * {quantity}', resultType: 'NUMBER' } }, owner());
+    });
+
+    it('expectedVersion: another version writes nothing and answers precondition_failed; a missing record stays not_found', async () => {
+      const deal = await createDeal({ title: 'Expected', amount: 1 });
+      await expect(env.call('records.update', { id: deal.id, data: { amount: 2 }, expectedVersion: 2 }, owner())).rejects.toMatchObject({
+        code: 'precondition_failed',
+      });
+      await expect(env.call('records.delete', { id: deal.id, expectedVersion: 0 }, owner())).rejects.toMatchObject({ code: 'precondition_failed' });
+      await expect(env.call('records.delete', { id: deal.id, hard: true, expectedVersion: 3 }, owner())).rejects.toMatchObject({ code: 'precondition_failed' });
+      expect(await versionOf(deal.id)).toBe(1);
+      await expect(env.call('records.update', { id: deal.id, data: { amount: 2 }, expectedVersion: 1 }, owner())).resolves.toMatchObject({ data: { amount: 2 } });
+      await expect(env.call('records.delete', { id: deal.id, expectedVersion: 2 }, owner())).resolves.toEqual({ id: deal.id, deleted: true, hard: false });
+      await expect(env.call('records.update', { id: deal.id, data: { amount: 3 }, expectedVersion: 3 }, owner())).rejects.toMatchObject({ code: 'not_found' });
     });
   });
 

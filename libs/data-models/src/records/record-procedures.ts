@@ -4,7 +4,9 @@ import {
   defineProcedure,
   isDomainError,
   notFound,
+  preconditionFailed,
   validationFailed,
+  withAnswerVersion,
   type AnyProcedure,
   type ProcedureContext,
 } from '@mrp/platform';
@@ -27,7 +29,7 @@ import { runSql } from '../query/sql';
 import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import { FieldSelectionInput, parseFieldSelection } from './field-selection';
 import { changedFieldKeys, errorDetail, mergePatch, titleOf, validateWrite, withFormulas } from './record-data';
-import { recordOutput, type RecordRow } from './record-rows';
+import { recordOutput, recordVersion, type RecordRow } from './record-rows';
 import {
   findVisibleRecord,
   insertRecordIfCurrent,
@@ -64,6 +66,12 @@ export interface RecordProcedureDeps {
 
 const RecordIdInput = Type.String({ minLength: 1, maxLength: 64, description: 'The record id (a UUID)' });
 const dataInput = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
+/** The version a change is based on; REST fills it from If-Match. Checked in the write itself. */
+const ExpectedVersionInput = Type.Integer({
+  minimum: 0,
+  maximum: 2147483647,
+  description: 'The record version this change is based on: at another version nothing is written (precondition_failed). Versions start at 1, so 0 never matches',
+});
 
 type OrgContext = ProcedureContext<'organization'>;
 
@@ -111,7 +119,7 @@ async function createRecord(ctx: OrgContext, { model, fields, fieldsVersion }: R
     userId: ctx.principal.userId,
   });
   if (!row) return null;
-  const record = recordOutput(row, model.key, fields);
+  const record = withAnswerVersion(recordOutput(row, model.key, fields), recordVersion(row, fieldsVersion));
   ctx.emit(
     createEvent(
       'data-models.record-created',
@@ -131,12 +139,12 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
    * The fields of a record's model: the cached ones when their version is the one the record was
    * read with (no round trip), else a fresh load, which the cache then keeps.
    */
-  async function fieldsOf(ctx: OrgContext, record: FoundRecord): Promise<readonly FieldShape[]> {
+  async function fieldsOf(ctx: OrgContext, record: FoundRecord): Promise<Pick<RecordModel, 'fields' | 'fieldsVersion'>> {
     const cached = models.get(ctx.organizationId, record.model_key);
-    if (cached && cached.fieldsVersion === String(record.fields_version)) return cached.fields;
+    if (cached && cached.fieldsVersion === String(record.fields_version)) return cached;
     const current = await loadRecordModel(ctx.em, ctx.organizationId, record.model_key);
     models.set(ctx.organizationId, current);
-    return current.fields;
+    return current;
   }
 
   const list = defineProcedure({
@@ -216,12 +224,14 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     scope: 'organization',
     permission: 'records.read',
     readOnly: true,
+    versioned: true,
     input: Type.Object({ id: RecordIdInput, fields: Type.Optional(FieldSelectionInput) }, { additionalProperties: false }),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const row = await requireRecord(ctx, input.id, 'live');
-      const fields = await fieldsOf(ctx, row);
-      return recordOutput(row, row.model_key, fields, parseFieldSelection(input.fields, fields));
+      const { fields, fieldsVersion } = await fieldsOf(ctx, row);
+      const selected = parseFieldSelection(input.fields, fields);
+      return withAnswerVersion(recordOutput(row, row.model_key, fields, selected), recordVersion(row, fieldsVersion, selected));
     },
   });
 
@@ -230,6 +240,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     summary: 'Creates a record; `data` must include `title`',
     scope: 'organization',
     permission: 'records.create',
+    versioned: true,
     input: Type.Object({ model: ModelKeyInput, data: dataInput('Values keyed by field key; must include title') }, { additionalProperties: false }),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
@@ -259,20 +270,32 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     summary: 'Updates a record (merge: given keys only; null clears a non-required field)',
     scope: 'organization',
     permission: 'records.update',
+    versioned: true,
     input: Type.Object(
-      { id: RecordIdInput, data: dataInput('Values to change, keyed by field key; null clears a non-required field') },
+      {
+        id: RecordIdInput,
+        data: dataInput('Values to change, keyed by field key; null clears a non-required field'),
+        expectedVersion: Type.Optional(ExpectedVersionInput),
+      },
       { additionalProperties: false },
     ),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const current = await requireRecord(ctx, input.id, 'live', true);
-      const fields = await fieldsOf(ctx, current);
+      const { fields, fieldsVersion } = await fieldsOf(ctx, current);
       const patch = validateWrite(fields, input.data, 'update');
       await assertRelationTargets(ctx, fields, patch);
       const data = withFormulas(fields, mergePatch(current.data, patch));
       const changedFields = changedFieldKeys(fields, current.data, data);
-      const row = await updateRecordData(ctx.em, { id: current.id, title: titleOf(data), data, userId: ctx.principal.userId });
-      const record = recordOutput(row, current.model_key, fields);
+      const row = await updateRecordData(ctx.em, {
+        id: current.id,
+        title: titleOf(data),
+        data,
+        userId: ctx.principal.userId,
+        expectedVersion: input.expectedVersion,
+      });
+      if (!row) throw preconditionFailed(`The record is no longer at version ${input.expectedVersion}`);
+      const record = withAnswerVersion(recordOutput(row, current.model_key, fields), recordVersion(row, fieldsVersion));
       ctx.emit(
         createEvent(
           'data-models.record-updated',
@@ -296,6 +319,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
         hard: Type.Optional(
           Type.Boolean({ default: false, description: 'true purges the record, even one already soft-deleted (also needs records.purge)' }),
         ),
+        expectedVersion: Type.Optional(ExpectedVersionInput),
       },
       { additionalProperties: false },
     ),
@@ -304,8 +328,8 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
       const hard = input.hard === true;
       // A purge also reaches records that are already soft-deleted.
       const record = await requireRecord(ctx, input.id, hard ? 'any' : 'live', true);
-      if (hard) await purgeRecord(ctx.em, record.id);
-      else await softDeleteRecord(ctx.em, record.id);
+      const deleted = hard ? await purgeRecord(ctx.em, record.id, input.expectedVersion) : await softDeleteRecord(ctx.em, record.id, input.expectedVersion);
+      if (!deleted) throw preconditionFailed(`The record is no longer at version ${input.expectedVersion}`);
       ctx.emit(
         createEvent(
           'data-models.record-deleted',
@@ -322,13 +346,15 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     summary: 'Brings back a soft-deleted record',
     scope: 'organization',
     permission: 'records.delete',
+    versioned: true,
     input: Type.Object({ id: RecordIdInput }, { additionalProperties: false }),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const current = await requireRecord(ctx, input.id, 'any', true);
       if (!current.deleted) throw conflict('The record is not deleted');
-      const fields = await fieldsOf(ctx, current);
-      const record = recordOutput(await restoreRecord(ctx.em, current.id, ctx.principal.userId), current.model_key, fields);
+      const { fields, fieldsVersion } = await fieldsOf(ctx, current);
+      const row = await restoreRecord(ctx.em, current.id, ctx.principal.userId);
+      const record = withAnswerVersion(recordOutput(row, current.model_key, fields), recordVersion(row, fieldsVersion));
       // No "restored" event type exists: subscribers see the record come back as an update.
       ctx.emit(
         createEvent(

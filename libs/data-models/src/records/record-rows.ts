@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { AnswerVersion } from '@mrp/platform';
 import { isLive, type FieldShape } from '../models/model-store';
 import { isoTimestamp } from '../query/field-expressions';
 import { sql } from '../query/sql';
@@ -5,7 +7,7 @@ import type { RecordOutput } from './schemas';
 
 /** The columns every record query selects, timestamps already in the API's format. */
 export const RECORD_COLUMNS = sql`r.id, r.model_id, r.title, r.data, ${isoTimestamp('r.created_at')} AS created_at,
-  ${isoTimestamp('r.updated_at')} AS updated_at, r.created_by, r.updated_by, r.deleted_at IS NOT NULL AS deleted`;
+  ${isoTimestamp('r.updated_at')} AS updated_at, r.created_by, r.updated_by, r.deleted_at IS NOT NULL AS deleted, r.version`;
 
 export interface RecordRow {
   id: string;
@@ -17,9 +19,10 @@ export interface RecordRow {
   created_by: string;
   updated_by: string;
   deleted: boolean;
+  /** 1 at creation, one more with every write. */
+  version: number;
 }
 
-/** The Record shape of DESIGN 5: values of live fields only, in field order. */
 /** A record as answered: its live fields' values, or only the `selected` ones. */
 export function recordOutput(row: RecordRow, modelKey: string, fields: readonly FieldShape[], selected?: ReadonlySet<string>): RecordOutput {
   const data: Record<string, unknown> = {};
@@ -36,4 +39,15 @@ export function recordOutput(row: RecordRow, modelKey: string, fields: readonly 
     createdBy: row.created_by,
     updatedBy: row.updated_by,
   };
+}
+
+/**
+ * The version an answer showing `row` carries beside it. What the record shows also depends on its
+ * model's field definitions (an archived field drops out) and on a `fields` selection, so both are
+ * its variant: the entity tag then changes whenever the answer's content can, while a write's
+ * check looks at the record's own version alone.
+ */
+export function recordVersion(row: Pick<RecordRow, 'version'>, fieldsVersion: string, selected?: ReadonlySet<string>): AnswerVersion {
+  const selection = selected ? `.${createHash('sha256').update([...selected].sort().join(',')).digest('hex').slice(0, 12)}` : '';
+  return { version: row.version, variant: `${fieldsVersion}${selection}` };
 }

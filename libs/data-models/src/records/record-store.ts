@@ -119,6 +119,7 @@ export async function insertRecordIfCurrent(em: EntityManager, record: NewRecord
   ]);
   if (!row) return null;
   return {
+    version: 1,
     id,
     model_id: record.modelId,
     title: record.title,
@@ -131,33 +132,51 @@ export async function insertRecordIfCurrent(em: EntityManager, record: NewRecord
   };
 }
 
+/**
+ * The version a write must find, when the caller named one (If-Match, `expectedVersion`). It is
+ * checked in the writing statement itself: the statement that finds another version writes nothing.
+ */
+function versionCondition(expectedVersion: number | undefined) {
+  return expectedVersion === undefined ? sql`TRUE` : sql`r.version = ${expectedVersion}`;
+}
+
+/** The updated row; null when `expectedVersion` is given and the record is at another one (nothing written). */
 export async function updateRecordData(
   em: EntityManager,
-  change: { id: string; title: string; data: Record<string, unknown>; userId: string },
-): Promise<RecordRow> {
+  change: { id: string; title: string; data: Record<string, unknown>; userId: string; expectedVersion?: number },
+): Promise<RecordRow | null> {
   const [row] = await runSql<RecordRow>(
     em,
     sql`UPDATE records AS r SET title = ${change.title}, data = ${JSON.stringify(change.data)}::jsonb,
-        updated_at = date_trunc('milliseconds', now()), updated_by = ${change.userId}
-      WHERE r.id = ${change.id}
+        updated_at = date_trunc('milliseconds', now()), updated_by = ${change.userId}, version = r.version + 1
+      WHERE r.id = ${change.id} AND ${versionCondition(change.expectedVersion)}
       RETURNING ${RECORD_COLUMNS}`,
   );
-  return row;
+  return row ?? null;
 }
 
-export async function softDeleteRecord(em: EntityManager, id: string): Promise<void> {
-  await runSql(em, sql`UPDATE records SET deleted_at = now() WHERE id = ${id}`);
+/** False when `expectedVersion` is given and the record is at another one (nothing written). */
+export async function softDeleteRecord(em: EntityManager, id: string, expectedVersion?: number): Promise<boolean> {
+  const rows = await runSql(
+    em,
+    sql`UPDATE records AS r SET deleted_at = now(), version = r.version + 1
+      WHERE r.id = ${id} AND ${versionCondition(expectedVersion)} RETURNING r.id`,
+  );
+  return rows.length === 1;
 }
 
-export async function purgeRecord(em: EntityManager, id: string): Promise<void> {
+/** False when `expectedVersion` is given and the record is at another one (nothing deleted). */
+export async function purgeRecord(em: EntityManager, id: string, expectedVersion?: number): Promise<boolean> {
   // record_access rows go with it (ON DELETE CASCADE).
-  await runSql(em, sql`DELETE FROM records WHERE id = ${id}`);
+  const rows = await runSql(em, sql`DELETE FROM records AS r WHERE r.id = ${id} AND ${versionCondition(expectedVersion)} RETURNING r.id`);
+  return rows.length === 1;
 }
 
 export async function restoreRecord(em: EntityManager, id: string, userId: string): Promise<RecordRow> {
   const [row] = await runSql<RecordRow>(
     em,
-    sql`UPDATE records AS r SET deleted_at = NULL, updated_at = date_trunc('milliseconds', now()), updated_by = ${userId}
+    sql`UPDATE records AS r SET deleted_at = NULL, updated_at = date_trunc('milliseconds', now()), updated_by = ${userId},
+        version = r.version + 1
       WHERE r.id = ${id}
       RETURNING ${RECORD_COLUMNS}`,
   );

@@ -10,6 +10,9 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'conflict',
+  'idempotency_conflict',
+  'request_in_progress',
+  'precondition_failed',
   'public_api_disabled',
   'payload_too_large',
   'unsupported_media_type',
@@ -47,6 +50,8 @@ export const unauthorized = (message = 'A valid credential is required') => new 
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
 export const conflict = (message: string) => new DomainError('conflict', message);
+export const preconditionFailed = (message = 'The resource has changed since the version the request names') =>
+  new DomainError('precondition_failed', message);
 
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;

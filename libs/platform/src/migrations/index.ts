@@ -1,8 +1,10 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000100_feature_flags } from './Migration20261122000100_feature_flags';
 import { Migration20261125005000_scheduled_task_slots } from './Migration20261125005000_scheduled_task_slots';
+import { Migration20261201000100_idempotent_requests } from './Migration20261201000100_idempotent_requests';
 
 export const platformMigrations: MigrationObject[] = [
   { name: 'Migration20261122000100_feature_flags', class: Migration20261122000100_feature_flags },
   { name: 'Migration20261125005000_scheduled_task_slots', class: Migration20261125005000_scheduled_task_slots },
+  { name: 'Migration20261201000100_idempotent_requests', class: Migration20261201000100_idempotent_requests },
 ];

@@ -3,7 +3,7 @@ import { RecordingEventDispatcher as RecordingDispatcher, createTestOrm, flagsAl
 import { platformModule } from '../platform-module';
 import { DomainError } from '../errors/domain-error';
 import { defineProcedure } from './procedure';
-import { invokeProcedure, validateProcedureInput, type InvocationDeps } from './invoke';
+import { invokeProcedure, validateProcedureInput, type InvocationDeps, type OutcomeRecorder } from './invoke';
 
 const setFlag = defineProcedure({
   name: 'test.setFlag',
@@ -143,6 +143,52 @@ describe('invokeProcedure', () => {
       await expect(invokePurgeable({ key: 'p.held', fail: true }, ['flags.write', 'flags.purge'])).rejects.toMatchObject({
         code: 'conflict',
       });
+    });
+  });
+
+  describe('with an outcome recorder', () => {
+    /** Records the outcome as a flag row of its own, in the call's transaction. */
+    const recorder = (mark: string, keepFailures: boolean, begin: OutcomeRecorder['begin'] = async () => undefined): OutcomeRecorder => ({
+      begin,
+      succeeded: async (em) => void (await em.execute('INSERT INTO feature_flags (key, enabled) VALUES (?, true)', [mark])),
+      failed: async (em) => {
+        if (keepFailures) await em.execute('INSERT INTO feature_flags (key, enabled) VALUES (?, false)', [mark]);
+        return keepFailures;
+      },
+    });
+    const invokeRecorded = (input: unknown, outcome: OutcomeRecorder, dispatcher = new RecordingDispatcher()) =>
+      invokeProcedure(setFlag, input, { em: db.orm.em.fork(), principal, correlationId: 'req-r', recorder: outcome }, {
+        dispatcher,
+        logger: silentLogger,
+        flags: flagsAllOff,
+      });
+
+    it('commits what it writes with the change', async () => {
+      const dispatcher = new RecordingDispatcher();
+      await expect(invokeRecorded({ key: 'r.ok' }, recorder('r.ok.outcome', true), dispatcher)).resolves.toMatchObject({ key: 'r.ok' });
+      expect([await count('r.ok'), await count('r.ok.outcome')]).toEqual([1, 1]);
+      expect(dispatcher.published).toHaveLength(1);
+    });
+
+    it('a kept failure: the handler\'s writes and events are undone, the record committed, the error thrown', async () => {
+      const dispatcher = new RecordingDispatcher();
+      await expect(invokeRecorded({ key: 'r.kept', fail: true }, recorder('r.kept.outcome', true), dispatcher)).rejects.toMatchObject({ code: 'conflict' });
+      expect([await count('r.kept'), await count('r.kept.outcome')]).toEqual([0, 1]);
+      expect(dispatcher.persisted).toEqual([]);
+      expect(dispatcher.published).toEqual([]);
+    });
+
+    it('a failure it does not keep rolls everything back', async () => {
+      await expect(invokeRecorded({ key: 'r.dropped', fail: true }, recorder('r.dropped.outcome', false))).rejects.toMatchObject({ code: 'conflict' });
+      expect([await count('r.dropped'), await count('r.dropped.outcome')]).toEqual([0, 0]);
+    });
+
+    it('a throw from begin runs nothing', async () => {
+      const refuse = async () => {
+        throw new DomainError('request_in_progress', 'busy');
+      };
+      await expect(invokeRecorded({ key: 'r.refused' }, recorder('r.refused.outcome', true, refuse))).rejects.toMatchObject({ code: 'request_in_progress' });
+      expect([await count('r.refused'), await count('r.refused.outcome')]).toEqual([0, 0]);
     });
   });
 });

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError, badRequest, forbidden, notFound, validationFailed } from '../errors/domain-error';
-import { needsFlush, runInTransaction } from '../database/transaction';
+import { DomainError, badRequest, forbidden, isDomainError, notFound, validationFailed } from '../errors/domain-error';
+import { needsFlush, runInTransaction, underSavepoint } from '../database/transaction';
 import type { EventCause, EventDispatcher, EventEnvelope, PendingEvent } from '../events/event-envelope';
 import { newId } from '../ids/ids';
 import type { Logger } from '../logging/logger';
@@ -22,6 +22,27 @@ export interface Invocation {
   correlationId: string;
   /** The automation run doing this work, stamped on every event the call emits. */
   causedBy?: EventCause;
+  /** A door's record of the call's outcome, committed with the call (see OutcomeRecorder). */
+  recorder?: OutcomeRecorder;
+}
+
+/**
+ * A door's record of a call's outcome, written in the call's own transaction so that the two
+ * commit or roll back together: an idempotent request's stored answer can then never exist without
+ * its change, nor the change without it. With a recorder, even a read-only procedure runs in a
+ * transaction.
+ */
+export interface OutcomeRecorder {
+  /** First in the transaction, before the handler; it may throw to refuse or settle the call without running it. */
+  begin(em: EntityManager): Promise<void>;
+  /** The handler's result, once it and its events are written; before commit. */
+  succeeded(em: EntityManager, output: unknown): Promise<void>;
+  /**
+   * The handler failed with a domain error. True keeps the failure as the call's outcome: the
+   * handler's writes and events are undone (to a savepoint), what `failed` wrote is committed, and
+   * the error is thrown after commit. False rolls everything back, as without a recorder.
+   */
+  failed(em: EntityManager, error: DomainError): Promise<boolean>;
 }
 
 /** While its feature flag is off a procedure answers exactly as an unknown name does. */
@@ -135,17 +156,40 @@ export async function invokeProcedure<TOutput>(
     },
   });
 
+  const runHandler = async (em: EntityManager): Promise<TOutput> => {
+    const value = (await procedure.handler(contextFor(em), input)) as TOutput;
+    if (needsFlush(em)) await em.flush();
+    if (events.length > 0) await deps.dispatcher.persist(em, events);
+    return value;
+  };
+
+  const { recorder } = invocation;
   let result: TOutput;
-  if (procedure.readOnly) {
-    result = (await procedure.handler(contextFor(invocation.em), input)) as TOutput;
-  } else {
+  let keptFailure: DomainError | undefined;
+  if (recorder) {
     result = await runInTransaction(invocation.em, async (em) => {
-      const value = (await procedure.handler(contextFor(em), input)) as TOutput;
-      if (needsFlush(em)) await em.flush();
-      if (events.length > 0) await deps.dispatcher.persist(em, events);
+      await recorder.begin(em);
+      let value: TOutput;
+      try {
+        value = await underSavepoint(em, runHandler);
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        // Undone with the savepoint: nothing the handler queued may be published or run.
+        events.length = 0;
+        afterCommitTasks.length = 0;
+        if (!(await recorder.failed(em, error))) throw error;
+        keptFailure = error;
+        return undefined as TOutput;
+      }
+      await recorder.succeeded(em, value);
       return value;
     });
+  } else if (procedure.readOnly) {
+    result = (await procedure.handler(contextFor(invocation.em), input)) as TOutput;
+  } else {
+    result = await runInTransaction(invocation.em, runHandler);
   }
+  if (keptFailure) throw keptFailure;
   if (events.length > 0) deps.dispatcher.publish(events);
   for (const task of afterCommitTasks) {
     try {

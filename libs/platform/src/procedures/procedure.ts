@@ -68,6 +68,8 @@ export interface ProcedureDefinition<TScope extends ProcedureScope, TInput exten
   output?: TSchema;
   /** Read-only procedures skip the transaction. */
   readOnly?: boolean;
+  /** The answer carries the version of the resource it shows (`withAnswerVersion`); doors send it as an entity tag. */
+  versioned?: boolean;
   handler(ctx: ProcedureContext<TScope>, input: Static<TInput>): Promise<TOutput>;
 }
 

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import {
+  DomainError,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  badRequest,
+  findStoredAnswer,
+  lockIdempotencyKey,
+  storeAnswer,
+  type IdempotencyScope,
+  type OutcomeRecorder,
+  type StoredAnswer,
+} from '@mrp/platform';
+import { httpStatusFor } from '../http/error-status';
+import type { HttpMethod } from './route-table';
+
+/** The methods whose requests may carry an Idempotency-Key: the ones that change something. */
+export const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(['post', 'patch', 'delete']);
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+const PRINTABLE = /^[\x20-\x7e]+$/;
+
+/** The request's Idempotency-Key, checked (1-255 printable ASCII characters); undefined when it sent none. */
+export function idempotencyKeyOf(ctx: Context): string | undefined {
+  const sent = ctx.headers['idempotency-key'];
+  if (sent === undefined) return undefined;
+  const key = Array.isArray(sent) ? sent.join(', ') : sent;
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw badRequest(`Idempotency-Key may hold at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  if (key.trim() === '' || !PRINTABLE.test(key)) throw badRequest('Idempotency-Key must be printable ASCII text, e.g. a UUID');
+  return key;
+}
+
+/**
+ * What makes two requests "the same request" for a key: method, path, query string, If-Match and
+ * the parsed body (so whitespace does not count, property order does).
+ */
+export function requestFingerprint(ctx: Context, body: unknown): string {
+  const parts = [ctx.method, ctx.path, ctx.querystring, ctx.get('If-Match'), body === undefined ? null : body];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** An answer as sent: kept for retries exactly as it went out the first time. */
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Thrown from inside the transaction when the key already has an answer for this very request. */
+export class AnswerToReplay extends Error {
+  override readonly name = 'AnswerToReplay';
+
+  constructor(readonly answer: StoredAnswer) {
+    super('An answer is kept for this Idempotency-Key');
+  }
+}
+
+/**
+ * A refusal the handler decided is the request's outcome, and kept (Stripe keeps the result of any
+ * request that began executing). Not kept: 409 conflict (a concurrent change: "try again"), and
+ * anything 5xx, so a retry can go through.
+ */
+export function keepsFailure(error: DomainError): boolean {
+  const status = httpStatusFor(error.code);
+  return status >= 400 && status < 500 && error.code !== 'conflict';
+}
+
+export interface IdempotentRequest {
+  scope: IdempotencyScope;
+  requestHash: string;
+  /** The answer to a success, built once: it is both kept and sent. */
+  answerOf(output: unknown): HttpAnswer;
+  /** The answer to a kept failure, as the error handler would send it. */
+  failureAnswerOf(error: DomainError): HttpAnswer;
+}
+
+/**
+ * Keeps the request's answer in the procedure's own transaction. `begin` takes the key's lock
+ * (409 request_in_progress while another transaction holds it), then looks for a kept answer:
+ * another request's is a 409 idempotency_conflict, this one's is replayed (AnswerToReplay).
+ * `answer` holds what was kept, for the door to send after commit.
+ */
+export function idempotentOutcome(request: IdempotentRequest): OutcomeRecorder & { answer?: HttpAnswer } {
+  const keep = async (em: Parameters<OutcomeRecorder['begin']>[0], answer: HttpAnswer) => {
+    await storeAnswer(em, request.scope, { requestHash: request.requestHash, ...answer });
+  };
+  const recorder: OutcomeRecorder & { answer?: HttpAnswer } = {
+    async begin(em) {
+      if (!(await lockIdempotencyKey(em, request.scope))) {
+        throw new DomainError('request_in_progress', 'A request with this Idempotency-Key is still running; retry once it has finished');
+      }
+      const kept = await findStoredAnswer(em, request.scope);
+      if (!kept) return;
+      if (kept.requestHash !== request.requestHash) {
+        throw new DomainError(
+          'idempotency_conflict',
+          'This Idempotency-Key was used for another request (method, path, query, If-Match or body); a new request needs a new key',
+        );
+      }
+      throw new AnswerToReplay(kept);
+    },
+    async succeeded(em, output) {
+      recorder.answer = request.answerOf(output);
+      await keep(em, recorder.answer);
+    },
+    async failed(em, error) {
+      if (!keepsFailure(error)) return false;
+      await keep(em, request.failureAnswerOf(error));
+      return true;
+    },
+  };
+  return recorder;
+}
