@@ -44,6 +44,7 @@ export {
   type Invocation,
   type InvocationDeps,
 } from './procedures/invoke';
+export { invokeWithin, type InvokeWithinOptions } from './procedures/invoke-within';
 export { compileSchema, schemaErrorDetails } from './procedures/schema';
 // The one rule for text PostgreSQL can store, for libs that take strings from elsewhere than an input schema.
 export { unstorableText } from '@mrp/field-validation';

@@ -136,17 +136,18 @@ export async function invokeProcedure<TOutput>(
   });
 
   let result: TOutput;
+  let toPublish: readonly EventEnvelope[] = events;
   if (procedure.readOnly) {
     result = (await procedure.handler(contextFor(invocation.em), input)) as TOutput;
   } else {
     result = await runInTransaction(invocation.em, async (em) => {
       const value = (await procedure.handler(contextFor(em), input)) as TOutput;
       if (needsFlush(em)) await em.flush();
-      if (events.length > 0) await deps.dispatcher.persist(em, events);
+      if (events.length > 0) toPublish = await deps.dispatcher.persist(em, events);
       return value;
     });
   }
-  if (events.length > 0) deps.dispatcher.publish(events);
+  if (toPublish.length > 0) deps.dispatcher.publish(toPublish);
   for (const task of afterCommitTasks) {
     try {
       await task();
