@@ -34,6 +34,11 @@ module.exports = [
               sourceTag: 'scope:automations',
               onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz'],
             },
+            // Boards and calendars reach the data of models only through data-models' procedures.
+            {
+              sourceTag: 'scope:views',
+              onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz', 'scope:notifications'],
+            },
             // The composition root wires every lib together for the apps.
             { sourceTag: 'scope:runtime', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'scope:app', onlyDependOnLibsWithTags: ['type:lib'] },

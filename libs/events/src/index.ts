@@ -2,7 +2,7 @@ export { createEvent, recordEventAliases } from './catalog/create-event';
 export { EVENT_TYPES, type EventCatalog, type EventType } from './catalog/event-catalog';
 export { listEventTypes } from './catalog/event-type-procedures';
 export { InProcessEventBus } from './bus/in-process-event-bus';
-export { createEventDispatcher, type EventPersister } from './bus/event-dispatcher';
+export { createEventDispatcher, type EventDeriver, type EventPersister } from './bus/event-dispatcher';
 export { eventsModule } from './events-module';
 export * from './receiver';
 export { createEndpointProcedures } from './webhooks/endpoints/endpoint-procedures';

@@ -57,6 +57,7 @@ export {
   type StoredAnswer,
 } from './idempotency/idempotent-requests';
 export { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from './idempotency/prune-idempotent-requests';
+export { invokeWithin, type InvokeWithinOptions } from './procedures/invoke-within';
 export { compileSchema, schemaErrorDetails } from './procedures/schema';
 // The one rule for text PostgreSQL can store, for libs that take strings from elsewhere than an input schema.
 export { unstorableText } from '@mrp/field-validation';

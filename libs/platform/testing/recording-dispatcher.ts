@@ -5,8 +5,9 @@ export class RecordingEventDispatcher implements EventDispatcher {
   persisted: EventEnvelope[] = [];
   published: EventEnvelope[] = [];
 
-  async persist(_em: unknown, events: readonly EventEnvelope[]): Promise<void> {
+  async persist(_em: unknown, events: readonly EventEnvelope[]): Promise<readonly EventEnvelope[]> {
     this.persisted.push(...events);
+    return events;
   }
 
   publish(events: readonly EventEnvelope[]): void {

@@ -16,15 +16,7 @@ import { createAutomationRunner } from './automation-runner';
  */
 
 /** Types whose cause does not exist yet: they come with their issues. */
-const COMES_LATER = [
-  'kanban.board-created',
-  'kanban.column-created',
-  'kanban.card-created',
-  'kanban.card-updated',
-  'kanban.card-moved',
-  'kanban.card-deleted',
-  'kanban.card-assigned',
-] as const satisfies readonly EventType[];
+const COMES_LATER = [] as const satisfies readonly EventType[];
 
 /** Emitted by the webhook worker after five failed attempts: its end-to-end test is apps/api/test/webhooks/deliveries.spec.ts. */
 const TESTED_WITH_THE_WEBHOOK_WORKER = ['webhook.endpoint-disabled-after-failures'] as const satisfies readonly EventType[];
@@ -107,6 +99,30 @@ async function runAutomationOnce(actions: unknown[]): Promise<{ automationId: st
   await createAutomationRunner(runtime).drain();
   return { automationId, runId, causedBy: { automationRunId: runId, automationChain: [automationId] } };
 }
+
+/** A model with a SELECT field `stage` (todo, doing), for boards. */
+async function modelWithStage(key: string): Promise<void> {
+  await call('dataModels.create', { key, name: key }, owner, organizationId);
+  await call(
+    'dataModels.fields.create',
+    { model: key, key: 'stage', name: 'Stage', type: 'SELECT', config: { options: [{ value: 'todo', label: 'To do' }, { value: 'doing', label: 'Doing' }] } },
+    owner,
+    organizationId,
+  );
+}
+
+let cardBoard: Promise<string> | undefined;
+/** The one board over the `cards` model (one board, so each record change derives one card event). */
+const cardBoardId = () =>
+  (cardBoard ??= modelWithStage('cards').then(
+    async () => (await call<{ id: string }>('kanban.boards.create', { name: 'Cards', modelKey: 'cards', fieldKey: 'stage' }, owner, organizationId)).id,
+  ));
+
+const newCard = async (title: string) => {
+  const boardId = await cardBoardId();
+  const record = await call<{ id: string; title: string }>('records.create', { model: 'cards', data: { title, stage: 'todo' } }, owner, organizationId);
+  return { boardId, record };
+};
 
 async function runTask(name: string): Promise<number> {
   const task = runtime.tasks.find((candidate) => candidate.name === name);
@@ -489,6 +505,75 @@ const SCENARIOS: { [T in Covered]: [Scenario<T>, ...Array<Scenario<T>>] } = {
       },
     },
   ],
+  'kanban.board-created': [
+    {
+      cause: 'kanban.boards.create',
+      async run() {
+        await modelWithStage('stories');
+        const { id } = await call<{ id: string }>('kanban.boards.create', { name: 'Stories', modelKey: 'stories', fieldKey: 'stage' }, owner, organizationId);
+        return { payload: { boardId: id, name: 'Stories', modelKey: 'stories', fieldKey: 'stage' }, organizationId };
+      },
+    },
+  ],
+  'kanban.column-created': [
+    {
+      cause: 'kanban.columns.create',
+      async run() {
+        const boardId = await cardBoardId();
+        await call('kanban.columns.create', { boardId, id: 'review', label: 'Review' }, owner, organizationId);
+        return { payload: { boardId, columnId: 'review', name: 'Review' }, organizationId };
+      },
+    },
+  ],
+  'kanban.card-created': [
+    {
+      cause: 'records.create of a record with a value in the board field',
+      async run() {
+        const { boardId, record } = await newCard('New card');
+        return { payload: { boardId, columnId: 'todo', cardId: record.id, title: 'New card', modelKey: 'cards' }, organizationId };
+      },
+    },
+  ],
+  'kanban.card-updated': [
+    {
+      cause: 'records.update of a card',
+      async run() {
+        const { boardId, record } = await newCard('Renamed card');
+        await call('records.update', { id: record.id, data: { title: 'Renamed' } }, owner, organizationId);
+        return { payload: { boardId, cardId: record.id, changes: ['title'], modelKey: 'cards' }, organizationId };
+      },
+    },
+  ],
+  'kanban.card-moved': [
+    {
+      cause: 'kanban.cards.move',
+      async run() {
+        const { boardId, record } = await newCard('Moving card');
+        await call('kanban.cards.move', { boardId, recordId: record.id, column: 'doing' }, owner, organizationId);
+        return { payload: { boardId, cardId: record.id, fromColumnId: 'todo', toColumnId: 'doing', modelKey: 'cards' }, organizationId };
+      },
+    },
+  ],
+  'kanban.card-deleted': [
+    {
+      cause: 'records.delete of a card',
+      async run() {
+        const { boardId, record } = await newCard('Deleted card');
+        await call('records.delete', { id: record.id }, owner, organizationId);
+        return { payload: { boardId, cardId: record.id, modelKey: 'cards' }, organizationId };
+      },
+    },
+  ],
+  'kanban.card-assigned': [
+    {
+      cause: 'kanban.cards.assign',
+      async run() {
+        const { boardId, record } = await newCard('Assigned card');
+        await call('kanban.cards.assign', { boardId, recordId: record.id, userIds: [member.sub] }, owner, organizationId);
+        return { payload: { boardId, cardId: record.id, assigneeUserId: member.sub, assignedBy: owner.sub }, organizationId };
+      },
+    },
+  ],
   'data-models.record-created': [
     {
       cause: 'records.create',
@@ -509,7 +594,7 @@ const SCENARIOS: { [T in Covered]: [Scenario<T>, ...Array<Scenario<T>>] } = {
         const { id } = await newRecord('Before');
         const record = await call<Record<string, unknown>>('records.update', { id, data: { title: 'After' } }, owner, organizationId);
         return {
-          payload: { modelKey: 'tasks', recordId: id, changedFields: ['title'], record },
+          payload: { modelKey: 'tasks', recordId: id, changedFields: ['title'], record, previous: { title: 'Before' } },
           organizationId,
           subscriptionAliases: ['data-models.tasks.record-updated'],
         };

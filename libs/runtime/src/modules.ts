@@ -4,6 +4,7 @@ import { eventsModule } from '@mrp/events';
 import { notificationsModule } from '@mrp/notifications';
 import { dataModelsModule } from '@mrp/data-models';
 import { automationsModule } from '@mrp/automations';
+import { viewsModule } from '@mrp/views';
 
 /** Every lib's tables; each module's migrations apply after those of the modules whose tables it requires. */
 export const ALL_MODULES: readonly PlatformModule[] = [
@@ -13,4 +14,5 @@ export const ALL_MODULES: readonly PlatformModule[] = [
   notificationsModule,
   dataModelsModule,
   automationsModule,
+  viewsModule,
 ];

@@ -19,5 +19,6 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret, notifier }),
     ...services.webhooks.procedures,
     ...services.automations.procedures,
+    ...services.views.procedures,
   ];
 }

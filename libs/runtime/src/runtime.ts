@@ -13,6 +13,7 @@ import {
 import { InProcessEventBus, createEventDispatcher, createWakeNotifier, listenForRouteChanges, type RouteCache } from '@mrp/events';
 import { createNotifier, createSmtpSender, type Notifier, type SmtpSender } from '@mrp/notifications';
 import { createAutomations, wakeRunners, type Automations } from '@mrp/automations';
+import { createViews, type Views } from '@mrp/views';
 import { ALL_MODULES } from './modules';
 import { allProcedures } from './procedures';
 import { scheduledTasks, type ScheduledTask } from './scheduled-tasks';
@@ -31,6 +32,7 @@ export interface RuntimeServices {
   emailSender: SmtpSender | undefined;
   webhooks: Webhooks;
   automations: Automations;
+  views: Views;
 }
 
 export interface Runtime extends RuntimeServices {
@@ -74,18 +76,20 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     invocation: () => invocationDeps,
     wakeRunners: () => runnerWakeUps.wake(),
   });
-  const dispatcher = createEventDispatcher(bus, [webhooks.outbox, automations.outbox]);
+  // Boards and calendars call data-models' procedures as their caller, through the same registry.
+  const views = createViews({ procedures: () => procedures, invocation: () => invocationDeps, notifier });
+  const dispatcher = createEventDispatcher(bus, [webhooks.outbox, automations.outbox], [views.deriver]);
   // Until it listens, the outboxes look their routes up on every event; it keeps them in memory after.
   const routeChanges = await listenForRouteChanges({
     databaseUrl: config.databaseUrl,
     logger,
-    caches: [webhooks.outbox.routes, automations.outbox.routes] as ReadonlyArray<RouteCache<unknown>>,
+    caches: [webhooks.outbox.routes, automations.outbox.routes, views.routes] as ReadonlyArray<RouteCache<unknown>>,
   }).catch(async (error: unknown) => {
     await orm.close();
     throw error;
   });
   const invocationDeps: InvocationDeps = { dispatcher, logger, flags };
-  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, notifier, emailSender, webhooks, automations };
+  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, notifier, emailSender, webhooks, automations, views };
   const procedures = new ProcedureRegistry(allProcedures(services));
   return {
     ...services,

@@ -79,7 +79,7 @@ async function provisionHuman(em: EntityManager, claims: SessionClaims): Promise
  * once). An address another account holds is refused (409) and nothing changes, for either account.
  */
 async function adoptVerifiedEmail(em: EntityManager, userId: string, email: string, options: SessionPrincipalOptions): Promise<SessionUserRow> {
-  const events: EventEnvelope[] = [];
+  let events: readonly EventEnvelope[] = [];
   const user = await runInTransaction(em, async (tx) => {
     const current = await findSessionUser(tx, userId, { forUpdate: true });
     if (!current) throw unauthorized('This account no longer exists');
@@ -94,13 +94,13 @@ async function adoptVerifiedEmail(em: EntityManager, userId: string, email: stri
     if (!options.dispatcher) {
       throw new Error(`The address of user ${userId} changed, but no event dispatcher receives user.email-changed`);
     }
-    events.push({
+    const emailChanged: EventEnvelope = {
       id: newId(),
       occurredAt: new Date().toISOString(),
       ...(options.correlationId ? { correlationId: options.correlationId } : {}),
       ...createEvent('user.email-changed', { userId, previousEmail: current.email, email }, { userId }),
-    });
-    await options.dispatcher.persist(tx, events);
+    };
+    events = await options.dispatcher.persist(tx, [emailChanged]);
     return updated;
   });
   if (events.length > 0) options.dispatcher?.publish(events);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { performance } from 'node:perf_hooks';
 import {
   defineProcedure,
-  invokeProcedure,
+  invokeWithin,
   isDomainError,
   type AnyProcedure,
   type EventEnvelope,
@@ -105,16 +105,13 @@ function createExecuteRun(deps: RunExecutionDeps) {
       // The actions' events join the run's own: persisted (the outboxes) with its outcome, published
       // once it commits, in the order they happened; a failed run emits none of them.
       const actionEvents: EventEnvelope[] = [];
-      const invocationDeps: InvocationDeps = {
-        ...deps.invocation(),
-        dispatcher: { persist: async (_em, events) => void actionEvents.push(...events), publish: () => undefined },
-      };
+      const collect = (events: readonly EventEnvelope[]) => void actionEvents.push(...events);
       // A record event's payload is the record: the owner must be able to read it now, or its
       // templates would hand them what records.read and row-level access keep from them.
       const recordId = recordOfEvent(run.event);
       if (recordId) {
         try {
-          await invokeProcedure(deps.procedures().require('records.get'), { id: recordId }, { em: ctx.em, principal: owner.principal, correlationId: ctx.correlationId }, invocationDeps);
+          await invokeWithin(ctx, deps.procedures().require('records.get'), { id: recordId }, deps.invocation(), { principal: owner.principal, collect });
         } catch (error) {
           if (!isDomainError(error)) throw error;
           await finishRun(ctx, run, 'failed', `The automation cannot run: its owner cannot read the record the event is about (${error.message})`);
@@ -127,7 +124,7 @@ function createExecuteRun(deps: RunExecutionDeps) {
         await ctx.em.transactional(async (em) => {
           for (const [index, action] of automation.actions.entries()) {
             const call = <T>(name: string, callInput: unknown) =>
-              invokeProcedure<T>(deps.procedures().require(name), callInput, { em, principal: owner.principal, correlationId: ctx.correlationId, causedBy }, invocationDeps);
+              invokeWithin<T>(ctx, deps.procedures().require(name), callInput, deps.invocation(), { em, principal: owner.principal, causedBy, collect });
             try {
               results[index] = { type: action.type, status: 'succeeded', ...(await runAction(action, templateContext, call)) };
             } catch (error) {

@@ -96,6 +96,11 @@ function hasRelationFields(fields: readonly FieldShape[]): boolean {
   return fields.some((field) => field.type === 'RELATION');
 }
 
+/** What the changed fields held before the update (null for a field that was empty). */
+function previousValues(data: Record<string, unknown>, changedFields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(changedFields.map((key) => [key, data[key] ?? null]));
+}
+
 function parseFilter(tree: object, fields: readonly FieldShape[]): FilterNode {
   const result = validateFilterTree(tree, fields.map(toDefinition));
   if (!result.ok) throw validationFailed(result.errors.map(errorDetail), 'The filter is invalid');
@@ -299,7 +304,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
       ctx.emit(
         createEvent(
           'data-models.record-updated',
-          { modelKey: current.model_key, recordId: record.id, changedFields, record },
+          { modelKey: current.model_key, recordId: record.id, changedFields, record, previous: previousValues(current.data, changedFields) },
           { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(current.model_key, 'updated') },
         ),
       );

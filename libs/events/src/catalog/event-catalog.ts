@@ -38,13 +38,18 @@ export interface EventCatalog {
   'automation.run-succeeded': { automationId: string; runId: string; durationMs: number };
   'automation.run-failed': { automationId: string; runId: string; error: string };
 
-  'kanban.board-created': { boardId: string; name: string };
+  /** A board is a view over a model: its columns are the options of one SELECT field (`fieldKey`). */
+  'kanban.board-created': { boardId: string; name: string; modelKey: string; fieldKey: string };
+  /** `columnId` is the new SELECT option's value, `name` its label. */
   'kanban.column-created': { boardId: string; columnId: string; name: string };
-  'kanban.card-created': { boardId: string; columnId: string; cardId: string; title: string };
-  'kanban.card-updated': { boardId: string; cardId: string; changes: string[] };
-  'kanban.card-moved': { boardId: string; cardId: string; fromColumnId: string; toColumnId: string };
-  'kanban.card-deleted': { boardId: string; cardId: string };
-  'kanban.card-assigned': { boardId: string; cardId: string; assigneeUserId: string };
+  /** A card is a record of the board's model with a value in its field; `cardId` is the record id. */
+  'kanban.card-created': { boardId: string; columnId: string; cardId: string; title: string; modelKey: string };
+  /** `changes`: the record's changed fields, other than the board's own. */
+  'kanban.card-updated': { boardId: string; cardId: string; changes: string[]; modelKey: string };
+  /** Equal columns: the card changed place within its column (kanban.cards.move). */
+  'kanban.card-moved': { boardId: string; cardId: string; fromColumnId: string; toColumnId: string; modelKey: string };
+  'kanban.card-deleted': { boardId: string; cardId: string; modelKey: string };
+  'kanban.card-assigned': { boardId: string; cardId: string; assigneeUserId: string; assignedBy: string };
 
   'feature-flag.flipped': { key: string; enabled: boolean; previous: boolean; flippedBy: string };
 
@@ -61,6 +66,8 @@ export interface EventCatalog {
     recordId: string;
     changedFields: string[];
     record: Record<string, unknown>;
+    /** The values the changed fields had before (null: empty); present on updates, absent on a restore. */
+    previous?: Record<string, unknown>;
   };
   'data-models.record-deleted': { modelKey: string; recordId: string; hard: boolean };
 }

@@ -31,14 +31,16 @@ export type PendingEvent<TType extends string = string, TPayload = unknown> = Om
 
 /**
  * Receives the events of a unit of work. `persist` runs inside the change's transaction (the
- * durable webhook outbox); `publish` runs after commit (the best-effort in-process bus).
+ * durable webhook outbox) and answers the events to publish: the given ones and any that follow
+ * from them (a card event derived from a record event), persisted with them. `publish` runs after
+ * commit (the best-effort in-process bus) with what `persist` answered.
  */
 export interface EventDispatcher {
-  persist(em: EntityManager, events: readonly EventEnvelope[]): Promise<void>;
+  persist(em: EntityManager, events: readonly EventEnvelope[]): Promise<readonly EventEnvelope[]>;
   publish(events: readonly EventEnvelope[]): void;
 }
 
 export const noopEventDispatcher: EventDispatcher = {
-  persist: async () => undefined,
+  persist: async (_em, events) => events,
   publish: () => undefined,
 };

@@ -156,10 +156,12 @@ export async function invokeProcedure<TOutput>(
     },
   });
 
+  // The events to publish after commit: the handler's, with those derived from them while persisting.
+  let toPublish: readonly EventEnvelope[] = events;
   const runHandler = async (em: EntityManager): Promise<TOutput> => {
     const value = (await procedure.handler(contextFor(em), input)) as TOutput;
     if (needsFlush(em)) await em.flush();
-    if (events.length > 0) await deps.dispatcher.persist(em, events);
+    if (events.length > 0) toPublish = await deps.dispatcher.persist(em, events);
     return value;
   };
 
@@ -176,6 +178,7 @@ export async function invokeProcedure<TOutput>(
         if (!isDomainError(error)) throw error;
         // Undone with the savepoint: nothing the handler queued may be published or run.
         events.length = 0;
+        toPublish = [];
         afterCommitTasks.length = 0;
         if (!(await recorder.failed(em, error))) throw error;
         keptFailure = error;
@@ -190,7 +193,7 @@ export async function invokeProcedure<TOutput>(
     result = await runInTransaction(invocation.em, runHandler);
   }
   if (keptFailure) throw keptFailure;
-  if (events.length > 0) deps.dispatcher.publish(events);
+  if (toPublish.length > 0) deps.dispatcher.publish(toPublish);
   for (const task of afterCommitTasks) {
     try {
       await task();

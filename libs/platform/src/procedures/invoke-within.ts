@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventCause, EventDispatcher, EventEnvelope } from '../events/event-envelope';
+import { invokeProcedure, type InvocationDeps } from './invoke';
+import type { AnyProcedure, ProcedureContext } from './procedure';
+import type { Principal } from './principal';
+
+export interface InvokeWithinOptions {
+  /** The context to run in; the caller's by default (a savepoint of its transaction). */
+  em?: EntityManager;
+  /** Who the call acts as; the caller's principal by default. */
+  principal?: Principal;
+  causedBy?: EventCause;
+  /**
+   * Where the call's events go: `ctx.include` by default. A caller that may still undo the work
+   * (an automation run whose later action fails) collects them and includes them once it keeps it.
+   */
+  collect?(events: readonly EventEnvelope[]): void;
+}
+
+/**
+ * Runs another lib's procedure inside the caller's unit of work, through the whole invocation path
+ * (flag, scope, permission, input validation, the handler's own rules), as the caller unless told
+ * otherwise. Its events are not persisted or published by the nested call: they join the caller's,
+ * so the outboxes write them with the caller's transaction and the bus hears them once, after the
+ * caller commits; a call that fails adds none.
+ */
+export async function invokeWithin<TOutput>(
+  ctx: ProcedureContext,
+  procedure: AnyProcedure,
+  input: unknown,
+  deps: InvocationDeps,
+  options: InvokeWithinOptions = {},
+): Promise<TOutput> {
+  const collect = options.collect ?? ((events: readonly EventEnvelope[]) => ctx.include(events));
+  const collecting: EventDispatcher = {
+    async persist(_em, events) {
+      collect(events);
+      return events;
+    },
+    publish: () => undefined,
+  };
+  return invokeProcedure<TOutput>(
+    procedure,
+    input,
+    {
+      em: options.em ?? ctx.em,
+      principal: options.principal ?? ctx.principal,
+      correlationId: ctx.correlationId,
+      ...(options.causedBy ? { causedBy: options.causedBy } : {}),
+    },
+    { ...deps, dispatcher: collecting },
+  );
+}

@@ -1,0 +1,7 @@
+module.exports = {
+  ...require('../../jest.preset.js'),
+  displayName: 'views',
+  rootDir: __dirname,
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+};

@@ -1,0 +1,184 @@
+import { Type } from '@sinclair/typebox';
+import { defineProcedure, newId, notFound, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
+import { createEvent, type RouteCache } from '@mrp/events';
+import { CardSchema, MAX_CARDS_PER_PAGE, columnPage, type CardView } from '../cards/card-listing';
+import { placeNewAtEnd } from '../cards/card-positions';
+import { modelFields, requireFieldOfType, selectOptions, type ModelCall, type RecordPage } from '../model-calls';
+import { BOARD_COLUMNS, boardView, requireBoard, type BoardRoute, type BoardRow, type BoardView } from './board-rows';
+
+const NameInput = Type.String({ minLength: 1, maxLength: 200 });
+export const KeyInput = Type.String({ minLength: 1, maxLength: 63 });
+export const IdInput = Type.String({ format: 'uuid' });
+
+export const BoardSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    modelKey: Type.String(),
+    fieldKey: Type.String({ description: 'The SELECT field whose options are the columns' }),
+    createdBy: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'KanbanBoard' },
+);
+
+const ColumnSchema = Type.Object(
+  {
+    id: Type.String({ description: "The SELECT option's value" }),
+    label: Type.String(),
+    color: Type.Optional(Type.String()),
+    cards: Type.Array(CardSchema),
+    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'For kanban.cards.list' }),
+  },
+  { title: 'KanbanColumn' },
+);
+
+export interface BoardProcedureDeps {
+  call: ModelCall;
+  routes: RouteCache<BoardRoute>;
+}
+
+type OrgContext = ProcedureContext<'organization'>;
+
+/** Records read per page when a new board gives the model's existing cards their places. */
+const BACKFILL_PAGE = 100;
+
+/**
+ * Gives the cards that exist when a board is made their places, column by column in creation
+ * order. It reads as the board's creator: cards they cannot see get a place the first time one of
+ * their changes passes the card event deriver.
+ */
+async function placeExistingCards(call: ModelCall, ctx: OrgContext, board: BoardRow): Promise<void> {
+  if (!ctx.hasPermission('records.read')) return;
+  const byColumn = new Map<string, string[]>();
+  let cursor: string | undefined;
+  do {
+    const page: RecordPage = await call<RecordPage>(ctx, 'records.list', {
+      model: board.model_key,
+      limit: BACKFILL_PAGE,
+      sort: 'createdAt',
+      filter: { field: board.field_key, op: 'isNotEmpty' },
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const record of page.items) {
+      const column = record.data[board.field_key];
+      if (typeof column === 'string') byColumn.set(column, [...(byColumn.get(column) ?? []), record.id]);
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  for (const [column, recordIds] of byColumn) await placeNewAtEnd(ctx.em, board.id, column, recordIds);
+}
+
+export function createBoardProcedures({ call, routes }: BoardProcedureDeps): AnyProcedure[] {
+  /** This process forgets the organization's boards at commit; the others, when the trigger's notice arrives. */
+  const forgetBoards = (ctx: OrgContext) => ctx.afterCommit(async () => routes.forget(ctx.organizationId));
+
+  const list = defineProcedure({
+    name: 'kanban.boards.list',
+    summary: "Lists the organization's kanban boards",
+    scope: 'organization',
+    permission: 'data-models.read',
+    readOnly: true,
+    input: Type.Object({ modelKey: Type.Optional(KeyInput) }, { additionalProperties: false }),
+    output: Type.Object({ items: Type.Array(BoardSchema), nextCursor: Type.Null() }),
+    async handler(ctx, input) {
+      const rows = await ctx.em.execute<BoardRow[]>(
+        `SELECT ${BOARD_COLUMNS} FROM kanban_boards WHERE organization_id = ? AND (?::text IS NULL OR model_key = ?) ORDER BY name, id`,
+        [ctx.organizationId, input.modelKey ?? null, input.modelKey ?? null],
+      );
+      return { items: rows.map(boardView), nextCursor: null };
+    },
+  });
+
+  const get = defineProcedure({
+    name: 'kanban.boards.get',
+    summary: "A board with its columns (the field's options, in order) and the first cards of each, in position order",
+    scope: 'organization',
+    permission: 'data-models.read',
+    readOnly: true,
+    input: Type.Object(
+      {
+        id: IdInput,
+        cardsPerColumn: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CARDS_PER_PAGE, default: 20, description: 'Cards listed per column' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Object({ board: BoardSchema, columns: Type.Array(ColumnSchema) }, { title: 'KanbanBoardWithCards' }),
+    async handler(ctx, input) {
+      const board = await requireBoard(ctx.em, ctx.organizationId, input.id);
+      const field = (await modelFields(call, ctx, board.model_key)).find((candidate) => candidate.key === board.field_key);
+      const options = field?.type === 'SELECT' ? selectOptions(field) : [];
+      const limit = input.cardsPerColumn ?? 20;
+      const columns: Array<{ id: string; label: string; color?: string; cards: CardView[]; nextCursor: string | null }> = [];
+      for (const option of options) {
+        const page = limit === 0 ? { cards: [], nextCursor: null } : await columnPage(call, ctx, board, option.value, undefined, limit);
+        columns.push({ id: option.value, label: option.label, ...(option.color ? { color: option.color } : {}), ...page });
+      }
+      return { board: boardView(board), columns };
+    },
+  });
+
+  const create = defineProcedure({
+    name: 'kanban.boards.create',
+    summary: "Creates a board over a model: its columns are the options of one of the model's SELECT fields",
+    scope: 'organization',
+    permission: 'data-models.manage',
+    input: Type.Object({ name: NameInput, modelKey: KeyInput, fieldKey: KeyInput }, { additionalProperties: false }),
+    output: BoardSchema,
+    async handler(ctx, input): Promise<BoardView> {
+      requireFieldOfType(await modelFields(call, ctx, input.modelKey), input.fieldKey, ['SELECT'], 'fieldKey');
+      const [board] = await ctx.em.execute<BoardRow[]>(
+        `INSERT INTO kanban_boards (id, organization_id, name, model_key, field_key, created_by) VALUES (?, ?, ?, ?, ?, ?) RETURNING ${BOARD_COLUMNS}`,
+        [newId(), ctx.organizationId, input.name, input.modelKey, input.fieldKey, ctx.principal.userId],
+      );
+      await placeExistingCards(call, ctx, board);
+      ctx.emit(
+        createEvent(
+          'kanban.board-created',
+          { boardId: board.id, name: board.name, modelKey: board.model_key, fieldKey: board.field_key },
+          { organizationId: ctx.organizationId },
+        ),
+      );
+      forgetBoards(ctx);
+      return boardView(board);
+    },
+  });
+
+  const update = defineProcedure({
+    name: 'kanban.boards.update',
+    summary: 'Renames a board',
+    scope: 'organization',
+    permission: 'data-models.manage',
+    input: Type.Object({ id: IdInput, name: NameInput }, { additionalProperties: false }),
+    output: BoardSchema,
+    async handler(ctx, input): Promise<BoardView> {
+      const [board] = await ctx.em.execute<BoardRow[]>(
+        `UPDATE kanban_boards SET name = ?, updated_at = now() WHERE id = ? AND organization_id = ? RETURNING ${BOARD_COLUMNS}`,
+        [input.name, input.id, ctx.organizationId],
+      );
+      if (!board) throw notFound('Board');
+      return boardView(board);
+    },
+  });
+
+  const remove = defineProcedure({
+    name: 'kanban.boards.delete',
+    summary: "Deletes a board with its cards' places and assignments; the model's records stay",
+    scope: 'organization',
+    permission: 'data-models.manage',
+    input: Type.Object({ id: IdInput }, { additionalProperties: false }),
+    output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+    async handler(ctx, input) {
+      const deleted = await ctx.em.execute<Array<{ id: string }>>('DELETE FROM kanban_boards WHERE id = ? AND organization_id = ? RETURNING id', [
+        input.id,
+        ctx.organizationId,
+      ]);
+      if (deleted.length === 0) throw notFound('Board');
+      forgetBoards(ctx);
+      return { id: input.id, deleted: true as const };
+    },
+  });
+
+  return [list, get, create, update, remove];
+}

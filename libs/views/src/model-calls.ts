@@ -1,0 +1,64 @@
+import { invokeWithin, validationFailed, type InvocationDeps, type ProcedureContext, type ProcedureRegistry } from '@mrp/platform';
+import type { UserNotifier } from '@mrp/authz';
+
+/** What the views lib is built with: data-models' procedures are found in the registry, never imported. */
+export interface ViewsDeps {
+  /** The registry that holds records.* and dataModels.* (built after this lib's procedures). */
+  procedures(): ProcedureRegistry;
+  invocation(): InvocationDeps;
+  /** In-app notifications (the notifications lib, handed in by the runtime). */
+  notifier: UserNotifier;
+}
+
+/** A model field as dataModels.fields.list answers it (the part views read). */
+export interface ModelField {
+  key: string;
+  name: string;
+  type: string;
+  config: Record<string, unknown>;
+}
+
+/** A record as records.* answer it. */
+export interface RecordView {
+  id: string;
+  model: string;
+  title: string;
+  data: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface RecordPage {
+  items: RecordView[];
+  nextCursor: string | null;
+}
+
+export interface SelectOption {
+  value: string;
+  label: string;
+  color?: string;
+}
+
+/** Calls another lib's procedure as the caller, inside the caller's transaction (see invokeWithin). */
+export type ModelCall = <T>(ctx: ProcedureContext, name: string, input: unknown) => Promise<T>;
+
+export function modelCall(deps: ViewsDeps): ModelCall {
+  return (ctx, name, input) => invokeWithin(ctx, deps.procedures().require(name), input, deps.invocation());
+}
+
+export async function modelFields(call: ModelCall, ctx: ProcedureContext, modelKey: string): Promise<ModelField[]> {
+  return (await call<{ items: ModelField[] }>(ctx, 'dataModels.fields.list', { model: modelKey })).items;
+}
+
+/** The field, which must be live and of one of these types; else a validation error on `property`. */
+export function requireFieldOfType(fields: readonly ModelField[], key: string, types: readonly string[], property: string): ModelField {
+  const field = fields.find((candidate) => candidate.key === key);
+  if (!field) throw validationFailed([{ field: property, code: 'not_found', message: `The model has no field "${key}"` }]);
+  if (!types.includes(field.type)) {
+    throw validationFailed([{ field: property, code: 'invalid_type', message: `Field "${key}" is ${field.type}; it must be ${types.join(' or ')}` }]);
+  }
+  return field;
+}
+
+export function selectOptions(field: ModelField): SelectOption[] {
+  return Array.isArray(field.config.options) ? (field.config.options as SelectOption[]) : [];
+}
