@@ -127,6 +127,8 @@ function fileReferenceSchema(config: FileConfig): JsonSchema {
       mimeType: {
         type: 'string',
         pattern: '^[^/\\s]+/[^/\\s]+$',
+        // An allowed type (a wildcard's subtype filled in) makes an example that a client may send as it is.
+        examples: [(config.allowedMimeTypes?.[0] ?? 'application/pdf').replace('*', 'example')],
         ...(config.allowedMimeTypes ? { description: `One of ${config.allowedMimeTypes.join(', ')}` } : {}),
       },
       size: { type: 'integer', minimum: 0, ...(config.maxSizeBytes === undefined ? {} : { maximum: config.maxSizeBytes }), description: 'Bytes' },
