@@ -8,14 +8,15 @@ import { DomainError } from '@mrp/platform';
 import { PUBLIC_API_PREFIX } from '../route-table';
 
 /**
- * Only this origin: the page's own scripts and styles (no inline code), the document fetched from
- * here, no frames, no forms. Redoc sets element styles from script (CSSOM), which `style-src`
- * allows; its search worker (a blob: URL) is switched off in reference-page.js instead of allowed.
+ * Only this origin: scripts from here and nowhere else (no inline or eval'd code), the document
+ * fetched from here, no frames, no forms. Styles may be inline as well: Redoc (styled-components)
+ * writes its styles into <style> elements at run time, some before it can be handed a nonce. Its
+ * search worker (a blob: URL) is switched off in reference-page.js rather than allowed.
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
