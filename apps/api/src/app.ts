@@ -11,6 +11,7 @@ import { cronRouter } from './cron/cron-router';
 import { hooksRouter } from './hooks/hooks-router';
 import { publicApiGate, publicApiRouter } from './public-api/public-api-router';
 import { publicApiCors } from './public-api/cors';
+import { referencePageRouter } from './public-api/reference/reference-page-router';
 import { devSessionRouter, devSignInEnabled } from './dev/dev-session-router';
 import { consoleStatic } from './console/console-static';
 
@@ -43,6 +44,7 @@ export function buildApp({ runtime, authenticateSession, rateLimiter, consoleDir
   app.use(publicApiGate(runtime));
   app.use(publicApiCors(runtime.config.publicApiCorsOrigins));
   mount(app, publicApiRouter(runtime, rateLimiter));
+  mount(app, referencePageRouter());
   mount(app, rpcRouter(runtime, authenticateSession));
   mount(app, hooksRouter(runtime));
   mount(app, cronRouter(runtime));

@@ -1,6 +1,7 @@
 import type { AnyProcedure } from '@mrp/platform';
 import { createFieldProcedures } from './fields/field-procedures';
 import { retryIndexes } from './indexes/retry-indexes-procedure';
+import { modelCatalogProcedure } from './models/catalog-procedure';
 import { createModelProcedures } from './models/model-procedures';
 import { createRecordProcedures, type RecordProcedureDeps } from './records/record-procedures';
 import { createSendDueReminders, type ReminderProcedureDeps } from './reminders/send-due-reminders-procedure';
@@ -14,6 +15,7 @@ export type DataModelsDeps = RecordProcedureDeps & ReminderProcedureDeps;
 export function createDataModelsProcedures(deps: DataModelsDeps): AnyProcedure[] {
   return [
     ...createModelProcedures(),
+    modelCatalogProcedure,
     ...createFieldProcedures(),
     retryIndexes,
     ...createRecordProcedures(deps),

@@ -13,6 +13,8 @@ export { REMINDER_LIMITS } from './field-types/date';
 export type { DateTimeConfig } from './field-types/date';
 export { compileRecordValidator, validateRecordData, RECORD_ROOT_PATH } from './record/validate-record-data';
 export type { RecordValidator, ValidateRecordOptions, WriteMode } from './record/validate-record-data';
+export { recordDataSchema } from './record/record-data-schema';
+export type { JsonSchema } from './core/json-schema';
 export { isEmptyFieldValue } from './record/empty-value';
 export { unstorableText } from './values/text';
 export type { UnstorableText } from './values/text';

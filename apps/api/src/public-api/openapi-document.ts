@@ -1,8 +1,8 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { Type } from '@sinclair/typebox';
-import { ERROR_CODES } from '@mrp/platform';
-import { IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@mrp/platform';
+import { ERROR_CODES, IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH, type ErrorCode } from '@mrp/platform';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS } from './idempotency';
+import { withExamples } from './openapi-examples';
 import type { BoundRoute } from './route-binding';
 import type { QueryParameter } from './query-parameters';
 
@@ -28,6 +28,9 @@ const ErrorSchema = Type.Object(
   { description: 'Every error response has this shape' },
 );
 
+/** A schema named by its `$id`, or by a `title` that reads as a type name (`Record`, `RecordList`), is a component. */
+const COMPONENT_NAME = /^[A-Z][A-Za-z0-9]*$/;
+
 /** JSON Schema as OpenAPI 3.1 wants it: plain JSON, named schemas moved to components and referenced. */
 function toSchema(schema: object, components: Record<string, SchemaObject>): SchemaObject {
   const plain = JSON.parse(JSON.stringify(schema)) as SchemaObject & { $id?: string };
@@ -36,14 +39,29 @@ function toSchema(schema: object, components: Record<string, SchemaObject>): Sch
     if (node === null || typeof node !== 'object') return node;
     const { $id, ...rest } = node as Record<string, unknown> & { $id?: string };
     const mapped = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, hoist(value)]));
-    if (typeof $id === 'string') {
-      components[$id] = mapped as SchemaObject;
-      return { $ref: `#/components/schemas/${$id}` };
+    const name = typeof $id === 'string' ? $id : typeof rest['title'] === 'string' && COMPONENT_NAME.test(rest['title']) ? rest['title'] : undefined;
+    if (name === undefined) return mapped;
+    const existing = components[name];
+    if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(mapped)) {
+      throw new Error(`OpenAPI: two different schemas are both named ${name}`);
     }
-    return mapped;
+    components[name] = mapped as SchemaObject;
+    return { $ref: `#/components/schemas/${name}` };
   };
   return hoist(plain) as SchemaObject;
 }
+
+const OPEN_API_DOCUMENT_SCHEMA: SchemaObject = {
+  type: 'object',
+  description: 'An OpenAPI 3.1 document',
+  properties: {
+    openapi: { type: 'string', examples: ['3.1.0'] },
+    info: { type: 'object', examples: [{ title: 'Public API', version: '1.0.0' }] },
+    paths: { type: 'object', examples: [{}] },
+    components: { type: 'object', examples: [{}] },
+  },
+  required: ['openapi', 'info', 'paths'],
+};
 
 const requestIdHeader: Record<string, OpenAPIV3_1.HeaderObject> = {
   'X-Request-Id': { description: "The request's id (the one sent, else a new one); quote it when reporting a problem", schema: { type: 'string' } },
@@ -56,34 +74,66 @@ const rateLimitHeaders: Record<string, OpenAPIV3_1.HeaderObject> = {
   'X-RateLimit-Reset': { description: 'Whole seconds until the bucket is full again, if no request comes', schema: { type: 'integer', minimum: 0 } },
 };
 
-const errorResponse = (description: string, headers?: Record<string, OpenAPIV3_1.HeaderObject>): OpenAPIV3_1.ResponseObject => ({
+const EXAMPLE_REQUEST_ID = '0f5c2d4e-6b1a-4c8e-9d3f-2a7b8c9d0e1f';
+
+const errorResponse = (
+  description: string,
+  headers: Record<string, OpenAPIV3_1.HeaderObject>,
+  example: { code: ErrorCode; message: string; details?: Array<{ field: string; code: string; message: string }> },
+): OpenAPIV3_1.ResponseObject => ({
   description,
-  ...(headers ? { headers } : {}),
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  headers,
+  content: {
+    'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { ...example, requestId: EXAMPLE_REQUEST_ID } } },
+  },
 });
 
 const ERROR_RESPONSES: Record<string, OpenAPIV3_1.ResponseObject> = {
-  BadRequest: errorResponse('Invalid parameters or body (bad_request, validation_failed)', rateLimitHeaders),
-  Unauthorized: errorResponse('Key missing, invalid, revoked or expired; owner disabled, deleted or no longer a member (unauthorized)', {
-    ...requestIdHeader,
-    'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', enum: ['Bearer'] } },
+  BadRequest: errorResponse('Invalid parameters or body (bad_request, validation_failed)', rateLimitHeaders, {
+    code: 'validation_failed',
+    message: 'The request is invalid',
+    details: [{ field: 'title', code: 'required', message: '"title" is required.' }],
   }),
-  Forbidden: errorResponse('The key or its owner lacks the required permission (forbidden)', rateLimitHeaders),
+  Unauthorized: errorResponse(
+    'Key missing, invalid, revoked or expired; owner disabled, deleted or no longer a member (unauthorized)',
+    {
+      ...requestIdHeader,
+      'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', enum: ['Bearer'] } },
+    },
+    { code: 'unauthorized', message: 'Invalid API key' },
+  ),
+  Forbidden: errorResponse('The key or its owner lacks the required permission (forbidden)', rateLimitHeaders, {
+    code: 'forbidden',
+    message: 'Missing permission records.create',
+  }),
   NotFound: errorResponse(
     'No such resource, or a record hidden from the caller (not_found); the public API is switched off on this deployment (public_api_disabled)',
     rateLimitHeaders,
+    { code: 'not_found', message: 'Record not found' },
   ),
-  PayloadTooLarge: errorResponse('Body over 1 MiB (payload_too_large)', rateLimitHeaders),
-  UnsupportedMediaType: errorResponse('Body is not application/json (unsupported_media_type)', rateLimitHeaders),
+  PayloadTooLarge: errorResponse('Body over 1 MiB (payload_too_large)', rateLimitHeaders, { code: 'payload_too_large', message: 'The body is over 1 MiB' }),
+  UnsupportedMediaType: errorResponse('Body is not application/json (unsupported_media_type)', rateLimitHeaders, {
+    code: 'unsupported_media_type',
+    message: 'Send the body as application/json',
+  }),
   Conflict: errorResponse(
     'The Idempotency-Key was used for another request (idempotency_conflict), or a request with it is still running (request_in_progress); a concurrent change got in the way (conflict)',
     rateLimitHeaders,
+    { code: 'idempotency_conflict', message: 'This Idempotency-Key was used for another request' },
   ),
-  PreconditionFailed: errorResponse('The record is no longer at the version If-Match names (precondition_failed); nothing was written', rateLimitHeaders),
-  RateLimited: errorResponse('Rate limit exceeded (rate_limited)', {
-    ...rateLimitHeaders,
-    'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
-  }),
+  PreconditionFailed: errorResponse(
+    'The record is no longer at the version If-Match names (precondition_failed); nothing was written',
+    rateLimitHeaders,
+    { code: 'precondition_failed', message: 'The record changed since the version If-Match names' },
+  ),
+  RateLimited: errorResponse(
+    'Rate limit exceeded (rate_limited)',
+    {
+      ...rateLimitHeaders,
+      'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+    },
+    { code: 'rate_limited', message: 'Rate limit exceeded; retry in 1 s' },
+  ),
 };
 
 const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -212,7 +262,7 @@ function operationFor(bound: BoundRoute, schemas: Record<string, SchemaObject>):
 
 /** The OpenAPI 3.1 description of /api/v1, generated from the route table bound to the procedures' schemas. */
 export function buildOpenApiDocument(routes: readonly BoundRoute[]): OpenAPIV3_1.Document {
-  const schemas: Record<string, SchemaObject> = { Error: toSchema(ErrorSchema, {}) };
+  const schemas: Record<string, SchemaObject> = { Error: toSchema(ErrorSchema, {}), OpenApiDocument: OPEN_API_DOCUMENT_SCHEMA };
   const paths: OpenAPIV3_1.PathsObject = {};
   for (const bound of routes) {
     const path = openApiPath(bound.route.path);
@@ -222,25 +272,44 @@ export function buildOpenApiDocument(routes: readonly BoundRoute[]): OpenAPIV3_1
     get: {
       operationId: 'getOpenApiDocument',
       summary: 'This document',
+      description:
+        'Needs no key. With a valid key it also describes, typed field by field, every Data Model the key may read ' +
+        '(`data-models.read`) in its organization, with typed operations per model; a key that is not valid is a 401.',
       tags: ['Meta'],
-      security: [],
-      responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+      // Anonymous, or with a key.
+      security: [{}, { apiKey: [] }],
+      responses: {
+        '200': {
+          description: 'The OpenAPI 3.1 document',
+          headers: { ...requestIdHeader, Vary: { description: 'Authorization: the answer depends on the key', schema: { type: 'string' } } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/OpenApiDocument' } } },
+        },
+        '400': ref('BadRequest'),
+        '401': ref('Unauthorized'),
+        '429': ref('RateLimited'),
+      },
       'x-required-permission': null,
     },
   };
   paths['/openapi.json'] = openApiRoute as unknown as OpenAPIV3_1.PathItemObject;
-  return {
+  return withExamples({
     openapi: '3.1.0',
     info: {
       title: 'Public API',
       version: '1.0.0',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         "REST access to an organization's Data Models and records. Authenticate with `Authorization: Bearer mrk_…`. " +
         'Every call acts as the key owner with their live permissions (limited keys: intersected with the key allowlist). ' +
         'Rate limit: a token bucket per key (X-RateLimit-Limit / X-RateLimit-Remaining / X-RateLimit-Reset; 429 with Retry-After).',
     },
     servers: [{ url: '/api/v1' }],
-    tags: [{ name: 'Identity' }, { name: 'Models' }, { name: 'Records' }, { name: 'Meta' }],
+    tags: [
+      { name: 'Identity', description: 'Who the key acts as' },
+      { name: 'Models', description: "The organization's Data Models and their fields" },
+      { name: 'Records', description: 'Records of any model, by model key or by id' },
+      { name: 'Meta', description: 'This description of the API' },
+    ],
     paths,
     components: {
       schemas,
@@ -249,5 +318,5 @@ export function buildOpenApiDocument(routes: readonly BoundRoute[]): OpenAPIV3_1
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'mrk_…', description: 'An API key' } },
     },
     security: [{ apiKey: [] }],
-  };
+  });
 }

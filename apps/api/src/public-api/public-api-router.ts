@@ -18,8 +18,8 @@ import { hasJsonContentType, readJsonBody, unsupportedMediaType } from '../http/
 import { requestState } from '../http/request-context';
 import { apiKeyAuthentication, type PublicApiState } from './api-key-authentication';
 import { AnswerToReplay, IDEMPOTENT_METHODS, idempotencyKeyOf, idempotentOutcome, requestFingerprint, type HttpAnswer } from './idempotency';
-import { buildOpenApiDocument } from './openapi-document';
-import { declareQuery, parseQuery } from './query-parameters';
+import { openApiDocumentHandler } from './openapi-route';
+import { parseQuery } from './query-parameters';
 import { bindRoute, type BoundRoute } from './route-binding';
 import { PUBLIC_API_PREFIX, PUBLIC_ROUTES } from './route-table';
 
@@ -112,8 +112,6 @@ function routeHandler(runtime: Runtime, bound: BoundRoute) {
   };
 }
 
-const NO_QUERY = declareQuery([]);
-
 /**
  * The public REST facade: each route of the table, bound to its procedure's input schema, runs
  * that procedure through the same `invokeProcedure` as /rpc, after API-key authentication and the
@@ -123,11 +121,7 @@ export function publicApiRouter(runtime: Runtime, limiter: RateLimiter): Router 
   // Paths are matched exactly as written: /API/V1/Me is not a route.
   const router = new Router({ prefix: PUBLIC_API_PREFIX, sensitive: true });
   const routes = PUBLIC_ROUTES.map((route) => bindRoute(route, runtime.procedures.require(route.procedure)));
-  const document = buildOpenApiDocument(routes);
-  router.get('/openapi.json', (ctx) => {
-    parseQuery(NO_QUERY, ctx.query);
-    ctx.body = document;
-  });
+  router.get('/openapi.json', openApiDocumentHandler(runtime, limiter, routes));
   const authenticate = apiKeyAuthentication(runtime, limiter);
   for (const bound of routes) router[bound.route.method](bound.route.path, authenticate, routeHandler(runtime, bound));
   return router;

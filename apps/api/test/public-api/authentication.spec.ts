@@ -320,12 +320,12 @@ describe('/api/v1 authentication and authority', () => {
   });
 
   describe('the OpenAPI route needs no key', () => {
-    it('answers 200 without Authorization, and ignores a bad one', async () => {
+    it('answers 200 without Authorization; a key that is sent must be valid (decision 95)', async () => {
       await createOrganizationWithKey(api);
       const anonymous = await api.request('/api/v1/openapi.json');
       expect(anonymous.status).toBe(200);
       expect(((await anonymous.json()) as { openapi: string }).openapi).toMatch(/^3\./);
-      expect((await publicApi(api, 'mrk_garbage').get('/openapi.json')).status).toBe(200);
+      expect((await publicApi(api, 'mrk_garbage').get('/openapi.json')).status).toBe(401);
     });
   });
 });

@@ -47,12 +47,17 @@ export type FieldOutput = Static<typeof FieldSchema>;
 export const ArchivedModelSchema = Type.Object({ key: Type.String(), archivedAt: Timestamp }, { title: 'ArchivedModel' });
 export type ArchivedModelOutput = Static<typeof ArchivedModelSchema>;
 
-/** `{ items, nextCursor }`, the envelope of every list. */
+/** `{ items, nextCursor }`, the envelope of every list; named `<Item>List` after a named item (the OpenAPI component's name). */
 export function listEnvelope<T extends TSchema>(item: T, paged: boolean) {
-  return Type.Object({
-    items: Type.Array(item),
-    nextCursor: paged ? Type.Union([Type.String(), Type.Null()]) : Type.Null(),
-  });
+  return Type.Object(
+    {
+      items: Type.Array(item),
+      nextCursor: paged
+        ? Type.Union([Type.String(), Type.Null()], { description: 'Pass it back as `cursor` for the next page; null on the last one' })
+        : Type.Null({ description: 'Always null: the list is never paged' }),
+    },
+    typeof item.title === 'string' ? { title: `${item.title}List` } : {},
+  );
 }
 
 export const ModelListSchema = listEnvelope(ModelSchema, false);

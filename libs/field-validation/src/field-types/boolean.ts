@@ -11,4 +11,5 @@ export const booleanHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
   validateValue: (value, _config, path) =>
     typeof value === 'boolean' ? ok(value) : fail(path, 'invalid_type', 'Must be true or false.'),
+  valueSchema: () => ({ type: 'boolean' }),
 };

@@ -18,4 +18,5 @@ export const emailHandler: FieldTypeHandler<EmptyConfig> = {
       : ok(address);
   },
   isEmpty: isEmptyText,
+  valueSchema: () => ({ type: 'string', format: 'email', maxLength: MAX_EMAIL_LENGTH }),
 };

@@ -1,5 +1,6 @@
 import type { ConfigOf, ConfigSchema } from '../config/config-schema';
 import { parseConfigObject } from '../config/config-schema';
+import type { JsonSchema } from '../core/json-schema';
 import type { Result } from '../core/result';
 
 /** Everything the library knows about one field type. */
@@ -13,6 +14,14 @@ export interface FieldTypeHandler<C extends Record<string, unknown>> {
    * for lists. Absent: only null does.
    */
   isEmpty?(value: unknown, config: C): boolean;
+  /**
+   * The JSON Schema of a non-empty value under an already parsed configuration: what
+   * `validateValue` accepts, as far as JSON Schema can say it (rules it cannot, such as a real
+   * calendar date or allowed HTML, are left to the validator).
+   */
+  valueSchema(config: C): JsonSchema;
+  /** Computed by the server, never written by clients (FORMULA). */
+  computed?: true;
 }
 
 /** The empty form of free text. */

@@ -1,13 +1,14 @@
 import { arrayRule, integerRule, stringRule } from '../config/config-rules';
 import { optional, withDefault } from '../config/config-schema';
 import { isPlainObject, ownValue } from '../core/plain-object';
+import type { JsonSchema } from '../core/json-schema';
 import type { FieldError, Result } from '../core/result';
 import { fail, failWith, ok } from '../core/result';
 import { mimeTypeAllowed, normaliseMimeType, normaliseMimeTypePattern } from '../values/mime-type';
-import { containsControlCharacter, containsLineBreak, exceedsLength } from '../values/text';
+import { containsControlCharacter, containsLineBreak, exceedsLength, SINGLE_LINE_PATTERN } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser, isEmptyList } from './field-type-handler';
-import { validateHttpUrl } from './url';
+import { HTTP_URL_SCHEMA, validateHttpUrl } from './url';
 
 export interface FileReference {
   url: string;
@@ -116,9 +117,31 @@ export function validateFileReference(value: unknown, config: FileConfig, path: 
   });
 }
 
+/** A `{ url, name, mimeType?, size? }` object; mimeType and size become required when the field limits them. */
+function fileReferenceSchema(config: FileConfig): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      url: { ...HTTP_URL_SCHEMA },
+      name: { type: 'string', minLength: 1, maxLength: MAX_FILE_NAME_LENGTH, pattern: SINGLE_LINE_PATTERN },
+      mimeType: {
+        type: 'string',
+        pattern: '^[^/\\s]+/[^/\\s]+$',
+        // An allowed type (a wildcard's subtype filled in) makes an example that a client may send as it is.
+        examples: [(config.allowedMimeTypes?.[0] ?? 'application/pdf').replace('*', 'example')],
+        ...(config.allowedMimeTypes ? { description: `One of ${config.allowedMimeTypes.join(', ')}` } : {}),
+      },
+      size: { type: 'integer', minimum: 0, ...(config.maxSizeBytes === undefined ? {} : { maximum: config.maxSizeBytes }), description: 'Bytes' },
+    },
+    required: ['url', 'name', ...(config.allowedMimeTypes ? ['mimeType'] : []), ...(config.maxSizeBytes === undefined ? [] : ['size'])],
+    additionalProperties: false,
+  };
+}
+
 export const fileHandler: FieldTypeHandler<FileConfig> = {
   parseConfig: configParser(fileConfigSchema),
   validateValue: (value, config, path) => validateFileReference(value, config, path),
+  valueSchema: fileReferenceSchema,
 };
 
 export const attachmentsHandler: FieldTypeHandler<AttachmentsConfig> = {
@@ -139,4 +162,5 @@ export const attachmentsHandler: FieldTypeHandler<AttachmentsConfig> = {
     return errors.length > 0 ? failWith(errors) : ok(files);
   },
   isEmpty: isEmptyList,
+  valueSchema: (config) => ({ type: 'array', items: fileReferenceSchema(config), maxItems: config.maxFiles }),
 };

@@ -1,5 +1,6 @@
 import { enumRule, stringRule } from '../config/config-rules';
 import { required } from '../config/config-schema';
+import type { JsonSchema } from '../core/json-schema';
 import { fail, ok } from '../core/result';
 import { FORMULA_RESULT_TYPES } from '../formula/formula-types';
 import type { FormulaResultType } from '../formula/formula-types';
@@ -11,6 +12,13 @@ import type { FieldTypeHandler } from './field-type-handler';
 import { configParser } from './field-type-handler';
 
 export type FormulaConfig = { expression: string; resultType: FormulaResultType };
+
+const FORMULA_RESULT_SCHEMAS: Readonly<Record<FormulaResultType, JsonSchema>> = {
+  NUMBER: { type: 'number' },
+  TEXT: { type: 'string', maxLength: FORMULA_LIMITS.maxTextResultLength },
+  BOOLEAN: { type: 'boolean' },
+  DATE: { type: 'string', format: 'date' },
+};
 
 const expressionRule = (value: unknown, path: string) => {
   const text = stringRule({ maxLength: FORMULA_LIMITS.maxExpressionLength })(value, path);
@@ -48,4 +56,6 @@ export const formulaHandler: FieldTypeHandler<FormulaConfig> = {
           : fail(path, 'invalid_format', 'Must be a date formatted YYYY-MM-DD.');
     }
   },
+  valueSchema: ({ resultType, expression }) => ({ ...FORMULA_RESULT_SCHEMAS[resultType], description: `Computed: ${expression}` }),
+  computed: true,
 };

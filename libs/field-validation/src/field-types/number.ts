@@ -48,4 +48,11 @@ export const numberHandler: FieldTypeHandler<NumberConfig> = {
     // JSON cannot tell -0 from 0; normalising keeps re-validation stable.
     return ok(Object.is(value, -0) ? 0 : value);
   },
+  // Decimal places beyond zero are not a JSON Schema rule (multipleOf 0.01 misjudges doubles), so they stay a description.
+  valueSchema: ({ min, max, precision }) => ({
+    type: precision === 0 ? 'integer' : 'number',
+    ...(min === undefined ? {} : { minimum: min }),
+    ...(max === undefined ? {} : { maximum: max }),
+    ...(precision === undefined || precision === 0 ? {} : { description: `At most ${precision} decimal places` }),
+  }),
 };

@@ -1,4 +1,5 @@
 import type { FieldType } from '../core/field-types';
+import type { JsonSchema } from '../core/json-schema';
 import type { Result } from '../core/result';
 import { fail, failWith, ok } from '../core/result';
 import { findUnstorableText } from '../values/storable-value';
@@ -26,6 +27,10 @@ export interface CompiledField {
   isEmpty(value: unknown): boolean;
   /** Validates a value that is not empty; errors are reported at `path`. */
   validateValue(value: unknown, path: string): Result<unknown>;
+  /** The JSON Schema of a value that is not empty. */
+  readonly valueSchema: JsonSchema;
+  /** Computed by the server, never written by clients. */
+  readonly computed: boolean;
 }
 
 type FieldCompiler = (config: unknown, type: FieldType) => Result<CompiledField>;
@@ -45,6 +50,8 @@ function compiler<C extends Record<string, unknown>>(handler: FieldTypeHandler<C
     const isEmpty = (value: unknown) => value === null || value === undefined || (handler.isEmpty?.(value, config) ?? false);
     return ok({
       config,
+      valueSchema: handler.valueSchema(config),
+      computed: handler.computed === true,
       isEmpty,
       validateValue(value, path) {
         if (looksEmpty(value) && !isEmpty(value)) {

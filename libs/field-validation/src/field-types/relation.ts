@@ -51,4 +51,8 @@ export const relationHandler: FieldTypeHandler<RelationConfig> = {
     return ok([...ids]);
   },
   isEmpty: (value, config) => config.multiple && isEmptyList(value),
+  valueSchema: ({ targetModel, multiple }) => {
+    const id = { type: 'string', format: 'uuid', description: `The id of a ${targetModel} record`, 'x-target-model': targetModel };
+    return multiple ? { type: 'array', items: id, uniqueItems: true, maxItems: MAX_RELATED_RECORDS } : id;
+  },
 };

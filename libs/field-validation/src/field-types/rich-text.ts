@@ -18,4 +18,5 @@ export const richTextHandler: FieldTypeHandler<TextConfig> = {
     return check.ok ? ok(value) : fail(path, 'invalid_format', `Disallowed HTML: ${check.reason}`);
   },
   isEmpty: isEmptyText,
+  valueSchema: (config) => ({ type: 'string', maxLength: config.maxLength, contentMediaType: 'text/html' }),
 };

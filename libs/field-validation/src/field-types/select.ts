@@ -1,6 +1,7 @@
 import { arrayRule, integerRule, objectRule, stringRule } from '../config/config-rules';
 import type { ConfigOf } from '../config/config-schema';
 import { optional, required } from '../config/config-schema';
+import type { JsonSchema } from '../core/json-schema';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
 import { containsControlCharacter, containsLineBreak } from '../values/text';
@@ -58,6 +59,16 @@ function completeOptions(options: readonly ConfigOf<typeof optionSchema>[]): Res
   return ok(completed);
 }
 
+/** One option's value; the labels, when they differ, are named in the description. */
+function optionValueSchema(options: readonly SelectOption[]): JsonSchema {
+  const labelled = options.filter((option) => option.label !== option.value);
+  return {
+    type: 'string',
+    enum: options.map((option) => option.value),
+    ...(labelled.length > 0 ? { description: labelled.map((option) => `${option.value}: ${option.label}`).join('; ') } : {}),
+  };
+}
+
 function isOptionValue(options: readonly SelectOption[], value: string): boolean {
   return options.some((option) => option.value === value);
 }
@@ -73,6 +84,7 @@ export const selectHandler: FieldTypeHandler<SelectConfig> = {
       ? ok(value)
       : fail(path, 'invalid_option', 'Must be one of the configured options.');
   },
+  valueSchema: (config) => optionValueSchema(config.options),
 };
 
 export const multiSelectHandler: FieldTypeHandler<MultiSelectConfig> = {
@@ -106,4 +118,10 @@ export const multiSelectHandler: FieldTypeHandler<MultiSelectConfig> = {
     return ok([...selected]);
   },
   isEmpty: isEmptyList,
+  valueSchema: (config) => ({
+    type: 'array',
+    items: optionValueSchema(config.options),
+    uniqueItems: true,
+    maxItems: Math.min(config.maxSelected ?? Infinity, config.options.length),
+  }),
 };

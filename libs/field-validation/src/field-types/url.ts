@@ -11,8 +11,12 @@ export function validateHttpUrl(value: unknown, path: string) {
   return isHttpUrl(value) ? ok(value) : fail(path, 'invalid_format', 'Must be an absolute http:// or https:// URL.');
 }
 
+/** An absolute http(s) URL, as validateHttpUrl accepts it. */
+export const HTTP_URL_SCHEMA = Object.freeze({ type: 'string', format: 'uri', maxLength: MAX_URL_LENGTH, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
+
 export const urlHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
   validateValue: (value, _config, path) => validateHttpUrl(value, path),
   isEmpty: isEmptyText,
+  valueSchema: () => ({ ...HTTP_URL_SCHEMA }),
 };

@@ -1,5 +1,9 @@
-/** Characters Unicode treats as mandatory line breaks (LF, VT, FF, CR, NEL, LS, PS). */
-const LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/;
+/** Characters Unicode treats as mandatory line breaks (LF, VT, FF, CR, NEL, LS, PS), as regex class members. */
+const LINE_BREAK_CHARACTERS = '\\n\\v\\f\\r\\u0085\\u2028\\u2029';
+const LINE_BREAK = new RegExp(`[${LINE_BREAK_CHARACTERS}]`);
+
+/** A JSON Schema `pattern` (ECMA-262) for text without line breaks. */
+export const SINGLE_LINE_PATTERN = `^[^${LINE_BREAK_CHARACTERS}]*$`;
 
 export function containsLineBreak(text: string): boolean {
   return LINE_BREAK.test(text);

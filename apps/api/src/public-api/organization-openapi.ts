@@ -1,0 +1,159 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { recordDataSchema, type FieldDefinition, type JsonSchema, type WriteMode } from '@mrp/field-validation';
+import type { ModelCatalog } from '@mrp/data-models';
+import { withExamples } from './openapi-examples';
+
+type SchemaObject = OpenAPIV3_1.SchemaObject;
+type Operation = OpenAPIV3_1.OperationObject;
+type CatalogModel = ModelCatalog['models'][number];
+
+const JSON_MEDIA = 'application/json';
+
+/**
+ * The components of one model. Model keys are immutable and hold no dot, so `<key>.<Kind>` names
+ * never collide (with each other, or with the generic `Record`, `Error`, ...) and never change:
+ * code generated from one document keeps compiling against the next.
+ */
+export function modelComponentNames(key: string) {
+  return {
+    data: `${key}.Data`,
+    patch: `${key}.Patch`,
+    record: `${key}.Record`,
+    list: `${key}.RecordList`,
+    create: `${key}.Create`,
+  };
+}
+
+const refTo = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` }) as SchemaObject;
+
+/** The model's `data` schema from field-validation (the one rule), each property titled with the field's name. */
+function dataSchema(model: CatalogModel, mode: WriteMode): SchemaObject {
+  const definitions: FieldDefinition[] = model.fields.map(({ key, type, config, required }) => ({ key, type, config, required }));
+  const schema = recordDataSchema(definitions, mode) as JsonSchema & { properties: Record<string, JsonSchema> };
+  const names = new Map(model.fields.map((field) => [field.key, field.name]));
+  for (const [key, property] of Object.entries(schema.properties)) {
+    schema.properties[key] = { title: names.get(key) ?? key, ...property };
+  }
+  const what =
+    mode === 'create'
+      ? `The data of a record of the ${model.name} model`
+      : `Changes to a record of the ${model.name} model: given keys only; null clears a field that is not required`;
+  return { title: mode === 'create' ? model.name : `${model.name} changes`, description: model.description ? `${what}. ${model.description}` : what, ...schema } as SchemaObject;
+}
+
+/** What the generic document always holds; missing, it is a programming error (which the tests find). */
+function must<T>(value: T | undefined | null, what: string): T {
+  if (value === undefined || value === null) throw new Error(`OpenAPI: the generic document has no ${what}`);
+  return value;
+}
+
+function operationAt(paths: OpenAPIV3_1.PathsObject, path: string, method: 'get' | 'post' | 'patch'): Operation {
+  return must(paths[path]?.[method], `${method.toUpperCase()} ${path}`);
+}
+
+function bodyMedia(operation: Operation): OpenAPIV3_1.MediaTypeObject {
+  return must((operation.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[JSON_MEDIA], `request body of ${operation.operationId}`);
+}
+
+function answerMedia(operation: Operation, status: string): OpenAPIV3_1.MediaTypeObject {
+  const response = operation.responses?.[status] as OpenAPIV3_1.ResponseObject | undefined;
+  return must(response?.content?.[JSON_MEDIA], `${status} answer of ${operation.operationId}`);
+}
+
+/** A copy of the generic operation with its success answer (and body) typed for one model, its example to be sampled again. */
+function specialise(
+  generic: Operation,
+  model: CatalogModel,
+  typed: { status: string; response: SchemaObject; body?: SchemaObject },
+): Operation {
+  const operation = structuredClone(generic);
+  operation.operationId = `${model.key}.${generic.operationId}`;
+  operation.summary = `${generic.summary} (${model.name})`;
+  operation.tags = [model.key];
+  operation.parameters = ((operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter(
+    (parameter) => !(parameter.in === 'path' && parameter.name === 'key'),
+  );
+  const media = answerMedia(operation, typed.status);
+  media.schema = typed.response;
+  delete media.example;
+  if (typed.body) {
+    const body = bodyMedia(operation);
+    body.schema = typed.body;
+    delete body.example;
+  }
+  return operation;
+}
+
+/** Replaces `data` of an object schema (the Record, or a body) with the given schema. */
+function withData(schema: SchemaObject, data: SchemaObject, overrides: Record<string, SchemaObject> = {}): SchemaObject {
+  return { ...schema, properties: { ...schema.properties, ...overrides, data } };
+}
+
+/**
+ * The generic document plus, for each model of the catalog, its named schemas (`<key>.Data` for a
+ * record's data as written and read, `<key>.Patch` for an update, `<key>.Record`,
+ * `<key>.RecordList`, `<key>.Create`) and its own list and create operations at the concrete path
+ * `/models/<key>/records` (which OpenAPI matches before the templated one). `GET` and `PATCH
+ * /records/{id}` answer a record of any of these models (`AnyRecord`, told apart by `model`).
+ * The generic document is left untouched.
+ */
+export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog: ModelCatalog): OpenAPIV3_1.Document {
+  if (catalog.models.length === 0) return generic;
+  const document = structuredClone(generic);
+  const schemas = must(document.components?.schemas, 'component schemas');
+  const paths = must(document.paths, 'paths');
+  const tags = must(document.tags, 'tags');
+  const listRecords = operationAt(paths, '/models/{key}/records', 'get');
+  const createRecord = operationAt(paths, '/models/{key}/records', 'post');
+  const getRecord = operationAt(paths, '/records/{id}', 'get');
+  const updateRecord = operationAt(paths, '/records/{id}', 'patch');
+  const recordSchema = must(schemas['Record'], 'Record schema');
+  const recordListSchema = must(schemas['RecordList'], 'RecordList schema');
+  const createBody = bodyMedia(createRecord).schema as SchemaObject;
+
+  for (const model of catalog.models) {
+    const names = modelComponentNames(model.key);
+    schemas[names.data] = dataSchema(model, 'create');
+    schemas[names.patch] = dataSchema(model, 'update');
+    schemas[names.record] = {
+      ...withData(recordSchema, refTo(names.data), { model: { type: 'string', const: model.key, description: 'The model key' } }),
+      title: `${model.name} record`,
+    };
+    schemas[names.list] = {
+      ...recordListSchema,
+      title: `${model.name} records`,
+      properties: { ...recordListSchema.properties, items: { type: 'array', items: refTo(names.record) } },
+    };
+    schemas[names.create] = { ...withData(createBody, refTo(names.data)), title: `New ${model.name} record` };
+    paths[`/models/${model.key}/records`] = {
+      get: specialise(listRecords, model, { status: '200', response: refTo(names.list) }),
+      post: specialise(createRecord, model, { status: '201', response: refTo(names.record), body: refTo(names.create) }),
+    } as OpenAPIV3_1.PathItemObject;
+    tags.push({
+      name: model.key,
+      description: model.description ? `${model.name}: ${model.description}` : `Records of the ${model.name} model`,
+      'x-displayName': model.name,
+    } as OpenAPIV3_1.TagObject);
+  }
+
+  schemas['AnyRecord'] = {
+    description: 'A record of any model the key may read; `model` tells which',
+    oneOf: catalog.models.map((model) => refTo(modelComponentNames(model.key).record)),
+    discriminator: {
+      propertyName: 'model',
+      mapping: Object.fromEntries(catalog.models.map((model) => [model.key, `#/components/schemas/${modelComponentNames(model.key).record}`])),
+    },
+  };
+  for (const operation of [getRecord, updateRecord]) {
+    const media = answerMedia(operation, '200');
+    media.schema = refTo('AnyRecord');
+    delete media.example;
+  }
+  const patchBody = bodyMedia(updateRecord);
+  patchBody.schema = withData(patchBody.schema as SchemaObject, {
+    description: "Changes to the record's data, by the record's model",
+    anyOf: catalog.models.map((model) => refTo(modelComponentNames(model.key).patch)),
+  });
+  delete patchBody.example;
+  return withExamples(document);
+}
