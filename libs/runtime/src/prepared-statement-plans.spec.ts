@@ -10,7 +10,8 @@ import './modules';
 
 /**
  * Every prepared statement of the product (the hot paths: the API-key lookup, the model and its
- * fields that every record operation reads, record reads by id, the record INSERT) keeps its index lookups in the plan PostgreSQL settles on, whatever the
+ * fields that every record operation reads, record reads by id, the record INSERT, the webhook
+ * outbox's INSERT) keeps its index lookups in the plan PostgreSQL settles on, whatever the
  * statistics say. The tables hold 100,000 rows each, all in one organization, while their
  * statistics say they are empty: analysed before the rows came, as after a burst of writes that
  * autovacuum has not caught up with. A sequential scan, or an index that is not one of the
@@ -22,7 +23,19 @@ const ROWS = 100_000;
 const ORGANIZATION = '0195a000-0000-7000-8000-000000000001';
 
 /** Every table a prepared statement reads. */
-const TABLES = ['users', 'memberships', 'roles', 'role_grants', 'api_keys', 'data_models', 'data_fields', 'records', 'record_access', 'rate_limit_buckets'];
+const TABLES = [
+  'users',
+  'memberships',
+  'roles',
+  'role_grants',
+  'api_keys',
+  'data_models',
+  'data_fields',
+  'records',
+  'record_access',
+  'rate_limit_buckets',
+  'webhook_endpoints',
+];
 
 // One INSERT ... SELECT per table; $1 is the number of rows, $2 the organization.
 const FILL = [
@@ -50,6 +63,8 @@ const FILL = [
    SELECT id, (SELECT id FROM roles ORDER BY key LIMIT 1) FROM records`,
   `INSERT INTO rate_limit_buckets (bucket_key, tokens, updated_at, admitted)
    SELECT 'bucket-' || g, 1, now(), true FROM generate_series(1, $1::int) g`,
+  `INSERT INTO webhook_endpoints (id, organization_id, url, subscriptions, secret_hash, created_by)
+   SELECT gen_random_uuid(), $2::uuid, 'https://example.com/hooks/' || g, '{*}', 'hash', 'test' FROM generate_series(1, $1::int) g`,
 ];
 
 async function fillDatabase(url: string): Promise<Client> {
@@ -71,12 +86,13 @@ async function fillDatabase(url: string): Promise<Client> {
 describe('the plans of prepared statements', () => {
   const statements = definedPreparedStatements();
 
-  it('cover the hot paths: the key lookup, the model lookup, the record reads by id, the record INSERT', () => {
+  it('cover the hot paths: the key lookup, the model lookup, the record reads by id, the record INSERT, the delivery INSERT', () => {
     const texts = statements.map((statement) => statement.text);
     expect(texts.filter((text) => text.includes('k.token_hash = $1')).length).toBe(2);
     expect(texts.filter((text) => text.includes('m.organization_id = $1::uuid AND m.key = $2::text')).length).toBe(1);
     expect(texts.filter((text) => text.includes('m.key AS model_key, m.fields_version')).length).toBe(6);
     expect(texts.filter((text) => text.startsWith('INSERT INTO records')).length).toBe(1);
+    expect(texts.filter((text) => text.startsWith('INSERT INTO webhook_deliveries')).length).toBe(1);
   });
 
   describe('on 100,000 rows a table, analysed while empty', () => {

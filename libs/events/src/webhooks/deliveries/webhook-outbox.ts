@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId, sqlTextArray, type EventEnvelope } from '@mrp/platform';
+import { executePrepared, newId, preparedStatement, sqlTextArray, type EventEnvelope } from '@mrp/platform';
 import { eventMatches } from '../../bus/subscription-pattern';
 import type { EventPersister } from '../../bus/event-dispatcher';
 import { RouteCache } from '../../bus/route-cache';
@@ -26,6 +26,34 @@ export function deliveryBody(event: EventEnvelope): string {
     causedBy: event.causedBy,
     payload: event.payload,
   });
+}
+
+/**
+ * Queues deliveries: one row per element of $1, a JSON array of {id, endpoint_id, event_id,
+ * event_type, body, idempotency_key}. Prepared (planned once per connection, no query builder): it
+ * runs in the transaction of every change that has an endpoint to tell. No foreign key to the
+ * endpoint (a lock on its row per insert, decision 89): the join re-checks it, re-checked here
+ * because a change another process made may not have reached this one's routes yet; a delivery
+ * whose endpoint is deleted before this commits is dropped by the claim.
+ */
+const QUEUE_DELIVERIES = preparedStatement(
+  `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key)
+   SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key
+     FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, body text, idempotency_key text)
+     -- One lookup by primary key per row (LIMIT keeps the planner from scanning every enabled endpoint instead).
+     CROSS JOIN LATERAL (
+       SELECT organization_id FROM webhook_endpoints WHERE id = d.endpoint_id AND state = 'enabled' LIMIT 1
+     ) e`,
+  { purpose: 'webhook deliveries queued', indexes: ['webhook_endpoints_pkey'] },
+);
+
+interface QueuedDelivery {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  idempotency_key: string;
 }
 
 /** Stands for "no organization" in the route lookup, which then finds the platform-wide endpoints only. */
@@ -80,31 +108,20 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
       const endpoints = await routes.routesFor(em, organizationIds.length > 0 ? organizationIds : [NO_ORGANIZATION]);
       if (endpoints.length === 0) return;
 
-      const rows: Array<[string, string, string, string, string, string]> = [];
+      const rows: QueuedDelivery[] = [];
       for (const event of routable) {
         const owners = new Set(organizationsOf(event));
         const body = deliveryBody(event);
         for (const endpoint of endpoints) {
           const ownsEvent = endpoint.organization_id === null || owners.has(endpoint.organization_id);
           if (ownsEvent && endpoint.subscriptions.some((pattern) => eventMatches(pattern, event))) {
-            rows.push([newId(), endpoint.id, event.id, event.type, body, newId()]);
+            rows.push({ id: newId(), endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, body, idempotency_key: newId() });
             queuedDeliveries.add(event);
           }
         }
       }
       if (rows.length === 0) return;
-      const column = (index: number) => sqlTextArray(rows.map((row) => row[index]));
-      // No foreign key to the endpoint (a lock on its row per insert, decision 89): the join re-checks
-      // it, and a delivery whose endpoint is deleted before this commits is dropped by the claim.
-      await em.execute(
-        `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key)
-         SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key
-           FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[])
-                AS d(id, endpoint_id, event_id, event_type, body, idempotency_key)
-           -- Re-checked here: a change another process made may not have reached this one's routes yet.
-           JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.state = 'enabled'`,
-        [column(0), column(1), column(2), column(3), column(4), column(5)],
-      );
+      await executePrepared(em, QUEUE_DELIVERIES, [JSON.stringify(rows)]);
     },
   };
 }
