@@ -47,6 +47,8 @@ describe('the board and calendar pages in Chromium', () => {
     api = await startConsoleApi();
     browser = await launchChromium();
     page = browser.page;
+    page.on('console', (m) => console.log('PAGE', m.type(), m.text()));
+    page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
   }, 120_000);
 
   afterAll(async () => {
@@ -115,7 +117,12 @@ describe('the board and calendar pages in Chromium', () => {
     expect((await restRecord(records['Write the spec']!)).data.status).toBe('done');
 
     // Within a column: Ship it dropped on the upper half of Write the spec goes before it.
-    await card('Ship it').dragTo(column('Done').locator('ul.kanban-cards'));
+    const doneList = column('Done').locator('ul.kanban-cards');
+    const box = (await doneList.boundingBox())!;
+    const across = answered('kanban.cards.move');
+    // Below the last card: last in the column.
+    await card('Ship it').dragTo(doneList, { targetPosition: { x: 20, y: box.height - 6 } });
+    expect((await across).status()).toBe(200);
     expect(await titlesIn('Done')).toEqual(['Write the spec', 'Ship it']);
     const within = answered('kanban.cards.move');
     await card('Ship it').dragTo(card('Write the spec'), { targetPosition: { x: 20, y: 4 } });
@@ -165,7 +172,7 @@ describe('the board and calendar pages in Chromium', () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Space');
     const notice = page.getByRole('alert');
-    await notice.getByText('Not found').waitFor();
+    await notice.getByText('Not found', { exact: true }).waitFor();
     expect(await notice.textContent()).toMatch(/Request id for support: [0-9a-f-]{36}/);
     expect(await titlesIn('Done')).toEqual(['Ship it', 'Review the pull request', 'Write the spec']);
     expect(await titlesIn('Doing')).toEqual([]);
@@ -203,6 +210,16 @@ describe('the board and calendar pages in Chromium', () => {
     await page.getByRole('button', { name: 'Move column In review left' }).click();
     await page.getByRole('status').filter({ hasText: 'Columns in order: To do, Doing, In review, Done.' }).waitFor();
     expect(await page.locator('.kanban-column h2').allTextContents()).toEqual(['To do 0', 'Doing 0', 'In review 0', 'Done 2']);
+    for (const [title, status] of [
+      ['Draft the release notes', 'todo'],
+      ['Update the changelog', 'todo'],
+      ['Fix the login redirect', 'doing'],
+      ['Check the translations', 'in_review'],
+    ] as const) {
+      await rpc('records.create', { model: 'tasks', data: { title, status } });
+    }
+    await page.reload();
+    await card('Check the translations').waitFor();
     await screenshotBothWidths(page, 'board');
 
     await page.getByRole('link', { name: '← Boards' }).click();

@@ -53,6 +53,15 @@ export default function BoardPage({ params }: PageProps) {
   const [deletingColumn, setDeletingColumn] = useState<{ id: string; label: string }>();
   const [columnError, setColumnError] = useState<unknown>();
   const refocus = useRef<string | null>(null);
+  // Read by the drag handlers, which can run before React draws the drag's start.
+  const draggedCard = useRef<string | null>(null);
+  const aimedAt = useRef<DropTarget | null>(null);
+  const aim = (target: DropTarget | null) => {
+    const current = aimedAt.current;
+    if (current?.column === target?.column && current?.before === target?.before) return;
+    aimedAt.current = target;
+    setDropTarget(target);
+  };
 
   const mayMove = permissions.has('records.update');
   const mayManage = permissions.has('data-models.manage');
@@ -154,30 +163,38 @@ export default function BoardPage({ params }: PageProps) {
     event.dataTransfer.setData('text/plain', cardId);
     event.dataTransfer.effectAllowed = 'move';
     setMoveError(undefined);
+    draggedCard.current = cardId;
     setDragging(cardId);
+  };
+  const endDrag = () => {
+    draggedCard.current = null;
+    setDragging(null);
+    aim(null);
   };
   /** Over a card: before it in its upper half, after it in its lower half. */
   const onCardDragOver = (column: string, cardId: string) => (event: DragEvent<HTMLElement>) => {
+    const dragging = draggedCard.current;
     if (!dragging) return;
     event.preventDefault();
     event.stopPropagation();
+    event.dataTransfer.dropEffect = 'move';
     const box = event.currentTarget.getBoundingClientRect();
     const cardIds = (visible.find((candidate) => candidate.id === column)?.cardIds ?? []).filter((id) => id !== dragging);
     const at = cardIds.indexOf(cardId);
     const before = event.clientY < box.top + box.height / 2 ? cardId : cardIds[at + 1];
-    if (dropTarget?.column !== column || dropTarget.before !== before) setDropTarget({ column, ...(before === undefined ? {} : { before }) });
+    aim({ column, ...(before === undefined ? {} : { before }) });
   };
   const onColumnDragOver = (column: string) => (event: DragEvent<HTMLElement>) => {
-    if (!dragging) return;
+    if (!draggedCard.current) return;
     event.preventDefault();
-    if (dropTarget?.column !== column || dropTarget.before !== undefined) setDropTarget({ column });
+    event.dataTransfer.dropEffect = 'move';
+    aim({ column });
   };
   const onDrop = (column: string) => (event: DragEvent<HTMLElement>) => {
     event.preventDefault();
-    const cardId = dragging ?? event.dataTransfer.getData('text/plain');
-    const target = dropTarget?.column === column ? dropTarget : { column };
-    setDragging(null);
-    setDropTarget(null);
+    const cardId = draggedCard.current ?? event.dataTransfer.getData('text/plain');
+    const target = aimedAt.current?.column === column ? aimedAt.current : { column };
+    endDrag();
     if (!cardId || !board.cards.has(cardId)) return;
     if (!movesCard(visible, cardId, target.column, target.before)) return;
     const restore = board.order;
@@ -279,7 +296,7 @@ export default function BoardPage({ params }: PageProps) {
                     </div>
                   ) : null}
                 </header>
-                <ul className="kanban-cards" aria-labelledby={headingId} onDragOver={onColumnDragOver(column.id)} onDrop={onDrop(column.id)}>
+                <ul className={`kanban-cards${marker === null ? ' kanban-drop-end' : ''}`} aria-labelledby={headingId} onDragOver={onColumnDragOver(column.id)} onDrop={onDrop(column.id)}>
                   {cardIds.map((cardId) => {
                     const card = board.cards.get(cardId) as Card;
                     return (
@@ -297,16 +314,12 @@ export default function BoardPage({ params }: PageProps) {
                           onKeyDown={onCardKeyDown(cardId)}
                           onDragStart={onDragStart(cardId)}
                           onDragOver={onCardDragOver(column.id, cardId)}
-                          onDragEnd={() => {
-                            setDragging(null);
-                            setDropTarget(null);
-                          }}
+                          onDragEnd={endDrag}
                         />
                       </li>
                     );
                   })}
-                  {marker === null ? <li className="kanban-drop-end" aria-hidden="true" /> : null}
-                  {cardIds.length === 0 && marker === undefined ? <li className="kanban-empty">{filter.trim() && total > 0 ? 'No card matches.' : 'No cards.'}</li> : null}
+                  {cardIds.length === 0 ? <li className="kanban-empty">{filter.trim() && total > 0 ? 'No card matches.' : 'No cards.'}</li> : null}
                 </ul>
                 {board.cursors[column.id] ? (
                   <button type="button" className="button button-small kanban-more" onClick={() => void board.loadMore(column.id).catch(setMoveError)}>
