@@ -1,9 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { daysOfEvent, dayKey, eventWindow, monthGrid, shiftAnchor, visibleDays, weekDays } from './calendar-grid';
 
 // A zone with daylight saving: 29 March 2026 has 23 hours there, 25 October 2026 has 25.
 beforeAll(() => {
-  process.env.TZ = 'Europe/Paris';
+  vi.stubEnv('TZ', 'Europe/Paris');
 });
 
 describe('the calendar grid (in Europe/Paris)', () => {

@@ -7,4 +7,6 @@ const requires = { permission: 'data-models.read' };
 export const VIEW_PAGES: PageDefinition[] = [
   { path: '/boards', title: 'Boards', nav: 'Boards', component: lazy(() => import('../pages/BoardsPage')), requires },
   { path: '/boards/:id', title: 'Board', component: lazy(() => import('../pages/BoardPage')), requires },
+  { path: '/calendars', title: 'Calendars', nav: 'Calendars', component: lazy(() => import('../pages/CalendarsPage')), requires },
+  { path: '/calendars/:id', title: 'Calendar', component: lazy(() => import('../pages/CalendarPage')), requires },
 ];

@@ -1,8 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { rescheduledValues } from './reschedule';
 
 beforeAll(() => {
-  process.env.TZ = 'Europe/Paris';
+  vi.stubEnv('TZ', 'Europe/Paris');
 });
 
 const DATETIME = { type: 'DATETIME' as const, startKey: 'starts', endKey: 'ends' };
