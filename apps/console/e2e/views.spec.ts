@@ -41,14 +41,18 @@ describe('the board and calendar pages in Chromium', () => {
   const card = (title: string) => page.getByRole('article', { name: title, exact: true });
   const titlesIn = (label: string) => column(label).locator('.kanban-card-title').allTextContents();
   const answered = (procedure: string) => page.waitForResponse((response: Response) => new URL(response.url()).pathname === `/rpc/${procedure}`);
+  /** This month (of the browser's clock and zone), which the calendar opens on. */
+  let year = 0;
+  let month = 0;
+  const day = (date: number) => `${year}-${String(month + 1).padStart(2, '0')}-${String(date).padStart(2, '0')}`;
+  /** 09:00 of a day of this month in the browser's zone, as the API stores it (UTC). */
+  const nineOClock = (date: number) => page.evaluate<string>(`new Date(${year}, ${month}, ${date}, 9).toISOString()`);
   const focusedCard = () => page.evaluate<string | null>("document.activeElement && document.activeElement.getAttribute('aria-label')");
 
   beforeAll(async () => {
     api = await startConsoleApi();
     browser = await launchChromium();
     page = browser.page;
-    page.on('console', (m) => console.log('PAGE', m.type(), m.text()));
-    page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
   }, 120_000);
 
   afterAll(async () => {
@@ -62,6 +66,7 @@ describe('the board and calendar pages in Chromium', () => {
     await page.getByRole('textbox', { name: 'Organization name' }).fill('Views E2E');
     await page.getByRole('button', { name: 'Create organization' }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    [year, month] = await page.evaluate<[number, number]>('[new Date().getFullYear(), new Date().getMonth()]');
     session = await page.evaluate<{ token: string; organizationId: string }>(
       `({ token: sessionStorage.getItem('console.session'), organizationId: localStorage.getItem('console.organization') })`,
     );
@@ -225,5 +230,67 @@ describe('the board and calendar pages in Chromium', () => {
     await page.getByRole('link', { name: '← Boards' }).click();
     await page.getByRole('row', { name: /Task board/ }).waitFor();
     await screenshotBothWidths(page, 'boards');
+  });
+
+  it('creates a calendar in the page and a record on a clicked day, prefilled with that day', async () => {
+    await nav('Calendars').click();
+    await page.getByRole('heading', { name: 'Calendars', level: 1 }).waitFor();
+    await page.getByText('No calendars yet.').waitFor();
+    await page.getByRole('button', { name: 'Create calendar' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create calendar' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Due dates');
+    await dialog.getByRole('combobox', { name: 'Model' }).selectOption('tasks');
+    await dialog.getByRole('combobox', { name: 'Starts at' }).locator('option[value="due"]').waitFor({ state: 'attached' });
+    await dialog.getByRole('button', { name: 'Create calendar' }).click();
+    await page.getByRole('heading', { name: 'Due dates', level: 1 }).waitFor();
+
+    await page.locator(`td[data-day="${day(15)}"]`).getByRole('button', { name: /^New record on / }).click();
+    const form = page.getByRole('dialog', { name: 'New tasks record' });
+    expect(await form.getByLabel('Due').inputValue()).toBe(`${day(15)}T09:00`);
+    await form.getByRole('textbox', { name: 'Title' }).fill('Plan the launch');
+    const created = answered('records.create');
+    await form.getByRole('button', { name: 'Create record' }).click();
+    const record = (await (await created).json()) as ApiRecord;
+    records['Plan the launch'] = record.id;
+    await page.locator(`td[data-day="${day(15)}"]`).getByRole('button', { name: /^Plan the launch/ }).waitFor();
+    expect((await restRecord(record.id)).data.due).toBe(await nineOClock(15));
+  });
+
+  it('reschedules an event by dragging it to another day, and by Move to date, as /api/v1 then tells', async () => {
+    const updated = answered('records.update');
+    await page.getByRole('button', { name: /^Plan the launch/ }).dragTo(page.locator(`td[data-day="${day(20)}"]`));
+    expect((await updated).status()).toBe(200);
+    await page.locator(`td[data-day="${day(20)}"]`).getByRole('button', { name: /^Plan the launch/ }).waitFor();
+    expect((await restRecord(records['Plan the launch']!)).data.due).toBe(await nineOClock(20));
+
+    // The keyboard's way: the event's menu, a date, Move.
+    await page.getByRole('button', { name: /^Plan the launch/ }).focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('dialog', { name: 'Plan the launch' });
+    await menu.getByLabel('Move to date').fill(day(22));
+    const moved = answered('records.update');
+    await menu.getByRole('button', { name: 'Move', exact: true }).click();
+    expect((await moved).status()).toBe(200);
+    await menu.waitFor({ state: 'detached' });
+    await page.locator(`td[data-day="${day(22)}"]`).getByRole('button', { name: /^Plan the launch/ }).waitFor();
+    expect((await restRecord(records['Plan the launch']!)).data.due).toBe(await nineOClock(22));
+
+    for (const [title, date, hour] of [
+      ['Team review', 8, 14],
+      ['Release candidate', 22, 16],
+      ['Customer call', 27, 11],
+    ] as const) {
+      await rpc('records.create', { model: 'tasks', data: { title, status: 'todo', due: await page.evaluate<string>(`new Date(${year}, ${month}, ${date}, ${hour}).toISOString()`) } });
+    }
+    await page.reload();
+    await page.getByRole('button', { name: /^Customer call/ }).waitFor();
+    await screenshotBothWidths(page, 'calendar');
+
+    await page.getByRole('button', { name: 'Week', exact: true }).click();
+    await page.getByRole('button', { name: 'Next week' }).waitFor();
+    await screenshotBothWidths(page, 'calendar-week');
+    await page.getByRole('link', { name: '← Calendars' }).click();
+    await page.getByRole('row', { name: /Due dates/ }).waitFor();
+    await screenshotBothWidths(page, 'calendars');
   });
 });
