@@ -43,8 +43,8 @@ export default function CalendarPage({ params }: PageProps) {
 
   const [view, setView] = useState<CalendarView>('month');
   const [anchor, setAnchor] = useState(() => startOfDay(new Date()));
-  const window = useMemo(() => (calendarFields ? eventWindow(view, anchor, calendarFields.type) : undefined), [view, anchor, calendarFields]);
-  const events = useCalendarEvents(calendarId, window);
+  const shownWindow = useMemo(() => (calendarFields ? eventWindow(view, anchor, calendarFields.type) : undefined), [view, anchor, calendarFields]);
+  const events = useCalendarEvents(calendarId, shownWindow);
   const [creating, setCreating] = useState<Record<string, unknown> | null>(null);
   const [editing, setEditing] = useState<DataRecord>();
   const [menu, setMenu] = useState<DataRecord>();

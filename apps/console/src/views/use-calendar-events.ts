@@ -17,15 +17,15 @@ export interface CalendarEvents {
 }
 
 /** The calendar's events in a window: `calendars.events`, page after page until done or the cap. */
-export function useCalendarEvents(calendarId: string, window: { from: string; to: string } | undefined): CalendarEvents {
+export function useCalendarEvents(calendarId: string, shownWindow: { from: string; to: string } | undefined): CalendarEvents {
   const { rpc } = useSignedIn();
   const [events, setEvents] = useState<DataRecord[]>();
   const [truncated, setTruncated] = useState(false);
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(false);
   const latest = useRef(0);
-  const from = window?.from;
-  const to = window?.to;
+  const from = shownWindow?.from;
+  const to = shownWindow?.to;
 
   const load = useCallback(async () => {
     if (!from || !to) return;
