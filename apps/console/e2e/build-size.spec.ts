@@ -20,7 +20,7 @@ describe('the console build', () => {
 
   it('loads each page on demand, in a chunk of its own', () => {
     const assets = readdirSync(join(DIST, 'assets'));
-    for (const page of ['SignInPage', 'ApiKeysPage', 'ServiceAccountsPage', 'ServiceAccountPage', 'ModelsPage', 'ModelPage', 'RecordsPage', 'WebhooksPage', 'WebhookDeliveriesPage', 'WebhookDeliveryPage', 'AutomationsPage', 'AutomationEditorPage', 'AutomationPage']) {
+    for (const page of ['SignInPage', 'ApiKeysPage', 'ServiceAccountsPage', 'ServiceAccountPage', 'ModelsPage', 'ModelPage', 'RecordsPage', 'WebhooksPage', 'WebhookDeliveriesPage', 'WebhookDeliveryPage', 'AutomationsPage', 'AutomationEditorPage', 'AutomationPage', 'BoardsPage', 'BoardPage', 'CalendarsPage', 'CalendarPage']) {
       expect(assets.filter((file) => file.startsWith(`${page}-`) && file.endsWith('.js'))).toHaveLength(1);
       expect(html).not.toContain(page);
     }

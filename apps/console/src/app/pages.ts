@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { AUTOMATION_PAGES } from '../automations/pages';
+import { VIEW_PAGES } from '../views/pages';
 import { WEBHOOK_PAGES } from '../webhooks/pages';
 
 export interface PageProps {
@@ -65,6 +66,7 @@ export const PAGES: PageDefinition[] = [
     component: lazy(() => import('../pages/RecordsPage')),
     requires: { permission: 'records.read' },
   },
+  ...VIEW_PAGES,
   ...WEBHOOK_PAGES,
   ...AUTOMATION_PAGES,
 ];

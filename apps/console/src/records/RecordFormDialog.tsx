@@ -17,6 +17,8 @@ export interface RecordFormDialogProps {
   fields: readonly DataField[];
   /** The record to edit; a new record without. */
   record?: DataRecord;
+  /** A new record's starting values by field key (a calendar's day in its start field). */
+  prefill?: Record<string, unknown>;
   onClose: (saved?: DataRecord) => void;
 }
 
@@ -27,10 +29,10 @@ const NO_ERRORS: FormErrors = { byKey: {}, unplaced: [] };
  * sent; what the server still refuses (a linked record deleted meanwhile) is shown under the
  * same fields. Either way the focus moves to the first field in error.
  */
-export function RecordFormDialog({ open, modelKey, modelName, fields, record, onClose }: RecordFormDialogProps) {
+export function RecordFormDialog({ open, modelKey, modelName, fields, record, prefill, onClose }: RecordFormDialogProps) {
   const { rpc } = useSignedIn();
   const creating = record === undefined;
-  const initial = useMemo(() => formValuesOf(fields, record), [fields, record]);
+  const initial = useMemo(() => formValuesOf(fields, record ?? (prefill ? { data: prefill } : undefined)), [fields, record, prefill]);
   const [values, setValues] = useState<RecordFormValues>(initial);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [error, setError] = useState<unknown>();

@@ -45,8 +45,8 @@ function fileInputs(value: unknown): FileInputs {
   return { url: text(file['url']), name: text(file['name']), mimeType: text(file['mimeType']), size: text(file['size']) };
 }
 
-/** The inputs' starting values: a record's values, or empty for a new record. */
-export function formValuesOf(fields: readonly DataField[], record?: DataRecord): RecordFormValues {
+/** The inputs' starting values: a record's values, or empty (or prefilled) for a new record. */
+export function formValuesOf(fields: readonly DataField[], record?: Pick<DataRecord, 'data'>): RecordFormValues {
   const values: RecordFormValues = {};
   for (const field of editableFields(fields)) {
     const value = record?.data[field.key];
