@@ -50,10 +50,11 @@ export { answerVersionOf, withAnswerVersion, type AnswerVersion } from './proced
 export {
   IDEMPOTENCY_RETENTION_HOURS,
   MAX_IDEMPOTENCY_KEY_LENGTH,
+  claimIdempotencyKey,
   findStoredAnswer,
-  lockIdempotencyKey,
   storeAnswer,
   type IdempotencyScope,
+  type KeyClaim,
   type StoredAnswer,
 } from './idempotency/idempotent-requests';
 export { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from './idempotency/prune-idempotent-requests';

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context } from 'koa';
 import {
   DomainError,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   badRequest,
+  claimIdempotencyKey,
   findStoredAnswer,
-  lockIdempotencyKey,
+  runInTransaction,
   storeAnswer,
   type IdempotencyScope,
   type OutcomeRecorder,
@@ -63,8 +65,11 @@ export class AnswerToReplay extends Error {
  */
 export function keepsFailure(error: DomainError): boolean {
   const status = httpStatusFor(error.code);
-  return status >= 400 && status < 500 && error.code !== 'conflict';
+  return status >= 400 && status < 500 && !NOT_KEPT.has(error.code);
 }
+
+/** A concurrent change ("try again"), and the key's own refusals, which say nothing about the request. */
+const NOT_KEPT: ReadonlySet<string> = new Set(['conflict', 'idempotency_conflict', 'request_in_progress']);
 
 export interface IdempotentRequest {
   scope: IdempotencyScope;
@@ -82,31 +87,41 @@ export interface IdempotentRequest {
  * `answer` holds what was kept, for the door to send after commit.
  */
 export function idempotentOutcome(request: IdempotentRequest): OutcomeRecorder & { answer?: HttpAnswer } {
-  const keep = async (em: Parameters<OutcomeRecorder['begin']>[0], answer: HttpAnswer) => {
-    await storeAnswer(em, request.scope, { requestHash: request.requestHash, ...answer });
-  };
-  const recorder: OutcomeRecorder & { answer?: HttpAnswer } = {
-    async begin(em) {
-      if (!(await lockIdempotencyKey(em, request.scope))) {
-        throw new DomainError('request_in_progress', 'A request with this Idempotency-Key is still running; retry once it has finished');
-      }
-      const kept = await findStoredAnswer(em, request.scope);
-      if (!kept) return;
-      if (kept.requestHash !== request.requestHash) {
-        throw new DomainError(
+  /** The kept answer is this request's to replay, or another request's: a 409. */
+  const settledBy = (kept: StoredAnswer): Error =>
+    kept.requestHash === request.requestHash
+      ? new AnswerToReplay(kept)
+      : new DomainError(
           'idempotency_conflict',
           'This Idempotency-Key was used for another request (method, path, query, If-Match or body); a new request needs a new key',
         );
+  /**
+   * Keeps the answer, unless another request kept one first (it answered from a snapshot that
+   * missed it, or ran while this one's failure was being kept): then that one is the key's answer,
+   * and this request's own outcome is thrown away (inside the transaction, its change with it).
+   */
+  const keep = async (em: EntityManager, answer: HttpAnswer) => {
+    if (await storeAnswer(em, request.scope, { requestHash: request.requestHash, ...answer })) return;
+    const kept = await findStoredAnswer(em, request.scope);
+    if (!kept) throw new Error('An Idempotency-Key answer was neither stored nor found');
+    throw settledBy(kept);
+  };
+  const recorder: OutcomeRecorder & { answer?: HttpAnswer } = {
+    async begin(em) {
+      const claim = await claimIdempotencyKey(em, request.scope);
+      if (!claim.locked) {
+        throw new DomainError('request_in_progress', 'A request with this Idempotency-Key is still running; retry once it has finished');
       }
-      throw new AnswerToReplay(kept);
+      if (claim.stored) throw settledBy(claim.stored);
     },
     async succeeded(em, output) {
-      recorder.answer = request.answerOf(output);
-      await keep(em, recorder.answer);
+      const answer = request.answerOf(output);
+      await keep(em, answer);
+      recorder.answer = answer;
     },
     async failed(em, error) {
       if (!keepsFailure(error)) return false;
-      await keep(em, request.failureAnswerOf(error));
+      await runInTransaction(em, (tx) => keep(tx, request.failureAnswerOf(error)));
       return true;
     },
   };

@@ -61,22 +61,3 @@ export async function runInTransaction<T>(em: EntityManager, work: (em: EntityMa
     em.setTransactionContext(undefined);
   }
 }
-
-/**
- * Runs `work` under a savepoint of the transaction `em` is in: on a throw, everything it wrote is
- * undone (the transaction stays usable, even after a failed statement) and its entities are
- * forgotten, then the error is rethrown.
- */
-export async function underSavepoint<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
-  await em.execute('SAVEPOINT procedure_call');
-  let result: T;
-  try {
-    result = await work(em);
-  } catch (error) {
-    await em.execute('ROLLBACK TO SAVEPOINT procedure_call');
-    em.clear();
-    throw error;
-  }
-  await em.execute('RELEASE SAVEPOINT procedure_call');
-  return result;
-}

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '../database/execute-prepared';
+import { preparedStatement } from '../database/prepared-statement';
 
 /** How long an answer is kept for retries (Stripe's window). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
@@ -22,16 +24,54 @@ export interface StoredAnswer {
 
 const lockName = ({ credentialId, key }: IdempotencyScope) => `idempotency:${credentialId}:${key}`;
 
+// Prepared, like every statement on the write path: the lock and the lookup are one round trip.
+// Parameters: lock name, credential, key.
+const CLAIM_KEY = preparedStatement(
+  `SELECT pg_try_advisory_xact_lock(hashtextextended($1::text, 0)) AS locked, r.request_hash, r.status, r.headers, r.body
+     FROM (SELECT 1) AS one
+     LEFT JOIN idempotent_requests r ON r.credential_id = $2::text AND r.key = $3::text AND r.expires_at > now()`,
+  { purpose: 'idempotency key claim', indexes: ['idempotent_requests_pkey'] },
+);
+
+// Parameters: credential, key, request hash, status, headers, body, retention in hours.
+const STORE_ANSWER = preparedStatement(
+  `INSERT INTO idempotent_requests AS kept (credential_id, key, request_hash, status, headers, body, expires_at)
+   VALUES ($1::text, $2::text, $3::text, $4::smallint, $5::jsonb, $6::text, now() + make_interval(hours => $7::int))
+   ON CONFLICT (credential_id, key) DO UPDATE
+     SET request_hash = excluded.request_hash, status = excluded.status, headers = excluded.headers,
+         body = excluded.body, created_at = now(), expires_at = excluded.expires_at
+     WHERE kept.expires_at <= now()
+   RETURNING 1 AS stored`,
+  { purpose: 'idempotent answer store', indexes: ['idempotent_requests_pkey'] },
+);
+
+interface ClaimRow {
+  locked: boolean;
+  request_hash: string | null;
+  status: number | null;
+  headers: Record<string, string> | null;
+  body: string | null;
+}
+
+export interface KeyClaim {
+  /** False: another transaction (in any process) holds the key right now. */
+  locked: boolean;
+  /** The answer kept for the key, unless it has expired (an expired one is as good as gone, and is replaced by the next store). */
+  stored?: StoredAnswer;
+}
+
 /**
- * Takes the key for the rest of the transaction `em` is in; false at once while another
- * transaction (in any process) holds it. The lock, not a row, says that a request is running: it
- * goes with its transaction however that ends, a crash included.
+ * Takes the key for the rest of the transaction `em` is in, and reads its kept answer, in one
+ * statement. The lock, not a row, says that a request is running: it goes with its transaction
+ * however that ends, a crash included. The read sees the snapshot the statement started with, so
+ * an answer committed by the transaction that released the lock an instant earlier can be missed:
+ * `storeAnswer` then finds it and says so, and the caller answers with it instead (its own change
+ * rolls back).
  */
-export async function lockIdempotencyKey(em: EntityManager, scope: IdempotencyScope): Promise<boolean> {
-  const [row] = await em.execute<Array<{ locked: boolean }>>('SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS locked', [
-    lockName(scope),
-  ]);
-  return row.locked;
+export async function claimIdempotencyKey(em: EntityManager, scope: IdempotencyScope): Promise<KeyClaim> {
+  const [row] = await executePrepared<ClaimRow>(em, CLAIM_KEY, [lockName(scope), scope.credentialId, scope.key]);
+  if (row.request_hash === null) return { locked: row.locked };
+  return { locked: row.locked, stored: storedAnswerOf(row as AnswerRow) };
 }
 
 interface AnswerRow {
@@ -41,39 +81,36 @@ interface AnswerRow {
   body: string | null;
 }
 
-/** The answer kept for the key, unless it has expired (an expired one is as good as gone, and is replaced by the next store). */
+function storedAnswerOf(row: AnswerRow): StoredAnswer {
+  return { requestHash: row.request_hash, status: row.status, headers: row.headers, body: row.body === null ? null : JSON.parse(row.body) };
+}
+
+/** The answer kept for the key, unless it has expired. */
 export async function findStoredAnswer(em: EntityManager, scope: IdempotencyScope): Promise<StoredAnswer | undefined> {
   const [row] = await em.execute<AnswerRow[]>(
     `SELECT request_hash, status, headers, body FROM idempotent_requests
       WHERE credential_id = ? AND key = ? AND expires_at > now()`,
     [scope.credentialId, scope.key],
   );
-  if (!row) return undefined;
-  return { requestHash: row.request_hash, status: row.status, headers: row.headers, body: row.body === null ? null : JSON.parse(row.body) };
+  return row ? storedAnswerOf(row) : undefined;
 }
 
 /**
- * Keeps `answer` for the key, in the transaction `em` is in (the one of the change it answers).
- * Called under the key's lock after `findStoredAnswer` found none, so the only row it can meet is
- * an expired one, which it replaces.
+ * Keeps `answer` for the key, in the transaction `em` is in (the one of the change it answers), or
+ * in a transaction of its own for a failure kept after its change rolled back. False when the key
+ * already has a live answer (another request stored one first): nothing was written, and that
+ * answer is the key's.
  */
-export async function storeAnswer(em: EntityManager, scope: IdempotencyScope, answer: StoredAnswer): Promise<void> {
+export async function storeAnswer(em: EntityManager, scope: IdempotencyScope, answer: StoredAnswer): Promise<boolean> {
   // The body as text, exactly as it will be sent again: jsonb would reorder its keys.
-  await em.execute(
-    `INSERT INTO idempotent_requests AS kept (credential_id, key, request_hash, status, headers, body, expires_at)
-     VALUES (?, ?, ?, ?, ?::jsonb, ?, now() + make_interval(hours => ?))
-     ON CONFLICT (credential_id, key) DO UPDATE
-       SET request_hash = excluded.request_hash, status = excluded.status, headers = excluded.headers,
-           body = excluded.body, created_at = now(), expires_at = excluded.expires_at
-       WHERE kept.expires_at <= now()`,
-    [
-      scope.credentialId,
-      scope.key,
-      answer.requestHash,
-      answer.status,
-      JSON.stringify(answer.headers),
-      answer.body === null || answer.body === undefined ? null : JSON.stringify(answer.body),
-      IDEMPOTENCY_RETENTION_HOURS,
-    ],
-  );
+  const rows = await executePrepared(em, STORE_ANSWER, [
+    scope.credentialId,
+    scope.key,
+    answer.requestHash,
+    answer.status,
+    JSON.stringify(answer.headers),
+    answer.body === null || answer.body === undefined ? null : JSON.stringify(answer.body),
+    IDEMPOTENCY_RETENTION_HOURS,
+  ]);
+  return rows.length > 0;
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, badRequest, forbidden, isDomainError, notFound, validationFailed } from '../errors/domain-error';
-import { needsFlush, runInTransaction, underSavepoint } from '../database/transaction';
+import { needsFlush, runInTransaction } from '../database/transaction';
 import type { EventCause, EventDispatcher, EventEnvelope, PendingEvent } from '../events/event-envelope';
 import { newId } from '../ids/ids';
 import type { Logger } from '../logging/logger';
@@ -35,12 +35,13 @@ export interface Invocation {
 export interface OutcomeRecorder {
   /** First in the transaction, before the handler; it may throw to refuse or settle the call without running it. */
   begin(em: EntityManager): Promise<void>;
-  /** The handler's result, once it and its events are written; before commit. */
+  /** The handler's result, once it and its events are written; before commit. It may throw to undo the call. */
   succeeded(em: EntityManager, output: unknown): Promise<void>;
   /**
-   * The handler failed with a domain error. True keeps the failure as the call's outcome: the
-   * handler's writes and events are undone (to a savepoint), what `failed` wrote is committed, and
-   * the error is thrown after commit. False rolls everything back, as without a recorder.
+   * The handler failed with a domain error, and its transaction rolled back (writes, events and
+   * after-commit tasks gone). `em` is outside any transaction: what `failed` keeps, it commits on
+   * its own. True: the failure is kept as the call's outcome, and the error is thrown. False: the
+   * error is thrown as without a recorder. Not called when `begin` itself refused.
    */
   failed(em: EntityManager, error: DomainError): Promise<boolean>;
 }
@@ -169,24 +170,25 @@ export async function invokeProcedure<TOutput>(
   let result: TOutput;
   let keptFailure: DomainError | undefined;
   if (recorder) {
-    result = await runInTransaction(invocation.em, async (em) => {
-      await recorder.begin(em);
-      let value: TOutput;
-      try {
-        value = await underSavepoint(em, runHandler);
-      } catch (error) {
-        if (!isDomainError(error)) throw error;
-        // Undone with the savepoint: nothing the handler queued may be published or run.
-        events.length = 0;
-        toPublish = [];
-        afterCommitTasks.length = 0;
-        if (!(await recorder.failed(em, error))) throw error;
-        keptFailure = error;
-        return undefined as TOutput;
-      }
-      await recorder.succeeded(em, value);
-      return value;
-    });
+    let begun = false;
+    try {
+      result = await runInTransaction(invocation.em, async (em) => {
+        await recorder.begin(em);
+        begun = true;
+        const value = await runHandler(em);
+        await recorder.succeeded(em, value);
+        return value;
+      });
+    } catch (error) {
+      if (!begun || !isDomainError(error)) throw error;
+      // Rolled back: nothing the handler queued may be published or run.
+      events.length = 0;
+      toPublish = [];
+      afterCommitTasks.length = 0;
+      if (!(await recorder.failed(invocation.em, error))) throw error;
+      keptFailure = error;
+      result = undefined as TOutput;
+    }
   } else if (procedure.readOnly) {
     result = (await procedure.handler(contextFor(invocation.em), input)) as TOutput;
   } else {
