@@ -201,6 +201,25 @@ describe('automation runs', () => {
     const inbox = await org.rpc<{ items: Array<{ title: string }> }>('notifications.list', {}, watcher.session);
     expect(inbox.items.map((item) => item.title).filter((title) => title.includes('Confidential'))).toEqual([]);
 
+    // A card's events tell its record's title and column: the same rule.
+    const board = await org.rpc<{ id: string }>('kanban.boards.create', { name: 'Deals', modelKey: org.modelKey, fieldKey: 'status' });
+    const onCards = await org.rpc<Automation>(
+      'automations.create',
+      {
+        name: 'Peek at cards',
+        trigger: { type: 'event', eventType: 'kanban.card-created' },
+        actions: [{ type: 'notify', userIds: [watcher.user.sub], title: 'Card {{event.payload.title}}' }],
+      },
+      watcher.session,
+    );
+    await org.rpc('records.create', { model: org.modelKey, data: { title: 'Secret card', status: 'open' } });
+    const [cardRun] = await finishedRuns(api, onCards.id, 1);
+    expect(cardRun.error).toBe('The automation cannot run: its owner cannot read the record the event is about (Missing permission records.read)');
+    const cardInbox = await org.rpc<{ items: Array<{ title: string }> }>('notifications.list', {}, watcher.session);
+    expect(cardInbox.items.map((item) => item.title).filter((title) => title.includes('Secret'))).toEqual([]);
+    await org.rpc('automations.delete', { id: onCards.id });
+    await org.rpc('kanban.boards.delete', { id: board.id });
+
     // Nor through someone's notifications: a catch-all automation is not fed them.
     const everything = await org.rpc<Automation>(
       'automations.create',

@@ -55,6 +55,13 @@ describe('calendars over a model', () => {
     ]);
   });
 
+  it('refuses a window bound no instant can hold (a leap second) with a 400, not a failure', async () => {
+    const calendar = await org.rpc<{ id: string }>('calendars.create', { name: 'Leap', modelKey: org.modelKey, startFieldKey: 'day' });
+    const auth = { token: org.owner.session, organizationId: org.organizationId };
+    const leap = await api.rpc('calendars.events', { id: calendar.id, from: '2030-12-31T23:59:60Z', to: '2031-04-02T00:00:00Z' }, auth);
+    expect(leap).toMatchObject({ status: 400, body: { error: { code: 'validation_failed', details: [{ field: 'from', code: 'invalid_format' }] } } });
+  });
+
   it('refuses a start field that is not a DATETIME or DATE, and an end field of another type', async () => {
     const auth = { token: org.owner.session, organizationId: org.organizationId };
     const notDate = await api.rpc('calendars.create', { name: 'Bad', modelKey: org.modelKey, startFieldKey: 'notes' }, auth);

@@ -53,11 +53,27 @@ function errorOf(error: unknown): NonNullable<ActionResult['error']> {
   return { code: 'internal_error', message: 'The action failed unexpectedly' };
 }
 
-/** The record a record-created or record-updated event carries, if the run has such an event. */
+/**
+ * The events that tell of a live record's content (its values, or, for a card, its title and
+ * column: a field's value), and where their payload names the record. A deletion tells nothing
+ * more than an id, and its record may be gone.
+ */
+const RECORD_ID_OF_EVENT: Readonly<Record<string, 'recordId' | 'cardId'>> = {
+  'data-models.record-created': 'recordId',
+  'data-models.record-updated': 'recordId',
+  'kanban.card-created': 'cardId',
+  'kanban.card-updated': 'cardId',
+  'kanban.card-moved': 'cardId',
+  'kanban.card-assigned': 'cardId',
+};
+
+/** The record the run's event tells of, if it tells of one. */
 function recordOfEvent(event: RunRow['event']): string | null {
-  const typed = event as { type?: string; payload?: { recordId?: unknown } } | null;
-  if (typed?.type !== 'data-models.record-created' && typed?.type !== 'data-models.record-updated') return null;
-  return typeof typed.payload?.recordId === 'string' ? typed.payload.recordId : null;
+  const typed = event as { type?: string; payload?: Record<string, unknown> } | null;
+  const property = typed?.type === undefined ? undefined : RECORD_ID_OF_EVENT[typed.type];
+  if (!property) return null;
+  const id = typed?.payload?.[property];
+  return typeof id === 'string' ? id : null;
 }
 
 function createExecuteRun(deps: RunExecutionDeps) {

@@ -22,7 +22,8 @@ export interface InvokeWithinOptions {
  * (flag, scope, permission, input validation, the handler's own rules), as the caller unless told
  * otherwise. Its events are not persisted or published by the nested call: they join the caller's,
  * so the outboxes write them with the caller's transaction and the bus hears them once, after the
- * caller commits; a call that fails adds none.
+ * caller commits; a call that fails adds none. Its after-commit tasks join the caller's too: they
+ * run only once the caller's transaction, which holds the nested call's writes, has committed.
  */
 export async function invokeWithin<TOutput>(
   ctx: ProcedureContext,
@@ -47,6 +48,7 @@ export async function invokeWithin<TOutput>(
       principal: options.principal ?? ctx.principal,
       correlationId: ctx.correlationId,
       ...(options.causedBy ? { causedBy: options.causedBy } : {}),
+      afterCommit: (task) => ctx.afterCommit(task),
     },
     { ...deps, dispatcher: collecting },
   );

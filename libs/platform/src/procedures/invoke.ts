@@ -24,6 +24,12 @@ export interface Invocation {
   causedBy?: EventCause;
   /** A door's record of the call's outcome, committed with the call (see OutcomeRecorder). */
   recorder?: OutcomeRecorder;
+  /**
+   * Where the call's after-commit tasks go when its transaction is not the one that commits (a
+   * call nested in another's unit of work hands them to its caller); by default they run once the
+   * call's own transaction committed.
+   */
+  afterCommit?: (task: () => Promise<void>) => void;
 }
 
 /**
@@ -196,6 +202,10 @@ export async function invokeProcedure<TOutput>(
   }
   if (keptFailure) throw keptFailure;
   if (toPublish.length > 0) deps.dispatcher.publish(toPublish);
+  if (invocation.afterCommit) {
+    for (const task of afterCommitTasks) invocation.afterCommit(task);
+    return result;
+  }
   for (const task of afterCommitTasks) {
     try {
       await task();

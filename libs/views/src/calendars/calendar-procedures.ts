@@ -198,6 +198,10 @@ export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
     ),
     output: Type.Object({ items: Type.Array(Type.Record(Type.String(), Type.Unknown())), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
     async handler(ctx, input): Promise<RecordPage> {
+      // The date-time format admits a leap second (23:59:60), which no Date can hold.
+      for (const bound of ['from', 'to'] as const) {
+        if (Number.isNaN(Date.parse(input[bound]))) throw validationFailed([{ field: bound, code: 'invalid_format', message: `\`${bound}\` is not an instant this API can use` }]);
+      }
       if (Date.parse(input.to) <= Date.parse(input.from)) throw validationFailed([{ field: 'to', code: 'out_of_range', message: '`to` must be after `from`' }]);
       const calendar = await requireCalendar(ctx, input.id);
       const fields = await modelFields(call, ctx, calendar.model_key);

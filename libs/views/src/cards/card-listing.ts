@@ -6,6 +6,8 @@ import { placesInColumn } from './card-positions';
 
 /** Places read per round, and record ids asked of records.list at once (its `in` takes up to 100). */
 const BATCH = 100;
+/** Places looked at per page at most: a caller who may read few of a long column's cards gets short pages and a cursor, not a scan of the column. */
+const MAX_BATCHES = 5;
 export const MAX_CARDS_PER_PAGE = 100;
 
 export const CardSchema = Type.Object(
@@ -67,7 +69,13 @@ async function assigneesOf(ctx: ProcedureContext, boardId: string, recordIds: re
 export async function columnPage(call: ModelCall, ctx: ProcedureContext, board: BoardRow, columnId: string, cursor: string | undefined, limit: number): Promise<CardPage> {
   let after = cursor === undefined ? undefined : decodeCursor(cursor);
   const found: Array<{ record: RecordView; position: string }> = [];
+  let batches = 0;
+  let more = false;
   while (found.length <= limit) {
+    if (batches++ === MAX_BATCHES) {
+      more = true;
+      break;
+    }
     const places = await placesInColumn(ctx.em, board.id, columnId, after, BATCH);
     if (places.length === 0) break;
     const page = await call<RecordPage>(ctx, 'records.list', {
@@ -94,6 +102,11 @@ export async function columnPage(call: ModelCall, ctx: ProcedureContext, board: 
   const lastShown = shown[shown.length - 1];
   return {
     cards: shown.map((card) => ({ ...card, assigneeUserIds: assignees.get(card.record.id) ?? [] })),
-    nextCursor: found.length > limit && lastShown ? encodeCursor({ position: lastShown.position, recordId: lastShown.record.id }) : null,
+    nextCursor:
+      found.length > limit && lastShown
+        ? encodeCursor({ position: lastShown.position, recordId: lastShown.record.id })
+        : more && after
+          ? encodeCursor(after)
+          : null,
   };
 }

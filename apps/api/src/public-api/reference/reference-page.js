@@ -18,7 +18,7 @@
 
   function render(spec) {
     return new Promise(function (resolve) {
-      window.Redoc.init(spec, { expandResponses: '200,201', disableSearch: true, hideHostname: true }, container, resolve);
+      window.Redoc.init(spec, { expandResponses: '200,201', disableSearch: true, hideHostname: true, sanitize: true }, container, resolve);
     });
   }
 
