@@ -34,7 +34,9 @@ export function compressJson() {
     ctx.vary('Accept-Encoding');
     // Serialised here, once: Koa then sends the text as it is instead of serialising again.
     const text = JSON.stringify(ctx.body);
-    const encoding = Buffer.byteLength(text) > COMPRESSION_THRESHOLD_BYTES ? preferredEncoding(ctx) : 'identity';
+    // A UTF-16 unit is at most 3 bytes of UTF-8: most answers are told small without counting.
+    const large = text.length * 3 > COMPRESSION_THRESHOLD_BYTES && Buffer.byteLength(text) > COMPRESSION_THRESHOLD_BYTES;
+    const encoding = large ? preferredEncoding(ctx) : 'identity';
     const status = ctx.status;
     if (encoding === 'br' || encoding === 'gzip') {
       ctx.body = encoding === 'br' ? await brotli(text, BROTLI_OPTIONS) : await gzipAsync(text);
