@@ -1,6 +1,7 @@
 /**
  * Seeds a demo organization on first start: an owner (who is also the local platform admin), a
- * `contacts` Data Model with a few records, and a full-access API key printed once.
+ * `contacts` Data Model with a few records, a `tasks` model shown as a board and a calendar, and a
+ * full-access API key printed once.
  */
 import { SignJWT } from 'jose';
 import { resolveSessionPrincipal } from '@mrp/authz';
@@ -48,6 +49,33 @@ async function seedModel(runtime: Runtime, owner: Principal): Promise<void> {
   for (const data of people) await call(runtime, owner, 'records.create', { model: 'contacts', data });
 }
 
+/** Tasks due over the coming days, on a board by status and a calendar by due date. */
+async function seedTasks(runtime: Runtime, owner: Principal): Promise<void> {
+  await call(runtime, owner, 'dataModels.create', { key: 'tasks', name: 'Tasks', description: 'Work to do, by status and due date' });
+  const statuses = [
+    { value: 'todo', label: 'To do' },
+    { value: 'doing', label: 'Doing' },
+    { value: 'done', label: 'Done' },
+  ];
+  await call(runtime, owner, 'dataModels.fields.create', { model: 'tasks', key: 'status', name: 'Status', type: 'SELECT', config: { options: statuses } });
+  await call(runtime, owner, 'dataModels.fields.create', { model: 'tasks', key: 'due', name: 'Due', type: 'DATETIME', indexed: true });
+  const inDays = (days: number, hour: number) => {
+    const date = new Date();
+    date.setUTCDate(date.getUTCDate() + days);
+    date.setUTCHours(hour, 0, 0, 0);
+    return date.toISOString();
+  };
+  const tasks = [
+    { title: 'Call Ada about the renewal', status: 'todo', due: inDays(1, 9) },
+    { title: 'Send the quarterly report', status: 'doing', due: inDays(2, 14) },
+    { title: 'Plan the team offsite', status: 'todo', due: inDays(5, 10) },
+    { title: 'Close the Navy deal', status: 'done', due: inDays(-2, 16) },
+  ];
+  for (const data of tasks) await call(runtime, owner, 'records.create', { model: 'tasks', data });
+  await call(runtime, owner, 'kanban.boards.create', { name: 'Tasks', modelKey: 'tasks', fieldKey: 'status' });
+  await call(runtime, owner, 'calendars.create', { name: 'Due dates', modelKey: 'tasks', startFieldKey: 'due' });
+}
+
 export async function seedDemo(config: PlatformConfig): Promise<void> {
   const runtime = await createRuntime(config, { name: 'seed', poolSize: 2 });
   try {
@@ -59,6 +87,7 @@ export async function seedDemo(config: PlatformConfig): Promise<void> {
       organizationId = organization.id;
       const owner = await sessionFor(runtime, organizationId);
       await seedModel(runtime, owner);
+      await seedTasks(runtime, owner);
       const key = await call<{ token: string }>(runtime, owner, 'apiKeys.create', { name: 'Demo key', fullAccess: true });
       console.log(`\nDemo API key (shown once, keep it): ${key.token}`);
     } else {

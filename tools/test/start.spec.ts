@@ -91,6 +91,31 @@ async function expectWebhookDelivered(apiUrl: string, stdout: string): Promise<v
   }
 }
 
+/** The demo's tasks board shows its cards in their columns, and its calendar their due dates. */
+async function expectDemoViews(apiUrl: string, stdout: string): Promise<void> {
+  const session = /^Demo session token for \/rpc \(30 days\): (\S+)$/m.exec(stdout)?.[1];
+  const organizationId = /^Demo organization id \(X-Organization-Id\): (\S+)$/m.exec(stdout)?.[1];
+  const rpc = async <T>(name: string, input: unknown): Promise<T> => {
+    const response = await fetch(`${apiUrl}/rpc/${name}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${session}`, 'X-Organization-Id': String(organizationId), 'Content-Type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as T;
+  };
+  const [board] = (await rpc<{ items: Array<{ id: string; name: string }> }>('kanban.boards.list', {})).items;
+  const shown = await rpc<{ columns: Array<{ id: string; cards: unknown[] }> }>('kanban.boards.get', { id: board?.id });
+  expect(shown.columns.map((column) => [column.id, column.cards.length])).toEqual([
+    ['todo', 2],
+    ['doing', 1],
+    ['done', 1],
+  ]);
+  const [calendar] = (await rpc<{ items: Array<{ id: string }> }>('calendars.list', {})).items;
+  const window = { from: new Date(Date.now() - 7 * 86_400_000).toISOString(), to: new Date(Date.now() + 7 * 86_400_000).toISOString() };
+  expect((await rpc<{ items: unknown[] }>('calendars.events', { id: calendar?.id, ...window })).items).toHaveLength(4);
+}
+
 /** Records of the demo `contacts` model titled `title`, through /api/v1. */
 async function contactsTitled(apiUrl: string, key: string, title: string): Promise<number> {
   const filter = encodeURIComponent(JSON.stringify({ field: 'title', op: 'eq', value: title }));
@@ -204,6 +229,7 @@ describe('npm start', () => {
     const devSignIn = await fetch(`${first.url}/dev/session`);
     expect(await devSignIn.json()).toEqual({ demoEmail: 'admin@demo.example' });
     await expectWebhookDelivered(first.url, first.launcher.output().stdout);
+    await expectDemoViews(first.url, first.launcher.output().stdout);
     const { key } = await defineAutomations(first.url, first.launcher.output().stdout);
     // No external cron: the cron-runner's own schedule (every minute) runs the task within the next minute.
     const ran = await first.launcher.waitForLine(/"name":"cron-runner".*"task":"run-automation-schedules".*"msg":"task ran"/, 70_000);
