@@ -3,22 +3,11 @@ import type { Locator, Page } from 'playwright-core';
 import { launchChromium, screenshotBothWidths, type Browser } from './support/chromium';
 import { E2E_ADMIN_EMAIL, startConsoleApi, type ConsoleApi } from './support/console-api';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
-
-/** Polls `attempt` (which fails by throwing) until it passes or `timeoutMs` has gone by. */
-async function eventually<T>(what: string, attempt: () => Promise<T>, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${what}: still failing after ${timeoutMs} ms: ${(error as Error).message}`);
-    }
-  }
-}
+import { eventually } from './support/eventually';
 
 /**
  * The webhook and automation pages against the real api, webhook-worker and cron-runner: an
- * endpoint on a local receiver gets a delivery for a record created over /rpc, and an automation
+ * endpoint on a local receiver gets a delivery for a record created in the records grid, and an automation
  * made in the page runs when asked.
  */
 describe('webhooks and automations in Chromium', () => {
@@ -196,7 +185,10 @@ describe('webhooks and automations in Chromium', () => {
 
     await page.getByRole('button', { name: `Re-send failed deliveries to ${receiver.url}` }).click();
     const recover = page.getByRole('dialog', { name: 'Re-send failed deliveries' });
-    expect(await recover.getByLabel('Since').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    // The dialog fills in a day ago once it has opened.
+    await eventually('the window start is filled in', async () => {
+      expect(await recover.getByLabel('Since').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    }, 5_000);
     await recover.getByRole('button', { name: 'Re-send failed deliveries' }).click();
     await recover.getByText('No failed deliveries in that window: nothing was queued.').waitFor();
     await recover.getByRole('button', { name: 'Done' }).click();

@@ -1,6 +1,7 @@
 import type { Page, Response } from 'playwright-core';
 import { launchChromium, screenshotBothWidths, type Browser } from './support/chromium';
 import { E2E_ADMIN_EMAIL, startConsoleApi, type ConsoleApi } from './support/console-api';
+import { eventually } from './support/eventually';
 
 interface ApiRecord {
   id: string;
@@ -106,7 +107,9 @@ describe('the board and calendar pages in Chromium', () => {
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Task board');
     await dialog.getByRole('combobox', { name: 'Model' }).selectOption('tasks');
     await dialog.getByRole('combobox', { name: 'Column field' }).locator('option[value="status"]').waitFor({ state: 'attached' });
-    expect(await dialog.getByRole('combobox', { name: 'Column field' }).inputValue()).toBe('status');
+    await eventually('the only SELECT field is chosen', async () => {
+      expect(await dialog.getByRole('combobox', { name: 'Column field' }).inputValue()).toBe('status');
+    }, 5_000);
     await dialog.getByRole('button', { name: 'Create board' }).click();
     await page.getByRole('heading', { name: 'Task board', level: 1 }).waitFor();
     await card('Ship it').waitFor();
@@ -246,7 +249,9 @@ describe('the board and calendar pages in Chromium', () => {
 
     await page.locator(`td[data-day="${day(15)}"]`).getByRole('button', { name: /^New record on / }).click();
     const form = page.getByRole('dialog', { name: 'New tasks record' });
-    expect(await form.getByLabel('Due').inputValue()).toBe(`${day(15)}T09:00`);
+    await eventually('the clicked day is filled in', async () => {
+      expect(await form.getByLabel('Due').inputValue()).toBe(`${day(15)}T09:00`);
+    }, 5_000);
     await form.getByRole('textbox', { name: 'Title' }).fill('Plan the launch');
     const created = answered('records.create');
     await form.getByRole('button', { name: 'Create record' }).click();
