@@ -5,6 +5,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { TextAreaField } from '../forms/fields';
 import { useSignedIn } from '../session/session-context';
 import { parseJsonObject } from './action-form';
+import { FormFooter } from '../components/FormFooter';
 
 /** Queues a run now (`automations.run`), with an optional JSON object as its input. */
 export function RunNowDialog({ automation, open, onClose }: { automation: Automation; open: boolean; onClose: (runId?: string) => void }) {
@@ -42,16 +43,7 @@ export function RunNowDialog({ automation, open, onClose }: { automation: Automa
       title={`Run “${automation.name}” now`}
       onClose={() => close()}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={() => close()} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="run-now-form" className="button button-primary" disabled={busy}>
-            {busy ? 'Queuing…' : 'Run now'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId="run-now-form" busy={busy} onCancel={() => close()} label="Run now" busyLabel="Queuing…" />}
     >
       <form id="run-now-form" onSubmit={(event) => void submit(event)} noValidate>
         <p>The run is queued at once, whatever the trigger, and acts as the automation’s owner.</p>

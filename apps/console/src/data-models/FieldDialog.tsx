@@ -9,6 +9,7 @@ import { FieldConfigEditor } from './FieldConfigEditor';
 import { checkFieldForm, EMPTY_FIELD_FORM, errorsByPath, formFromField, keyFromName, KEY_RULE_MESSAGE, type FieldFormValues } from './field-config-form';
 import { FIELD_TYPE_INFO, FIELD_TYPE_OPTIONS, isIndexableType } from './field-types';
 import type { DataField, DataModel } from './types';
+import { FormFooter } from '../components/FormFooter';
 
 /** Paths of the procedures' input this dialog has an input for (every setting is under `config.`). */
 const shownAtInput = (path: string) => ['name', 'key', 'type', 'required', 'indexed'].includes(path) || path.startsWith('config.');
@@ -87,16 +88,7 @@ export function FieldDialog({ open, modelKey, field, fields, models, onClose }: 
       title={creating ? 'Add field' : `Edit field ${field.name}`}
       onClose={() => onClose()}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={() => onClose()} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="field-form" className="button button-primary" disabled={busy}>
-            {busy ? 'Saving…' : creating ? 'Add field' : 'Save field'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId="field-form" busy={busy} onCancel={() => onClose()} label={creating ? 'Add field' : 'Save field'} busyLabel="Saving…" />}
     >
       <form id="field-form" ref={form} onSubmit={(event) => void submit(event)} noValidate>
         <ErrorNotice error={error} />

@@ -7,6 +7,7 @@ import { checkText, collectErrors } from '../forms/text-rules';
 import { useSignedIn } from '../session/session-context';
 import { checkKey, keyFromName, KEY_RULE_MESSAGE } from './field-config-form';
 import type { DataModel } from './types';
+import { FormFooter } from '../components/FormFooter';
 
 export interface ModelDialogProps {
   open: boolean;
@@ -67,16 +68,7 @@ export function ModelDialog({ open, model, onClose }: ModelDialogProps) {
       title={creating ? 'Create data model' : `Edit ${model.name}`}
       onClose={() => onClose()}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={() => onClose()} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="model-form" className="button button-primary" disabled={busy}>
-            {busy ? 'Saving…' : creating ? 'Create model' : 'Save'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId="model-form" busy={busy} onCancel={() => onClose()} label={creating ? 'Create model' : 'Save'} busyLabel="Saving…" />}
     >
       <form id="model-form" onSubmit={(event) => void submit(event)} noValidate>
         <ErrorNotice error={error} />

@@ -6,6 +6,7 @@ import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { CheckboxGroup, RadioGroup, SelectField, TextField, type Option } from '../forms/fields';
 import { EMPTY_KEY_FORM, EXPIRY_OPTIONS, checkKeyForm, type Access, type KeyCreateInput, type KeyFormValues } from './key-form';
+import { FormFooter } from '../components/FormFooter';
 
 export interface CreateKeyDialogProps {
   open: boolean;
@@ -79,16 +80,7 @@ export function CreateKeyDialog({ open, title, grantable, actsAs, create, onClos
       title={title}
       onClose={close}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={close} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="create-key-form" className="button button-primary" disabled={busy}>
-            {busy ? 'Creating…' : 'Create key'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId="create-key-form" busy={busy} onCancel={close} label="Create key" busyLabel="Creating…" />}
     >
       <form id="create-key-form" onSubmit={(event) => void submit(event)} noValidate>
         <p className="field-hint">The key acts as {actsAs} in this organization.</p>

@@ -9,6 +9,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { CheckboxGroup, TextAreaField, TextField } from '../forms/fields';
 import { checkText, collectErrors } from '../forms/text-rules';
 import { useSignedIn } from '../session/session-context';
+import { FormFooter } from '../components/FormFooter';
 
 /** The organization's service accounts: machine members with roles of their own and their own keys. */
 export default function ServiceAccountsPage() {
@@ -132,16 +133,7 @@ function CreateServiceAccountDialog({ open, onClose }: { open: boolean; onClose:
       title="Create service account"
       onClose={() => close()}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={() => close()} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="create-service-account" className="button button-primary" disabled={busy}>
-            {busy ? 'Creating…' : 'Create service account'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId="create-service-account" busy={busy} onCancel={() => close()} label="Create service account" busyLabel="Creating…" />}
     >
       <form id="create-service-account" onSubmit={(event) => void submit(event)} noValidate>
         <ErrorNotice error={error} />

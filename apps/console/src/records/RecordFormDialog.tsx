@@ -9,6 +9,7 @@ import { useSignedIn } from '../session/session-context';
 import { formatValue } from './format-value';
 import { checkRecordData, dataFromForm, editableFields, formValuesOf, serverFieldErrors, type FormErrors, type FormValue, type RecordFormValues } from './record-form';
 import { RecordValueInput } from './RecordValueInput';
+import { FormFooter } from '../components/FormFooter';
 
 export interface RecordFormDialogProps {
   open: boolean;
@@ -90,16 +91,7 @@ export function RecordFormDialog({ open, modelKey, modelName, fields, record, pr
       title={creating ? `New ${modelName} record` : `Edit ${record.title || 'record'}`}
       onClose={() => onClose()}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={() => onClose()} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="record-form" className="button button-primary" disabled={busy}>
-            {busy ? 'Saving…' : creating ? 'Create record' : 'Save record'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId="record-form" busy={busy} onCancel={() => onClose()} label={creating ? 'Create record' : 'Save record'} busyLabel="Saving…" />}
     >
       <form id="record-form" ref={form} onSubmit={(event) => void submit(event)} noValidate>
         <ErrorNotice error={error} />

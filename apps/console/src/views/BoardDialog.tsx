@@ -10,6 +10,7 @@ import { checkText, collectErrors } from '../forms/text-rules';
 import { useSignedIn } from '../session/session-context';
 import { fieldChoices } from './model-choices';
 import type { Board } from './types';
+import { FormFooter } from '../components/FormFooter';
 
 export interface BoardDialogProps {
   open: boolean;
@@ -70,16 +71,7 @@ export function BoardDialog({ open, onClose }: BoardDialogProps) {
       title="Create board"
       onClose={() => onClose()}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={() => onClose()} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="board-form" className="button button-primary" disabled={busy}>
-            {busy ? 'Creating…' : 'Create board'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId="board-form" busy={busy} onCancel={() => onClose()} label="Create board" busyLabel="Creating…" />}
     >
       <form id="board-form" onSubmit={(event) => void submit(event)} noValidate>
         <ErrorNotice error={error ?? models.error ?? fields.error} />

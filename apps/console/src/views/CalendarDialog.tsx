@@ -10,6 +10,7 @@ import { checkText, collectErrors } from '../forms/text-rules';
 import { useSignedIn } from '../session/session-context';
 import { fieldChoices } from './model-choices';
 import type { Calendar } from './types';
+import { FormFooter } from '../components/FormFooter';
 
 export interface CalendarDialogProps {
   open: boolean;
@@ -81,16 +82,7 @@ export function CalendarDialog({ open, onClose }: CalendarDialogProps) {
       title="Create calendar"
       onClose={() => onClose()}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={() => onClose()} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="calendar-form" className="button button-primary" disabled={busy}>
-            {busy ? 'Creating…' : 'Create calendar'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId="calendar-form" busy={busy} onCancel={() => onClose()} label="Create calendar" busyLabel="Creating…" />}
     >
       <form id="calendar-form" onSubmit={(event) => void submit(event)} noValidate>
         <ErrorNotice error={error ?? models.error ?? fields.error} />

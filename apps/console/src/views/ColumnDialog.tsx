@@ -7,6 +7,7 @@ import { TextField } from '../forms/fields';
 import { useFocusFirstInvalid } from '../forms/focus-invalid';
 import { useSignedIn } from '../session/session-context';
 import { checkColumn, columnIdFromLabel, type ColumnErrors } from './column-form';
+import { FormFooter } from '../components/FormFooter';
 
 export interface ColumnDialogProps {
   open: boolean;
@@ -72,16 +73,7 @@ export function ColumnDialog({ open, boardId, config, options, column, onClose }
       title={adding ? 'Add column' : `Rename ${column.label}`}
       onClose={() => onClose()}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={() => onClose()} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="column-form" className="button button-primary" disabled={busy}>
-            {busy ? 'Saving…' : adding ? 'Add column' : 'Rename column'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId="column-form" busy={busy} onCancel={() => onClose()} label={adding ? 'Add column' : 'Rename column'} busyLabel="Saving…" />}
     >
       <form id="column-form" ref={form} onSubmit={(event) => void submit(event)} noValidate>
         <ErrorNotice error={error ?? (errors.general ? new Error(errors.general) : undefined)} />

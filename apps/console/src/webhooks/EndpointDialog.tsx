@@ -10,6 +10,7 @@ import { EMPTY_ENDPOINT_FORM, checkEndpointForm, type EndpointFormValues } from 
 import { isNeverDelivered } from './subscription-patterns';
 import { SubscriptionPicker } from './SubscriptionPicker';
 import { useEventTypes, useModelKeys } from './use-catalog';
+import { FormFooter } from '../components/FormFooter';
 
 /** The server's `subscriptions/3` refusals all belong to the picker. */
 function formErrorsOf(failure: unknown): Record<string, string> {
@@ -84,16 +85,7 @@ export function EndpointDialog({ open, endpoint, onClose }: { open: boolean; end
       title={endpoint ? 'Edit endpoint' : 'Add endpoint'}
       onClose={() => close(false)}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={() => close(false)} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form={formId} className="button button-primary" disabled={busy}>
-            {busy ? 'Saving…' : endpoint ? 'Save endpoint' : 'Add endpoint'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId={formId} busy={busy} onCancel={() => close(false)} label={endpoint ? 'Save endpoint' : 'Add endpoint'} busyLabel="Saving…" />}
     >
       <form id={formId} onSubmit={(event) => void submit(event)} noValidate>
         <ErrorNotice error={error} />

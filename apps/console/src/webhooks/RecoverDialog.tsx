@@ -6,6 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { TextField } from '../forms/fields';
 import { useSignedIn } from '../session/session-context';
 import { checkWindow, isoToLocalDateTime } from './endpoint-form';
+import { FormFooter } from '../components/FormFooter';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -62,14 +63,7 @@ export function RecoverDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint
             Done
           </button>
         ) : (
-          <>
-            <button type="button" className="button" onClick={close} disabled={busy}>
-              Cancel
-            </button>
-            <button type="submit" form="recover-form" className="button button-primary" disabled={busy}>
-              {busy ? 'Re-sending…' : 'Re-send failed deliveries'}
-            </button>
-          </>
+          <FormFooter formId="recover-form" busy={busy} onCancel={close} label="Re-send failed deliveries" busyLabel="Re-sending…" />
         )
       }
     >

@@ -6,6 +6,7 @@ import { SecretOnce } from '../components/SecretOnce';
 import { TextField } from '../forms/fields';
 import { useSignedIn } from '../session/session-context';
 import { checkOverlap } from './endpoint-form';
+import { FormFooter } from '../components/FormFooter';
 
 /** Replaces an endpoint's signing secret, the old one optionally signing on for an overlap; the new one is shown once. */
 export function RotateSecretDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint | undefined; onClose: (rotated: boolean) => void }) {
@@ -58,16 +59,7 @@ export function RotateSecretDialog({ endpoint, onClose }: { endpoint: WebhookEnd
       title="Rotate signing secret"
       onClose={close}
       busy={busy}
-      footer={
-        <>
-          <button type="button" className="button" onClick={close} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" form="rotate-secret-form" className="button button-primary" disabled={busy}>
-            {busy ? 'Rotating…' : 'Rotate secret'}
-          </button>
-        </>
-      }
+      footer={<FormFooter formId="rotate-secret-form" busy={busy} onCancel={close} label="Rotate secret" busyLabel="Rotating…" />}
     >
       <form id="rotate-secret-form" onSubmit={(event) => void submit(event)} noValidate>
         <p>
