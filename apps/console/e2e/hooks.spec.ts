@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { launchChromium, screenshotBothWidths, type Browser } from './support/chromium';
-import { E2E_ADMIN_EMAIL, startConsoleApi, type ConsoleApi } from './support/console-api';
+import { startConsoleApi, type ConsoleApi } from './support/console-api';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 import { eventually } from './support/eventually';
+import { focusedLabel, pageRpc, signInWithNewOrganization } from './support/page-session';
 
 /**
  * The webhook and automation pages against the real api, webhook-worker and cron-runner: an
@@ -15,28 +16,11 @@ describe('webhooks and automations in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let receiver: WebhookReceiver;
-  let session: { token: string; organizationId: string };
   /** The endpoint's first signing secret, as the page showed it. */
   let endpointSecret = '';
 
-  const rpc = async <T>(procedure: string, input: unknown): Promise<T> => {
-    const response = await fetch(`${api.url}/rpc/${procedure}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${session.token}`, 'X-Organization-Id': session.organizationId, 'Content-Type': 'application/json' },
-      body: JSON.stringify(input),
-    });
-    const body = (await response.json()) as T;
-    if (response.status !== 200) throw new Error(`${procedure}: ${response.status} ${JSON.stringify(body)}`);
-    return body;
-  };
+  const rpc = <T>(procedure: string, input: unknown) => pageRpc<T>(page, api.url, procedure, input);
   const nav = (name: string) => page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name });
-  const focusedLabel = () =>
-    page.evaluate<string | null>(`(() => {
-      const element = document.activeElement;
-      if (!element) return null;
-      const labelled = element.id ? document.querySelector('label[for="' + element.id + '"]') : null;
-      return ((labelled && labelled.textContent) || element.getAttribute('aria-label') || element.textContent || '').trim();
-    })()`);
   /** Clicks Refresh until `row` shows up. */
   const refreshUntilVisible = (row: Locator) =>
     eventually('the row to appear', async () => {
@@ -58,15 +42,7 @@ describe('webhooks and automations in Chromium', () => {
   });
 
   it('signs in, creates an organization and a model to watch', async () => {
-    await page.goto(`${api.url}/`);
-    await page.getByRole('button', { name: `Continue as ${E2E_ADMIN_EMAIL}` }).click();
-    await page.getByRole('textbox', { name: 'Organization name' }).fill('Hooks E2E');
-    await page.getByRole('button', { name: 'Create organization' }).click();
-    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
-    session = await page.evaluate<{ token: string; organizationId: string }>(
-      `({ token: sessionStorage.getItem('console.session'), organizationId: localStorage.getItem('console.organization') })`,
-    );
-    expect(session.token).toBeTruthy();
+    await signInWithNewOrganization(page, api.url, 'Hooks E2E');
     await rpc('dataModels.create', { key: 'orders', name: 'Orders' });
   });
 
@@ -78,7 +54,7 @@ describe('webhooks and automations in Chromium', () => {
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add endpoint' });
     await dialog.waitFor();
-    expect(await focusedLabel()).toMatch(/^URL/);
+    expect(await focusedLabel(page)).toMatch(/^URL/);
     await dialog.getByRole('textbox', { name: /^URL/ }).fill(receiver.url);
     await dialog.getByRole('textbox', { name: /^Description/ }).fill('Orders to the e2e receiver');
     await dialog.getByText('One model’s records').click();
@@ -95,7 +71,7 @@ describe('webhooks and automations in Chromium', () => {
     await screenshotBothWidths(page, 'webhooks-secret');
     await shown.getByRole('button', { name: 'Done' }).click();
     await shown.waitFor({ state: 'detached' });
-    expect(await focusedLabel()).toBe('Add endpoint');
+    expect(await focusedLabel(page)).toBe('Add endpoint');
 
     const row = page.getByRole('row', { name: new RegExp(receiver.url.replace(/[.*?/]/g, '\\$&')) });
     expect(await row.textContent()).toContain('data-models.orders.record-created');
@@ -178,7 +154,7 @@ describe('webhooks and automations in Chromium', () => {
 
     await page.getByRole('button', { name: `Disable ${receiver.url}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Disable endpoint?' });
-    expect(await focusedLabel()).toBe('Cancel');
+    expect(await focusedLabel(page)).toBe('Cancel');
     await confirm.getByRole('button', { name: 'Disable endpoint' }).click();
     await page.getByRole('button', { name: `Enable ${receiver.url}` }).click();
     await page.getByRole('button', { name: `Disable ${receiver.url}` }).waitFor();
@@ -233,7 +209,7 @@ describe('webhooks and automations in Chromium', () => {
 
     await page.getByRole('button', { name: 'Run now' }).click();
     const run = page.getByRole('dialog', { name: 'Run “Order maker” now' });
-    expect(await focusedLabel()).toMatch(/^Input/);
+    expect(await focusedLabel(page)).toMatch(/^Input/);
     await run.getByRole('textbox', { name: /^Input/ }).fill('{ "ref": "A-1" }');
     await run.getByRole('button', { name: 'Run now' }).click();
     await run.waitFor({ state: 'detached' });

@@ -1,6 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { launchChromium, screenshotBothWidths, type Browser } from './support/chromium';
 import { E2E_ADMIN_EMAIL, startConsoleApi, type ConsoleApi } from './support/console-api';
+import { focusedLabel, pageRpc } from './support/page-session';
 
 interface CreatedRecord {
   id: string;
@@ -15,28 +16,8 @@ describe('the data models and records pages in Chromium', () => {
   /** Every call the page made to /rpc, by procedure. */
   const rpcCalls: string[] = [];
 
-  /** The label of the focused element. The script runs in the page, hence a string. */
-  const focusedLabel = () =>
-    page.evaluate<string | null>(`(() => {
-      const element = document.activeElement;
-      if (!element) return null;
-      const labelled = element.id ? document.querySelector('label[for="' + element.id + '"]') : null;
-      return ((labelled && labelled.textContent) || element.getAttribute('aria-label') || element.textContent || '').trim();
-    })()`);
 
-  /** A procedure called as the page's own session would call it, for what the test does behind the page's back. */
-  async function rpc<T>(procedure: string, input: unknown): Promise<T> {
-    const token = await page.evaluate<string | null>("sessionStorage.getItem('console.session')");
-    const organizationId = await page.evaluate<string | null>("localStorage.getItem('console.organization')");
-    const response = await fetch(`${api.url}/rpc/${procedure}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'X-Organization-Id': organizationId ?? '' },
-      body: JSON.stringify(input),
-    });
-    const body = (await response.json()) as T;
-    if (!response.ok) throw new Error(`${procedure} answered ${response.status}: ${JSON.stringify(body)}`);
-    return body;
-  }
+  const rpc = <T>(procedure: string, input: unknown) => pageRpc<T>(page, api.url, procedure, input);
 
   /** The titles the grid lists, once the list starting with `first` has arrived. */
   async function listedTitles(first: string): Promise<string[]> {
@@ -56,7 +37,7 @@ describe('the data models and records pages in Chromium', () => {
     await page.getByRole('button', { name: 'Create data model' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create data model' });
     await dialog.waitFor();
-    expect(await focusedLabel()).toMatch(/^Name/);
+    expect(await focusedLabel(page)).toMatch(/^Name/);
     await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
     expect(await dialog.getByRole('textbox', { name: 'Key', exact: true }).inputValue()).toBe(key);
     await dialog.getByRole('button', { name: 'Create model' }).click();
@@ -103,7 +84,7 @@ describe('the data models and records pages in Chromium', () => {
     await dialog.getByText('This type has no settings.').waitFor();
     await dialog.getByRole('button', { name: 'Add field' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect(await focusedLabel()).toBe('Add field');
+    expect(await focusedLabel(page)).toBe('Add field');
     expect(await fieldRow('Email')).toContain('email');
 
     await page.getByRole('button', { name: 'Add field' }).click();
@@ -113,7 +94,7 @@ describe('the data models and records pages in Chromium', () => {
     // Refused in the page: a relation needs its target model.
     await dialog.getByRole('button', { name: 'Add field' }).click();
     await dialog.getByText('Choose the model it links to').waitFor();
-    expect(await focusedLabel()).toBe('Links to records of');
+    expect(await focusedLabel(page)).toBe('Links to records of');
     await dialog.getByRole('combobox', { name: 'Links to records of' }).selectOption('companies');
     await screenshotBothWidths(page, 'model-add-relation-field');
     await dialog.getByRole('button', { name: 'Add field' }).click();
@@ -139,7 +120,7 @@ describe('the data models and records pages in Chromium', () => {
     await page.getByRole('button', { name: 'New record' }).click();
     const dialog = page.getByRole('dialog', { name: 'New Companies record' });
     await dialog.waitFor();
-    expect(await focusedLabel()).toMatch(/^Title/);
+    expect(await focusedLabel(page)).toMatch(/^Title/);
     await dialog.getByRole('textbox', { name: 'Title' }).fill('Initech');
     await dialog.getByRole('button', { name: 'Create record' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -162,7 +143,7 @@ describe('the data models and records pages in Chromium', () => {
     const callsBefore = rpcCalls.length;
     await dialog.getByRole('button', { name: 'Create record' }).click();
     await dialog.getByText('Must be an email address such as name@example.com.').waitFor();
-    expect(await focusedLabel()).toBe('Email');
+    expect(await focusedLabel(page)).toBe('Email');
     expect(await dialog.getByRole('textbox', { name: 'Email' }).getAttribute('aria-invalid')).toBe('true');
     // Refused in the browser: nothing at all went to the server.
     expect(rpcCalls.slice(callsBefore)).toEqual([]);
@@ -174,7 +155,7 @@ describe('the data models and records pages in Chromium', () => {
     await dialog.getByRole('button', { name: 'Create record' }).click();
     await dialog.getByText(`No record ${initech!.id} in model "companies"`).waitFor();
     expect(await company.getAttribute('aria-invalid')).toBe('true');
-    expect(await focusedLabel()).toBe('Company');
+    expect(await focusedLabel(page)).toBe('Company');
     expect(rpcCalls.slice(callsBefore)).toEqual(['records.create']);
     expect(await dialog.getByRole('alert').textContent()).toMatch(/Request id for support: [0-9a-f-]{36}/);
     await screenshotBothWidths(page, 'record-form-server-refusal');
@@ -193,7 +174,7 @@ describe('the data models and records pages in Chromium', () => {
     await edit.getByRole('button', { name: 'Save record' }).click();
     await edit.waitFor({ state: 'detached' });
     await row.getByText('ada@lovelace.example').waitFor();
-    expect(await focusedLabel()).toBe('Edit Ada Lovelace');
+    expect(await focusedLabel(page)).toBe('Edit Ada Lovelace');
   });
 
   it('pages through the records with the cursor and filters them with the builder', async () => {
@@ -240,7 +221,7 @@ describe('the data models and records pages in Chromium', () => {
     await page.getByRole('button', { name: 'Delete Contact 04' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Contact 04?' });
     await confirm.waitFor();
-    expect(await focusedLabel()).toBe('Cancel');
+    expect(await focusedLabel(page)).toBe('Cancel');
     await confirm.getByRole('button', { name: 'Delete record' }).click();
     await confirm.waitFor({ state: 'detached' });
     expect(await listedTitles('Contact 06')).toEqual(['Contact 06', 'Contact 08', 'Contact 10', 'Contact 12']);

@@ -1,7 +1,8 @@
 import type { Page, Response } from 'playwright-core';
 import { launchChromium, screenshotBothWidths, type Browser } from './support/chromium';
-import { E2E_ADMIN_EMAIL, startConsoleApi, type ConsoleApi } from './support/console-api';
+import { startConsoleApi, type ConsoleApi } from './support/console-api';
 import { eventually } from './support/eventually';
+import { pageRpc, signInWithNewOrganization } from './support/page-session';
 
 interface ApiRecord {
   id: string;
@@ -17,20 +18,10 @@ describe('the board and calendar pages in Chromium', () => {
   let api: ConsoleApi;
   let browser: Browser;
   let page: Page;
-  let session: { token: string; organizationId: string };
   let apiKey = '';
   const records: Record<string, string> = {};
 
-  const rpc = async <T>(procedure: string, input: unknown): Promise<T> => {
-    const response = await fetch(`${api.url}/rpc/${procedure}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${session.token}`, 'X-Organization-Id': session.organizationId, 'Content-Type': 'application/json' },
-      body: JSON.stringify(input),
-    });
-    const body = (await response.json()) as T;
-    if (response.status !== 200) throw new Error(`${procedure}: ${response.status} ${JSON.stringify(body)}`);
-    return body;
-  };
+  const rpc = <T>(procedure: string, input: unknown) => pageRpc<T>(page, api.url, procedure, input);
   /** The record as an integration sees it: GET /api/v1/records/{id} with an API key. */
   const restRecord = async (id: string): Promise<ApiRecord> => {
     const response = await fetch(`${api.url}/api/v1/records/${id}`, { headers: { Authorization: `Bearer ${apiKey}` } });
@@ -62,15 +53,8 @@ describe('the board and calendar pages in Chromium', () => {
   });
 
   it('signs in, and makes a model of tasks with a status and a due date, and a key for /api/v1', async () => {
-    await page.goto(`${api.url}/`);
-    await page.getByRole('button', { name: `Continue as ${E2E_ADMIN_EMAIL}` }).click();
-    await page.getByRole('textbox', { name: 'Organization name' }).fill('Views E2E');
-    await page.getByRole('button', { name: 'Create organization' }).click();
-    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await signInWithNewOrganization(page, api.url, 'Views E2E');
     [year, month] = await page.evaluate<[number, number]>('[new Date().getFullYear(), new Date().getMonth()]');
-    session = await page.evaluate<{ token: string; organizationId: string }>(
-      `({ token: sessionStorage.getItem('console.session'), organizationId: localStorage.getItem('console.organization') })`,
-    );
     apiKey = (await rpc<{ token: string }>('apiKeys.create', { name: 'views e2e', fullAccess: true })).token;
 
     await rpc('dataModels.create', { key: 'tasks', name: 'Tasks' });
