@@ -232,7 +232,11 @@ describe('npm start', () => {
     await expectDemoViews(first.url, first.launcher.output().stdout);
     const { key } = await defineAutomations(first.url, first.launcher.output().stdout);
     // No external cron: the cron-runner's own schedule (every minute) runs the task within the next minute.
-    const ran = await first.launcher.waitForLine(/"name":"cron-runner".*"task":"run-automation-schedules".*"msg":"task ran"/, 70_000);
+    // A run that queued something: one from before the schedule automation existed queued nothing.
+    const ran = await first.launcher.waitForLine(
+      /^(?=.*"name":"cron-runner")(?=.*"task":"run-automation-schedules")(?=.*"processed":[1-9])(?=.*"msg":"task ran")/,
+      70_000,
+    );
     expect(JSON.parse(ran)).toMatchObject({ processed: expect.any(Number), durationMs: expect.any(Number), slot: expect.stringMatching(/:00\.000Z$/) });
     // The slot it queued ran: the schedule automation wrote its record.
     expect(await eventually(async () => (await contactsTitled(first.url, key, 'Scheduled check')) >= 1, 15_000)).toBe(true);
