@@ -36,6 +36,12 @@ const LOAD: WrkSettings = { threads: 1, connections: 16, seconds: Number(process
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
+/**
+ * For a quick look while working: BENCH_ROUTES=POST (route names, exact, comma-separated, e.g.
+ * "POST /api/v1/models/{key}/records") runs those routes, the floor with the bucket and the api with
+ * one worker only, and writes nothing to docs/benchmarks.md.
+ */
+const ONLY_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(',').map((name) => name.trim()) : undefined;
 const KEYS = 16;
 const POOL_SIZE = 10;
 /** Against the floor with the bucket (GET, POST), or the api's own plain request (the extras: ETags and retries, compression). */
@@ -299,12 +305,16 @@ async function main(): Promise<void> {
       { label: 'api, 1 worker, one key', server: api, keys: 'one key' },
       { label: 'api, 2 workers', server: apiTwo, keys: 'keys' },
     ];
-    const routeList = routes(seeded);
+    const routeList = routes(seeded).filter((route) => !ONLY_ROUTES || ONLY_ROUTES.includes(route.name));
+    if (routeList.length === 0) throw new Error(`BENCH_ROUTES names no route; the routes are: ${routes(seeded).map((route) => route.name).join(', ')}`);
     console.log(`Measuring: wrk -t${LOAD.threads} -c${LOAD.connections}, ${LOAD.seconds} s after ${WARMUP_SECONDS} s warm-up, ${ROUNDS} rounds`);
     const results: Results = new Map();
     for (let round = 1; round <= ROUNDS; round++) {
       for (const route of routeList) {
-        for (const { label, server, keys } of contenders.filter((contender) => !route.contenders || route.contenders.includes(contender.label))) {
+        const running = contenders.filter(
+          (contender) => (!route.contenders || route.contenders.includes(contender.label)) && (!ONLY_ROUTES || contender.label === FLOOR || contender.label === API),
+        );
+        for (const { label, server, keys } of running) {
           const tokens = keys === 'keys' ? seeded.tokens : seeded.tokens.slice(0, 1);
           const figures = await measure(() => route.request(server, tokens), server, database);
           record(results, route.name, label, figures);
@@ -321,6 +331,7 @@ async function main(): Promise<void> {
     for (const verdict of verdicts(results, routeList)) {
       console.log(`${verdict.route}: ${verdict.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')} of ${verdict.against}; p99 ${verdict.p99Ratios.map((r) => `${r.toFixed(2)}x`).join(', ')}: ${verdict.met ? 'met' : 'MISSED'}`);
     }
+    if (ONLY_ROUTES) return;
     const docs = resolve(__dirname, '../../../docs/benchmarks.md');
     writeSection(docs, section(results, routeList, { database, loadBefore, loadAfter: loadavg()[0], memory }));
     console.log(`\nWrote the "API" section of ${docs}`);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { invokeProcedure, newId, ProcedureRegistry, type Principal } from '@mrp/platform';
-import { flagsAllOff, silentLogger, statementsOf } from '@mrp/platform/testing';
+import { flagsAllOff, silentLogger, sentStatements, statementsOf } from '@mrp/platform/testing';
 import { createDataModelsProcedures } from '../procedures';
 import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
 import type { RecordOutput } from './schemas';
@@ -43,7 +43,7 @@ describe('record procedures with field definitions cached per process', () => {
   it('costs one statement plus COMMIT once the model is known', async () => {
     await newModel('warm');
     await createInA('warm', { title: 'first' });
-    const sent = await statementsOf(() => createInA('warm', { title: 'second', note: 'n' }));
+    const sent = await sentStatements(() => createInA('warm', { title: 'second', note: 'n' }));
     expect(sent).toHaveLength(3);
     expect(sent[0]).toBe('begin');
     expect(sent[1]).toMatch(/^INSERT INTO records AS r/);
@@ -101,7 +101,7 @@ describe('record procedures with field definitions cached per process', () => {
     await createInA('moved', { title: 'first' });
     // Any field change moves the version; here it moves with nothing else changing.
     await env.sql(`UPDATE data_fields SET name = 'Renamed' WHERE key = 'note' AND model_id = (SELECT id FROM data_models WHERE key = 'moved')`);
-    const sent = await statementsOf(() => createInA('moved', { title: 'second' }));
+    const sent = await sentStatements(() => createInA('moved', { title: 'second' }));
     expect(sent.map((statement) => statement.trim().split(/\s+/, 1)[0])).toEqual(['begin', 'INSERT', 'SELECT', 'INSERT', 'COMMIT']);
     const titles = await env.sql<{ title: string }>(`SELECT r.title FROM records r JOIN data_models m ON m.id = r.model_id WHERE m.key = 'moved' ORDER BY r.title`);
     expect(titles.map((row) => row.title)).toEqual(['first', 'second']);

@@ -4,8 +4,9 @@ import pino from 'pino';
 import { createTestOrm, statementsOf, type TestOrm } from '../../testing';
 import { FeatureFlag } from '../feature-flags/feature-flag.entity';
 import { platformModule } from '../platform-module';
-import { executePrepared } from './execute-prepared';
+import { executePrepared, executePreparedAtCommit } from './execute-prepared';
 import { TransactionCompleteError } from './pinned-transaction';
+import { Pipeline } from './pipeline';
 import { preparedStatement } from './prepared-statement';
 import { withSession } from './session';
 import { runInTransaction } from './transaction';
@@ -32,9 +33,10 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
     expect(await ids()).toEqual(expect.arrayContaining([1, 10]));
   });
 
-  it('sends BEGIN on its own before a first statement with values', async () => {
+  it('pipelines BEGIN with a first statement with values: one round trip', async () => {
     const sent = await statementsOf(() => fork().transactional((em) => em.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [11, 'eleven'])));
-    expect(sent).toEqual(['begin', 'INSERT INTO probe (id, note) VALUES ($1::int4, $2)', 'COMMIT']);
+    expect(sent).toEqual(['begin | INSERT INTO probe (id, note) VALUES ($1::int4, $2)', 'COMMIT']);
+    expect(await ids()).toContain(11);
   });
 
   it('costs no round trip at all for a transaction that runs no statement', async () => {
@@ -155,8 +157,12 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
           em.create(FeatureFlag, { key, enabled: true, updatedBy: 'test' });
         });
         expect(await fork().findOne(FeatureFlag, { key })).toMatchObject({ key });
-        const calls = spy.mock.calls.map(([sent, sentValues]) =>
-          typeof sent === 'string' ? { text: sent, values: sentValues } : (sent as { text: string; values?: unknown[] }),
+        const calls = spy.mock.calls.flatMap(([sent, sentValues]: unknown[]) =>
+          typeof sent === 'string'
+            ? [{ text: sent, values: sentValues as unknown[] | undefined }]
+            : sent instanceof Pipeline
+              ? sent.statements.map((statement) => ({ text: statement.text, values: [...statement.values] as unknown[] }))
+              : [sent as { text: string; values?: unknown[] }],
         );
         expect(calls.length).toBeGreaterThanOrEqual(2);
         for (const call of calls) expect(call.text).not.toContain('brien');
@@ -292,6 +298,106 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
         await em.transactional((inner) => executePrepared(inner, insertProbe, [26, 'nested']));
       });
       expect(await ids()).toEqual(expect.arrayContaining([24, 25, 26]));
+    });
+  });
+
+  describe('writes sent with COMMIT (executePreparedAtCommit)', () => {
+    const queueProbe = preparedStatement('INSERT INTO probe (id, note) VALUES ($1::int, $2::text)', { purpose: 'probe outbox row', indexes: ['probe_pkey'] });
+    const POOL_SIZE = 5;
+
+    /** Parses `queueProbe` on every pooled connection (in transactions rolled back), so each can pipeline it. */
+    beforeAll(async () => {
+      await Promise.all(
+        Array.from({ length: POOL_SIZE }, (_, index) =>
+          runInTransaction(fork(), async (em) => {
+            await executePrepared(em, queueProbe, [900 + index, null]);
+            await em.execute('SELECT pg_sleep(0.05)');
+            throw new Error('warm-up only');
+          }).catch((error: Error) => expect(error.message).toBe('warm-up only')),
+        ),
+      );
+    });
+
+    const idleInTransaction = async () =>
+      (
+        await fork().execute<Array<{ n: number }>>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+        )
+      )[0].n;
+
+    it('travel with COMMIT, and BEGIN with the first statement: two round trips in all', async () => {
+      const sent = await statementsOf(() =>
+        runInTransaction(fork(), async (em) => {
+          await em.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [30, 'record']);
+          await executePreparedAtCommit(em, queueProbe, [31, 'outbox row']);
+          // Not sent yet: nothing in the transaction reads it back.
+          expect(await em.execute('SELECT id FROM probe WHERE id = 31')).toEqual([]);
+        }),
+      );
+      expect(sent).toEqual(['begin | INSERT INTO probe (id, note) VALUES ($1::int4, $2)', 'SELECT id FROM probe WHERE id = 31', `${queueProbe.text} | COMMIT`]);
+      expect(await ids()).toEqual(expect.arrayContaining([30, 31]));
+    });
+
+    it('make a transaction of nothing else one round trip', async () => {
+      const sent = await statementsOf(() => runInTransaction(fork(), (em) => executePreparedAtCommit(em, queueProbe, [32, 'alone'])));
+      expect(sent).toEqual([`begin | ${queueProbe.text} | COMMIT`]);
+      expect(await ids()).toContain(32);
+    });
+
+    it('fail the commit when they fail: nothing commits, the error names the statement and quotes no value', async () => {
+      const failure = await runInTransaction(fork(), async (em) => {
+        await em.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [33, 'record']);
+        await executePreparedAtCommit(em, queueProbe, [30, 'secret-note']); // 30 exists
+      }).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: '23505', message: expect.stringMatching(/^INSERT INTO probe \(id, note\) VALUES \(\$1::int, \$2::text\) - duplicate key/) });
+      expect(JSON.stringify({ ...(failure as object), message: (failure as Error).message })).not.toContain('(30)');
+      expect(await ids()).not.toContain(33);
+      expect(await idleInTransaction()).toBe(0);
+      await runInTransaction(fork(), (em) => executePreparedAtCommit(em, queueProbe, [34, 'next']));
+      expect(await ids()).toContain(34);
+    });
+
+    it('are dropped with a transaction that rolls back', async () => {
+      const sent = await statementsOf(() =>
+        runInTransaction(fork(), async (em) => {
+          await em.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [35, 'record']);
+          await executePreparedAtCommit(em, queueProbe, [36, 'outbox row']);
+          throw new Error('undo');
+        }).catch((error: Error) => expect(error.message).toBe('undo')),
+      );
+      expect(sent).toEqual(['begin | INSERT INTO probe (id, note) VALUES ($1::int4, $2)', 'ROLLBACK']);
+      expect(await ids()).not.toContain(35);
+      expect(await ids()).not.toContain(36);
+    });
+
+    it('run at once outside a transaction, and in a savepoint, whose rollback takes them back', async () => {
+      await executePreparedAtCommit(fork(), queueProbe, [37, 'autocommit']);
+      expect(await ids()).toContain(37);
+      await runInTransaction(fork(), async (em) => {
+        await em.execute('INSERT INTO probe (id) VALUES (38)');
+        await em
+          .transactional(async (inner) => {
+            await executePreparedAtCommit(inner, queueProbe, [39, 'in the savepoint']);
+            expect(await inner.execute('SELECT id FROM probe WHERE id = 39')).toEqual([{ id: 39 }]);
+            throw new Error('roll the savepoint back');
+          })
+          .catch((error: Error) => expect(error.message).toBe('roll the savepoint back'));
+      });
+      const present = await ids();
+      expect(present).toContain(38);
+      expect(present).not.toContain(39);
+    });
+
+    it('go on their own before COMMIT on a connection that has not parsed them yet', async () => {
+      const firstUse = preparedStatement('INSERT INTO probe (id, note) VALUES ($1::int, $2::text) -- first use', { purpose: 'probe outbox row', indexes: ['probe_pkey'] });
+      const sent = await statementsOf(() =>
+        runInTransaction(fork(), async (em) => {
+          await em.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [40, 'record']);
+          await executePreparedAtCommit(em, firstUse, [41, 'outbox row']);
+        }),
+      );
+      expect(sent).toEqual(['begin | INSERT INTO probe (id, note) VALUES ($1::int4, $2)', firstUse.text, 'COMMIT']);
+      expect(await ids()).toEqual(expect.arrayContaining([40, 41]));
     });
   });
 

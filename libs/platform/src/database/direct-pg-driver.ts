@@ -14,7 +14,7 @@ import {
   type Transaction,
   type TransactionEventBroadcaster,
 } from '@mikro-orm/postgresql';
-import type { QueryResult as PgResult } from 'pg';
+import { types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
 import { toParameterized } from './parameterized-sql';
 import {
   PinnedSavepoint,
@@ -57,12 +57,14 @@ export type SessionQuery = <Row = Record<string, unknown>>(sql: string, params?:
  * A failed statement's error names the statement's text and quotes no value (statement-errors.ts).
  */
 export class DirectPgConnection extends PostgreSqlConnection {
+  private parsers?: CustomTypesConfig;
+
   override async begin(options: BeginOptions = {}): Promise<Knex.Transaction> {
     if (options.ctx) return this.beginSavepoint(options.ctx, options.loggerContext);
     await options.eventBroadcaster?.dispatchEvent(EventType.beforeTransactionStart);
     const beginSql = this.platform.getBeginTransactionSQL(options);
     const pool = this.knexPool();
-    const transaction = new PinnedTransaction(pool, await pool.acquireConnection(), beginSql.join(';'));
+    const transaction = new PinnedTransaction(pool, await pool.acquireConnection(), beginSql, this.typeParsers());
     try {
       if (this.logger.isEnabled('query', options.loggerContext)) for (const query of beginSql) this.logQuery(query, options.loggerContext);
       await options.eventBroadcaster?.dispatchEvent(EventType.afterTransactionStart, transaction);
@@ -150,6 +152,21 @@ export class DirectPgConnection extends PostgreSqlConnection {
   }
 
   /**
+   * A prepared write nothing in the transaction `ctx` reads back (an outbox row): sent with the
+   * transaction's COMMIT, in its round trip, when `ctx` is a top-level transaction; run at once in
+   * a savepoint (whose rollback must take it back) or as an autocommit statement without one.
+   */
+  async executePreparedAtCommit(prepared: PreparedStatement, values: readonly PreparedValue[], ctx?: Transaction): Promise<void> {
+    const context: unknown = ctx ?? undefined;
+    if (!(context instanceof PinnedTransaction)) {
+      await this.executePrepared(prepared, values, ctx);
+      return;
+    }
+    context.deferUntilCommit({ name: prepared.name, text: prepared.text, values: bindValues(values) });
+    if (this.logger.isEnabled('query')) this.logQuery(`${prepared.text} -- sent with COMMIT`);
+  }
+
+  /**
    * Runs `work` on one pooled connection of its own, outside any transaction, for what needs one
    * session (session advisory locks, CREATE INDEX CONCURRENTLY). Statements as for `execute`.
    */
@@ -197,6 +214,12 @@ export class DirectPgConnection extends PostgreSqlConnection {
     } finally {
       await pool.releaseConnection(connection);
     }
+  }
+
+  /** The type parsers MikroORM gives its pg clients (dates as text...), for rows read outside pg's own queries. */
+  private typeParsers(): CustomTypesConfig {
+    this.parsers ??= (this.getConnectionOptions() as { types?: CustomTypesConfig }).types ?? pgTypes;
+    return this.parsers;
   }
 
   private knexPool(): KnexPool {

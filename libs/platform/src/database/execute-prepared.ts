@@ -22,3 +22,20 @@ export async function executePrepared<T = Record<string, unknown>>(
     throw em.getDriver().convertException(error instanceof Error ? error : new Error(String(error)));
   }
 }
+
+/**
+ * A prepared write that nothing in the transaction reads back (an outbox row), sent with COMMIT
+ * in its round trip (see `DirectPgConnection.executePreparedAtCommit`). Its failure fails the
+ * commit: the whole transaction is rolled back and the procedure fails.
+ */
+export async function executePreparedAtCommit(em: EntityManager, statement: PreparedStatement, values: readonly PreparedValue[]): Promise<void> {
+  const connection = em.getConnection();
+  if (!(connection instanceof DirectPgConnection)) {
+    throw new Error('executePreparedAtCommit needs the ORM of createOrm (its DirectPgDriver)');
+  }
+  try {
+    await connection.executePreparedAtCommit(statement, values, em.getTransactionContext());
+  } catch (error) {
+    throw em.getDriver().convertException(error instanceof Error ? error : new Error(String(error)));
+  }
+}

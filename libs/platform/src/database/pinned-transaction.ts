@@ -1,29 +1,15 @@
-import type { Client, QueryResult } from 'pg';
-import type { BindValue } from './parameterized-sql';
+import type { CustomTypesConfig, QueryResult } from 'pg';
+import { PipelineError, sendPipeline } from './pipeline';
+import { canPipeline, send, type PooledConnection, type Statement } from './statement';
 import { statementError } from './statement-errors';
 
-/** A pooled `pg` connection as knex's pool hands it out. */
-export type PooledConnection = Client;
+export type { PooledConnection, Statement } from './statement';
+export { send } from './statement';
 
 /** knex's client as this module uses it: the pool methods of its public typings, nothing private. */
 export interface KnexPool {
   acquireConnection(): Promise<PooledConnection>;
   releaseConnection(connection: PooledConnection): Promise<unknown>;
-}
-
-/** A statement as it goes out: text with `$n` placeholders, its values, and a name when PostgreSQL keeps it prepared. */
-export interface Statement {
-  readonly text: string;
-  readonly values: readonly BindValue[];
-  readonly name?: string;
-}
-
-/** Runs one statement through pg's public `query`: named (prepared), with values, or plain text. */
-export function send(connection: PooledConnection, statement: Statement): Promise<QueryResult> {
-  const values = statement.values as unknown[];
-  if (statement.name) return connection.query({ name: statement.name, text: statement.text, values });
-  if (values.length > 0) return connection.query(statement.text, values);
-  return connection.query(statement.text);
 }
 
 /**
@@ -74,13 +60,13 @@ export function pinnedTransactionOf(context: unknown): PinnedTransaction | undef
 }
 
 /**
- * A transaction pinned to one pooled connection and driven straight through `pg`'s public API,
- * without knex's per-transaction machinery (a whole knex instance per transaction, promise
- * chains, events):
- * - BEGIN is sent lazily: a transaction that never runs a statement costs no round trip at all,
- *   and a first statement without values carries it (`begin;<statement>`, one simple-protocol
- *   message). One with values is sent after BEGIN's own round trip: pg's public API does not
- *   pipeline, and doing it through pg's internals bought too little to keep (docs/benchmarks.md).
+ * A transaction pinned to one pooled connection and driven straight through `pg`, without knex's
+ * per-transaction machinery (a whole knex instance per transaction, promise chains, events):
+ * - BEGIN is sent lazily, with the first statement, in its round trip: a statement without values
+ *   as one simple-protocol message (`begin;<statement>`), any other in a pipeline (pipeline.ts).
+ *   A transaction that never runs a statement costs no round trip at all.
+ * - Writes nothing in the transaction reads back (outbox rows) can wait for COMMIT and travel
+ *   with it (`deferUntilCommit`): a transaction of one INSERT and its outbox row is two round trips.
  * - MikroORM and knex still reach it: `client` is knex's client bound to this connection, so
  *   `.transacting(trx)` compiles with knex's own client, and whatever knex runs on it gets this
  *   connection with the transaction open. A nested `em.transactional` gets a savepoint.
@@ -95,12 +81,20 @@ export class PinnedTransaction {
   private isCompleted = false;
   private savepoints = 0;
   private knexClient?: PinnedKnexClient;
+  private readonly deferred: Statement[] = [];
+  private readonly beginSql: string;
+  private readonly beginStatements: readonly Statement[];
 
   constructor(
     private readonly pool: KnexPool,
     readonly connection: PooledConnection,
-    private readonly beginSql: string,
-  ) {}
+    begin: readonly string[],
+    /** The connection's type parsers, for the rows of pipelined statements. */
+    private readonly types: CustomTypesConfig,
+  ) {
+    this.beginSql = begin.join(';');
+    this.beginStatements = begin.map((text) => ({ text, values: [] }));
+  }
 
   get completed(): boolean {
     return this.isCompleted;
@@ -126,8 +120,18 @@ export class PinnedTransaction {
     if (this.state === 'open') return send(this.connection, statement);
     if (this.state === 'aborted') throw inFailedTransaction();
     if (statement.values.length === 0 && !statement.name) return this.withBegin(() => this.textWithBegin(statement.text));
+    if (canPipeline(this.connection, statement)) return this.withBegin(() => this.pipelinedWithBegin(statement));
     await this.begin();
     return send(this.connection, statement);
+  }
+
+  /**
+   * Queues a write that nothing in this transaction reads back, to be sent with COMMIT in one
+   * round trip. Its failure fails the commit: the transaction is rolled back and the error thrown.
+   */
+  deferUntilCommit(statement: Statement): void {
+    if (this.isCompleted) throw new TransactionCompleteError(statement.text);
+    this.deferred.push(statement);
   }
 
   /** For MikroORM's nested `em.transactional`. */
@@ -142,10 +146,12 @@ export class PinnedTransaction {
   async commit(): Promise<void> {
     if (this.isCompleted) throw new TransactionCompleteError('COMMIT');
     this.isCompleted = true;
+    const deferred = this.deferred.splice(0);
     try {
-      if (this.state === 'open') await this.run('COMMIT');
       // PostgreSQL answers COMMIT of a failed transaction with a rollback: nothing to commit.
-      else if (this.state === 'aborted') await this.run('ROLLBACK');
+      if (this.state === 'aborted') await this.run('ROLLBACK');
+      else if (deferred.length > 0) await this.commitWith(deferred);
+      else if (this.state === 'open') await this.run('COMMIT');
     } finally {
       await this.pool.releaseConnection(this.connection);
     }
@@ -155,12 +161,9 @@ export class PinnedTransaction {
   async rollback(): Promise<void> {
     if (this.isCompleted) return;
     this.isCompleted = true;
+    this.deferred.length = 0;
     try {
-      if (this.state !== 'idle') await this.run('ROLLBACK');
-    } catch {
-      // A connection that cannot roll back must serve nobody else. Ending it makes knex's pool drop
-      // it (knex watches each connection's 'end'), and the error that led here is what the caller reports.
-      await this.connection.end().catch(() => undefined);
+      if (this.state !== 'idle') await this.rollbackOrDrop();
     } finally {
       await this.pool.releaseConnection(this.connection);
     }
@@ -185,6 +188,52 @@ export class PinnedTransaction {
     } catch (error) {
       this.state = 'aborted';
       throw error;
+    }
+  }
+
+  /** BEGIN (when due), the deferred writes and COMMIT: one round trip when every one can be pipelined. */
+  private async commitWith(deferred: readonly Statement[]): Promise<void> {
+    const statements = [...(this.state === 'idle' ? this.beginStatements : []), ...deferred, { text: 'COMMIT', values: [] }];
+    try {
+      if (statements.every((statement) => canPipeline(this.connection, statement))) {
+        await sendPipeline(this.connection, statements, this.types).catch((error: unknown) => {
+          throw error instanceof PipelineError ? statementError(error.cause, statements[error.statementIndex].text) : error;
+        });
+        return;
+      }
+      await this.begin();
+      for (const statement of deferred) {
+        await send(this.connection, statement).catch((error: unknown) => {
+          throw statementError(error, statement.text);
+        });
+      }
+      await this.run('COMMIT');
+    } catch (error) {
+      // A deferred write failed (the transaction is aborted) or COMMIT did (it is over): either
+      // way nothing committed, and ROLLBACK leaves the connection clean for the next transaction.
+      await this.rollbackOrDrop();
+      throw error;
+    }
+  }
+
+  /** ROLLBACK; a connection that cannot roll back must serve nobody else. */
+  private async rollbackOrDrop(): Promise<void> {
+    try {
+      await this.run('ROLLBACK');
+    } catch {
+      // Ending it makes knex's pool drop it (knex watches each connection's 'end'), and the error
+      // that led here is what the caller reports.
+      await this.connection.end().catch(() => undefined);
+    }
+  }
+
+  /** BEGIN and a statement with values in one round trip. */
+  private async pipelinedWithBegin(statement: Statement): Promise<QueryResult> {
+    try {
+      const results = await sendPipeline(this.connection, [...this.beginStatements, statement], this.types);
+      return results[results.length - 1];
+    } catch (error) {
+      throw error instanceof PipelineError ? error.cause : error;
     }
   }
 

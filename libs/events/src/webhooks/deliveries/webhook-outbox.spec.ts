@@ -134,10 +134,12 @@ describe('the webhook outbox with routes kept in memory', () => {
     await eventually(async () => (await routedTo(organization)).includes(endpoint));
     await outbox.persist(em(), [recordCreated(organization)]);
     expect(await deliveriesTo(endpoint)).toBe(1);
-    // A transaction that queued a delivery holds no lock the deletion waits for.
+    // A transaction that queued a delivery holds no lock the deletion waits for. (Queued in a
+    // savepoint, the row is written at once; at the top level it would wait for COMMIT.)
     const queueing = em();
     await queueing.begin();
-    await outbox.persist(queueing, [recordCreated(organization)]);
+    await queueing.transactional((savepoint) => outbox.persist(savepoint, [recordCreated(organization)]));
+    expect(await queueing.execute('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ?', [endpoint])).toEqual([{ n: 2 }]);
     await em().transactional(async (tx) => {
       await tx.execute(`SET LOCAL lock_timeout = '2s'`);
       await tx.execute('DELETE FROM webhook_endpoints WHERE id = ?', [endpoint]);
@@ -148,5 +150,22 @@ describe('the webhook outbox with routes kept in memory', () => {
     const claimed = await claimDueDeliveries(em(), { limit: 100, perEndpoint: 100, leaseSeconds: 30 });
     expect(claimed.filter((delivery) => delivery.endpointId === endpoint)).toEqual([]);
     expect(await deliveriesTo(endpoint)).toBe(0);
+  });
+
+  it('sends the deliveries with COMMIT: none for an endpoint deleted before the queueing transaction commits', async () => {
+    const organization = await bed.organization();
+    const endpoint = await bed.endpoint(organization);
+    await eventually(async () => (await routedTo(organization)).includes(endpoint));
+    const queueing = em();
+    await queueing.begin();
+    await outbox.persist(queueing, [recordCreated(organization)]);
+    expect(await queueing.execute('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = ?', [endpoint])).toEqual([{ n: 0 }]);
+    await em().transactional((tx) => tx.execute('DELETE FROM webhook_endpoints WHERE id = ?', [endpoint]));
+    await queueing.commit();
+    expect(await deliveriesTo(endpoint)).toBe(0);
+    const other = await bed.endpoint(organization);
+    await eventually(async () => (await routedTo(organization)).includes(other));
+    await em().transactional((tx) => outbox.persist(tx, [recordCreated(organization)]));
+    expect(await deliveriesTo(other)).toBe(1);
   });
 });

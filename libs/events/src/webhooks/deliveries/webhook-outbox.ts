@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared, newId, preparedStatement, sqlTextArray, type EventEnvelope } from '@mrp/platform';
+import { executePreparedAtCommit, newId, preparedStatement, sqlTextArray, type EventEnvelope } from '@mrp/platform';
 import { eventMatches } from '../../bus/subscription-pattern';
 import type { EventPersister } from '../../bus/event-dispatcher';
 import { RouteCache } from '../../bus/route-cache';
@@ -64,9 +64,10 @@ const isRoutable = (event: EventEnvelope) => !event.type.startsWith('webhook.');
 
 /**
  * The transactional outbox: inside the transaction of the change that emitted the events, one
- * delivery per (event, matching enabled endpoint) is written, and the workers are woken once it
- * committed (`wakeWorkers`, coalesced: decision 89). A rollback takes the deliveries with it; a
- * commit means they are durably queued.
+ * delivery per (event, matching enabled endpoint) is written (one INSERT, sent with COMMIT in its
+ * round trip: decision 122), and the workers are woken once it committed (`wakeWorkers`,
+ * coalesced: decision 89). A rollback takes the deliveries with it; a commit means they are
+ * durably queued.
  *
  * An event is for the platform's endpoints (all of them) and for the endpoints of its
  * organization; an event about a user with no organization is for each of the user's member
@@ -121,7 +122,7 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
         }
       }
       if (rows.length === 0) return;
-      await executePrepared(em, QUEUE_DELIVERIES, [JSON.stringify(rows)]);
+      await executePreparedAtCommit(em, QUEUE_DELIVERIES, [JSON.stringify(rows)]);
     },
   };
 }
