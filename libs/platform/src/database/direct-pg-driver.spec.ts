@@ -401,6 +401,24 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
     });
   });
 
+  it('takes a pooled connection only for its first statement, not for the work before it', async () => {
+    // Six transactions on a pool of five, each waiting for all six to have started before sending anything.
+    const started = 6;
+    let arrived = 0;
+    let everyoneHere!: () => void;
+    const barrier = new Promise<void>((resolve) => (everyoneHere = resolve));
+    const transactions = Array.from({ length: started }, (_, index) =>
+      runInTransaction(fork(), async (em) => {
+        if (++arrived === started) everyoneHere();
+        await barrier;
+        await em.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [50 + index, 'late connection']);
+      }),
+    );
+    await Promise.race([barrier, new Promise((_, reject) => setTimeout(() => reject(new Error('a transaction held a connection before its first statement')), 2000))]);
+    await Promise.all(transactions);
+    expect(await ids()).toEqual(expect.arrayContaining([50, 51, 52, 53, 54, 55]));
+  });
+
   it('hands every connection back to the pool outside any transaction', async () => {
     for (let round = 0; round < 12; round++) {
       await fork()

@@ -64,7 +64,7 @@ export class DirectPgConnection extends PostgreSqlConnection {
     await options.eventBroadcaster?.dispatchEvent(EventType.beforeTransactionStart);
     const beginSql = this.platform.getBeginTransactionSQL(options);
     const pool = this.knexPool();
-    const transaction = new PinnedTransaction(pool, await pool.acquireConnection(), beginSql, this.typeParsers());
+    const transaction = new PinnedTransaction(pool, beginSql, this.typeParsers());
     try {
       if (this.logger.isEnabled('query', options.loggerContext)) for (const query of beginSql) this.logQuery(query, options.loggerContext);
       await options.eventBroadcaster?.dispatchEvent(EventType.afterTransactionStart, transaction);

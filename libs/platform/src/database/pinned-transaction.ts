@@ -85,9 +85,12 @@ export class PinnedTransaction {
   private readonly beginSql: string;
   private readonly beginStatements: readonly Statement[];
 
+  /** The pooled connection, taken when the first statement goes out (never, for a transaction that sends none). */
+  private connection!: PooledConnection;
+  private acquired?: Promise<PooledConnection>;
+
   constructor(
     private readonly pool: KnexPool,
-    readonly connection: PooledConnection,
     begin: readonly string[],
     /** The connection's type parsers, for the rows of pipelined statements. */
     private readonly types: CustomTypesConfig,
@@ -119,6 +122,7 @@ export class PinnedTransaction {
     if (this.isCompleted) throw new TransactionCompleteError(statement.text);
     if (this.state === 'open') return send(this.connection, statement);
     if (this.state === 'aborted') throw inFailedTransaction();
+    await this.connect();
     if (statement.values.length === 0 && !statement.name) return this.withBegin(() => this.textWithBegin(statement.text));
     if (canPipeline(this.connection, statement)) return this.withBegin(() => this.pipelinedWithBegin(statement));
     await this.begin();
@@ -153,7 +157,7 @@ export class PinnedTransaction {
       else if (deferred.length > 0) await this.commitWith(deferred);
       else if (this.state === 'open') await this.run('COMMIT');
     } finally {
-      await this.pool.releaseConnection(this.connection);
+      await this.release();
     }
   }
 
@@ -165,8 +169,24 @@ export class PinnedTransaction {
     try {
       if (this.state !== 'idle') await this.rollbackOrDrop();
     } finally {
-      await this.pool.releaseConnection(this.connection);
+      await this.release();
     }
+  }
+
+  /**
+   * Takes the pooled connection for the first statement: the transaction holds one only from
+   * then to its end, not while the work before its first statement runs (validation, mostly).
+   * A failed take leaves the transaction idle, so nothing is rolled back on a connection never had.
+   */
+  private async connect(): Promise<void> {
+    if (this.state !== 'idle') return;
+    this.acquired ??= this.pool.acquireConnection();
+    this.connection = await this.acquired;
+  }
+
+  private async release(): Promise<void> {
+    const taken = await this.acquired?.catch(() => undefined);
+    if (taken) await this.pool.releaseConnection(taken);
   }
 
   /** A transaction-control statement (no values), reported as itself when it fails. */
@@ -194,6 +214,7 @@ export class PinnedTransaction {
   /** BEGIN (when due), the deferred writes and COMMIT: one round trip when every one can be pipelined. */
   private async commitWith(deferred: readonly Statement[]): Promise<void> {
     const statements = [...(this.state === 'idle' ? this.beginStatements : []), ...deferred, { text: 'COMMIT', values: [] }];
+    await this.connect();
     try {
       if (statements.every((statement) => canPipeline(this.connection, statement))) {
         await sendPipeline(this.connection, statements, this.types).catch((error: unknown) => {
@@ -252,6 +273,7 @@ export class PinnedTransaction {
   private async begin(): Promise<void> {
     if (this.state === 'open') return;
     if (this.state === 'aborted') throw inFailedTransaction();
+    await this.connect();
     await this.withBegin(() => this.run(this.beginSql));
   }
 }
