@@ -7,8 +7,10 @@ import {
   badRequest,
   claimIdempotencyKey,
   findStoredAnswer,
+  lostToKeptAnswer,
   runInTransaction,
   storeAnswer,
+  storeAnswerAtCommit,
   type IdempotencyScope,
   type OutcomeRecorder,
   type StoredAnswer,
@@ -96,9 +98,10 @@ export function idempotentOutcome(request: IdempotentRequest): OutcomeRecorder &
           'This Idempotency-Key was used for another request (method, path, query, If-Match or body); a new request needs a new key',
         );
   /**
-   * Keeps the answer, unless another request kept one first (it answered from a snapshot that
-   * missed it, or ran while this one's failure was being kept): then that one is the key's answer,
-   * and this request's own outcome is thrown away (inside the transaction, its change with it).
+   * Keeps a failure's answer (in a transaction of its own, its change already rolled back), unless
+   * another request kept one first: then that one is the key's answer. A success's answer goes with
+   * its change's COMMIT instead (`succeeded`), and losing the same race fails that commit, so the
+   * change is thrown away with it (`transactionFailed`).
    */
   const keep = async (em: EntityManager, answer: HttpAnswer) => {
     if (await storeAnswer(em, request.scope, { requestHash: request.requestHash, ...answer })) return;
@@ -115,9 +118,17 @@ export function idempotentOutcome(request: IdempotentRequest): OutcomeRecorder &
       if (claim.stored) throw settledBy(claim.stored);
     },
     async succeeded(em, output) {
+      // Sent with COMMIT: a transaction that loses the key to an answer kept first fails there (transactionFailed).
       const answer = request.answerOf(output);
-      await keep(em, answer);
+      await storeAnswerAtCommit(em, request.scope, { requestHash: request.requestHash, ...answer });
       recorder.answer = answer;
+    },
+    async transactionFailed(em, error) {
+      if (!lostToKeptAnswer(error)) return;
+      recorder.answer = undefined;
+      const kept = await findStoredAnswer(em, request.scope);
+      if (!kept) throw new Error('An Idempotency-Key answer was neither stored nor found');
+      throw settledBy(kept);
     },
     async failed(em, error) {
       if (!keepsFailure(error)) return false;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared } from '../database/execute-prepared';
+import { executePrepared, executePreparedAtCommit } from '../database/execute-prepared';
 import { preparedStatement } from '../database/prepared-statement';
 
 /** How long an answer is kept for retries (Stripe's window). */
@@ -113,4 +113,46 @@ export async function storeAnswer(em: EntityManager, scope: IdempotencyScope, an
     IDEMPOTENCY_RETENTION_HOURS,
   ]);
   return rows.length > 0;
+}
+
+// Parameters as for STORE_ANSWER. The store, and then, only when it wrote nothing (a live answer
+// holds the key), a plain INSERT of the same key: it fails with the unique violation on the primary
+// key that the lost race is, so the transaction aborts before its COMMIT runs.
+const KEEP_ANSWER_OR_FAIL = preparedStatement(
+  `WITH stored AS (
+     INSERT INTO idempotent_requests AS kept (credential_id, key, request_hash, status, headers, body, expires_at)
+     VALUES ($1::text, $2::text, $3::text, $4::smallint, $5::jsonb, $6::text, now() + make_interval(hours => $7::int))
+     ON CONFLICT (credential_id, key) DO UPDATE
+       SET request_hash = excluded.request_hash, status = excluded.status, headers = excluded.headers,
+           body = excluded.body, created_at = now(), expires_at = excluded.expires_at
+       WHERE kept.expires_at <= now()
+     RETURNING 1
+   )
+   INSERT INTO idempotent_requests (credential_id, key, request_hash, status, expires_at)
+   SELECT $1::text, $2::text, $3::text, $4::smallint, now() WHERE NOT EXISTS (SELECT FROM stored)`,
+  { purpose: 'idempotent answer kept with COMMIT', indexes: ['idempotent_requests_pkey'] },
+);
+
+/**
+ * Keeps `answer` with the COMMIT of the transaction `em` is in (one round trip with it): the answer
+ * of a change that succeeded. When another request kept an answer for the key first, the commit
+ * fails instead, nothing of the transaction is written, and `lostToKeptAnswer` tells that error
+ * apart; the key's answer is then the other one (`findStoredAnswer`).
+ */
+export async function storeAnswerAtCommit(em: EntityManager, scope: IdempotencyScope, answer: StoredAnswer): Promise<void> {
+  await executePreparedAtCommit(em, KEEP_ANSWER_OR_FAIL, [
+    scope.credentialId,
+    scope.key,
+    answer.requestHash,
+    answer.status,
+    JSON.stringify(answer.headers),
+    answer.body === null || answer.body === undefined ? null : JSON.stringify(answer.body),
+    IDEMPOTENCY_RETENTION_HOURS,
+  ]);
+}
+
+/** Whether a failed commit is `storeAnswerAtCommit` finding the key's answer already kept. */
+export function lostToKeptAnswer(error: unknown): boolean {
+  const fields = error as { code?: unknown; constraint?: unknown } | null;
+  return typeof fields === 'object' && fields !== null && fields.code === '23505' && fields.constraint === 'idempotent_requests_pkey';
 }

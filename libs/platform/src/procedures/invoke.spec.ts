@@ -4,6 +4,10 @@ import { platformModule } from '../platform-module';
 import { DomainError } from '../errors/domain-error';
 import { defineProcedure } from './procedure';
 import { invokeProcedure, validateProcedureInput, type InvocationDeps, type OutcomeRecorder } from './invoke';
+import { executePreparedAtCommit } from '../database/execute-prepared';
+import { preparedStatement } from '../database/prepared-statement';
+
+const insertFlag = preparedStatement('INSERT INTO feature_flags (key, enabled) VALUES ($1::text, true)', { purpose: 'test flag insert', indexes: ['feature_flags_pkey'] });
 
 const setFlag = defineProcedure({
   name: 'test.setFlag',
@@ -181,6 +185,30 @@ describe('invokeProcedure', () => {
     it('a failure it does not keep rolls everything back', async () => {
       await expect(invokeRecorded({ key: 'r.dropped', fail: true }, recorder('r.dropped.outcome', false))).rejects.toMatchObject({ code: 'conflict' });
       expect([await count('r.dropped'), await count('r.dropped.outcome')]).toEqual([0, 0]);
+    });
+
+    it('a commit that fails after begin is handed to transactionFailed, which may throw the call\'s real outcome', async () => {
+      const dispatcher = new RecordingDispatcher();
+      const seen: unknown[] = [];
+      const failingAtCommit: OutcomeRecorder = {
+        ...recorder('r.late.outcome', true),
+        // The outcome's row, deferred to COMMIT, collides with the change's own row: the commit fails.
+        succeeded: (em) => executePreparedAtCommit(em, insertFlag, ['r.late']),
+        transactionFailed: async (_em, error) => {
+          seen.push(error);
+          throw new DomainError('idempotency_conflict', 'settled by another request');
+        },
+      };
+      await expect(invokeRecorded({ key: 'r.late' }, failingAtCommit, dispatcher)).rejects.toMatchObject({ code: 'idempotency_conflict' });
+      expect(seen).toEqual([expect.objectContaining({ code: '23505' })]);
+      expect(await count('r.late')).toBe(0);
+      expect(dispatcher.published).toEqual([]);
+    });
+
+    it('a commit failure transactionFailed lets stand is thrown as it is', async () => {
+      const standing: OutcomeRecorder = { ...recorder('r.stand.outcome', true), succeeded: (em) => executePreparedAtCommit(em, insertFlag, ['r.stand']), transactionFailed: async () => undefined };
+      await expect(invokeRecorded({ key: 'r.stand' }, standing)).rejects.toMatchObject({ code: '23505' });
+      expect(await count('r.stand')).toBe(0);
     });
 
     it('a throw from begin runs nothing', async () => {

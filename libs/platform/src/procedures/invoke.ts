@@ -50,6 +50,12 @@ export interface OutcomeRecorder {
    * error is thrown as without a recorder. Not called when `begin` itself refused.
    */
   failed(em: EntityManager, error: DomainError): Promise<boolean>;
+  /**
+   * The transaction failed after `begin` with an error that is not the handler's domain error (a
+   * write `succeeded` deferred to COMMIT failed, say); it rolled back. The recorder may throw the
+   * call's real outcome instead; returning lets the error stand.
+   */
+  transactionFailed?(em: EntityManager, error: unknown): Promise<void>;
 }
 
 /** While its feature flag is off a procedure answers exactly as an unknown name does. */
@@ -186,11 +192,15 @@ export async function invokeProcedure<TOutput>(
         return value;
       });
     } catch (error) {
-      if (!begun || !isDomainError(error)) throw error;
+      if (!begun) throw error;
       // Rolled back: nothing the handler queued may be published or run.
       events.length = 0;
       toPublish = [];
       afterCommitTasks.length = 0;
+      if (!isDomainError(error)) {
+        await recorder.transactionFailed?.(invocation.em, error);
+        throw error;
+      }
       if (!(await recorder.failed(invocation.em, error))) throw error;
       keptFailure = error;
       result = undefined as TOutput;
