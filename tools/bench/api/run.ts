@@ -38,11 +38,11 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
 /**
- * For a quick look while working: BENCH_ROUTES=POST (route names, exact, comma-separated, e.g.
+ * For a quick look while working: BENCH_ROUTES (route names, exact, separated by semicolons, e.g.
  * "POST /api/v1/models/{key}/records") runs those routes, the floor with the bucket and the api with
  * one worker only, and writes nothing to docs/benchmarks.md.
  */
-const ONLY_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(',').map((name) => name.trim()) : undefined;
+const ONLY_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(';').map((name) => name.trim()) : undefined;
 const KEYS = 16;
 const POOL_SIZE = 10;
 /** Against the floor with the bucket (GET, POST), or the api's own plain request (the extras: ETags and retries, compression). */
