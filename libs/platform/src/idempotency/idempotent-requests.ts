@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared, executePreparedAtCommit } from '../database/execute-prepared';
-import { preparedStatement } from '../database/prepared-statement';
+import { preparedStatement, type PreparedValue } from '../database/prepared-statement';
 
 /** How long an answer is kept for retries (Stripe's window). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
@@ -33,17 +33,42 @@ const CLAIM_KEY = preparedStatement(
   { purpose: 'idempotency key claim', indexes: ['idempotent_requests_pkey'] },
 );
 
-// Parameters: credential, key, request hash, status, headers, body, retention in hours.
-const STORE_ANSWER = preparedStatement(
-  `INSERT INTO idempotent_requests AS kept (credential_id, key, request_hash, status, headers, body, expires_at)
+// A new answer, or one over an expired answer; nothing over a live one. Parameters: credential,
+// key, request hash, status, headers, body, retention in hours (`answerValues`).
+const UPSERT_ANSWER = `INSERT INTO idempotent_requests AS kept (credential_id, key, request_hash, status, headers, body, expires_at)
    VALUES ($1::text, $2::text, $3::text, $4::smallint, $5::jsonb, $6::text, now() + make_interval(hours => $7::int))
    ON CONFLICT (credential_id, key) DO UPDATE
      SET request_hash = excluded.request_hash, status = excluded.status, headers = excluded.headers,
          body = excluded.body, created_at = now(), expires_at = excluded.expires_at
-     WHERE kept.expires_at <= now()
-   RETURNING 1 AS stored`,
-  { purpose: 'idempotent answer store', indexes: ['idempotent_requests_pkey'] },
+     WHERE kept.expires_at <= now()`;
+
+const STORE_ANSWER = preparedStatement(`${UPSERT_ANSWER}\n   RETURNING 1 AS stored`, {
+  purpose: 'idempotent answer store',
+  indexes: ['idempotent_requests_pkey'],
+});
+
+// The upsert, and then, only when it wrote nothing (a live answer holds the key), a plain INSERT of
+// the same key: it fails with the unique violation on the primary key that the lost race is, so the
+// transaction aborts before its COMMIT runs.
+const KEEP_ANSWER_OR_FAIL = preparedStatement(
+  `WITH stored AS (${UPSERT_ANSWER} RETURNING 1)
+   INSERT INTO idempotent_requests (credential_id, key, request_hash, status, expires_at)
+   SELECT $1::text, $2::text, $3::text, $4::smallint, now() WHERE NOT EXISTS (SELECT FROM stored)`,
+  { purpose: 'idempotent answer kept with COMMIT', indexes: ['idempotent_requests_pkey'] },
 );
+
+/** The upsert's parameters; the body as text, exactly as it will be sent again (jsonb would reorder its keys). */
+function answerValues(scope: IdempotencyScope, answer: StoredAnswer): PreparedValue[] {
+  return [
+    scope.credentialId,
+    scope.key,
+    answer.requestHash,
+    answer.status,
+    JSON.stringify(answer.headers),
+    answer.body === null || answer.body === undefined ? null : JSON.stringify(answer.body),
+    IDEMPOTENCY_RETENTION_HOURS,
+  ];
+}
 
 interface ClaimRow {
   locked: boolean;
@@ -102,36 +127,9 @@ export async function findStoredAnswer(em: EntityManager, scope: IdempotencyScop
  * answer is the key's.
  */
 export async function storeAnswer(em: EntityManager, scope: IdempotencyScope, answer: StoredAnswer): Promise<boolean> {
-  // The body as text, exactly as it will be sent again: jsonb would reorder its keys.
-  const rows = await executePrepared(em, STORE_ANSWER, [
-    scope.credentialId,
-    scope.key,
-    answer.requestHash,
-    answer.status,
-    JSON.stringify(answer.headers),
-    answer.body === null || answer.body === undefined ? null : JSON.stringify(answer.body),
-    IDEMPOTENCY_RETENTION_HOURS,
-  ]);
+  const rows = await executePrepared(em, STORE_ANSWER, answerValues(scope, answer));
   return rows.length > 0;
 }
-
-// Parameters as for STORE_ANSWER. The store, and then, only when it wrote nothing (a live answer
-// holds the key), a plain INSERT of the same key: it fails with the unique violation on the primary
-// key that the lost race is, so the transaction aborts before its COMMIT runs.
-const KEEP_ANSWER_OR_FAIL = preparedStatement(
-  `WITH stored AS (
-     INSERT INTO idempotent_requests AS kept (credential_id, key, request_hash, status, headers, body, expires_at)
-     VALUES ($1::text, $2::text, $3::text, $4::smallint, $5::jsonb, $6::text, now() + make_interval(hours => $7::int))
-     ON CONFLICT (credential_id, key) DO UPDATE
-       SET request_hash = excluded.request_hash, status = excluded.status, headers = excluded.headers,
-           body = excluded.body, created_at = now(), expires_at = excluded.expires_at
-       WHERE kept.expires_at <= now()
-     RETURNING 1
-   )
-   INSERT INTO idempotent_requests (credential_id, key, request_hash, status, expires_at)
-   SELECT $1::text, $2::text, $3::text, $4::smallint, now() WHERE NOT EXISTS (SELECT FROM stored)`,
-  { purpose: 'idempotent answer kept with COMMIT', indexes: ['idempotent_requests_pkey'] },
-);
 
 /**
  * Keeps `answer` with the COMMIT of the transaction `em` is in (one round trip with it): the answer
@@ -140,15 +138,7 @@ const KEEP_ANSWER_OR_FAIL = preparedStatement(
  * apart; the key's answer is then the other one (`findStoredAnswer`).
  */
 export async function storeAnswerAtCommit(em: EntityManager, scope: IdempotencyScope, answer: StoredAnswer): Promise<void> {
-  await executePreparedAtCommit(em, KEEP_ANSWER_OR_FAIL, [
-    scope.credentialId,
-    scope.key,
-    answer.requestHash,
-    answer.status,
-    JSON.stringify(answer.headers),
-    answer.body === null || answer.body === undefined ? null : JSON.stringify(answer.body),
-    IDEMPOTENCY_RETENTION_HOURS,
-  ]);
+  await executePreparedAtCommit(em, KEEP_ANSWER_OR_FAIL, answerValues(scope, answer));
 }
 
 /** Whether a failed commit is `storeAnswerAtCommit` finding the key's answer already kept. */
