@@ -62,7 +62,7 @@ describe('the api process', () => {
       API_WORKERS: '2',
     });
     await app.waitForLine(/api running 2 workers/);
-    const listening = app.output().stdout.split('\n').filter((text) => text.includes('api listening')).map((text) => JSON.parse(text) as { pid: number; port: number });
+    const listening = (await app.waitForLines(/api listening/, 2)).map((text) => JSON.parse(text) as { pid: number; port: number });
     expect(new Set(listening.map((line) => line.pid)).size).toBe(2);
     expect(listening.map((line) => line.pid)).not.toContain(app.child.pid);
     const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${listening[0].port}/health`)));

@@ -7,11 +7,45 @@ export interface AppProcess {
   output(): { stdout: string; stderr: string };
   /** Resolves with the first stdout line matching `pattern` (JSON log lines included). */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /**
+   * Resolves with the first `count` stdout lines matching `pattern`. Lines written by different
+   * processes sharing the pipe (cluster workers) arrive in no fixed order, so wait for each.
+   */
+  waitForLines(pattern: RegExp, count: number, timeoutMs?: number): Promise<string[]>;
   /** Resolves with the exit code (or the signal name) and everything written to stderr. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
 const WORKSPACE_ROOT = resolve(__dirname, '..', '..', '..');
+
+/**
+ * Children still running. A test that fails before it stops its process would otherwise leave
+ * it running, and its open pipes keep the test runner from ever exiting; so every test file
+ * that starts processes kills what is left once its tests are done.
+ */
+const running = new Set<ChildProcess>();
+const detachedChildren = new WeakSet<ChildProcess>();
+if (typeof afterAll === 'function') afterAll(() => Promise.all([...running].map(stopLeftOver)));
+
+/** SIGTERM (so a cluster primary stops its workers), then SIGKILL if it is still there after 5 s. */
+async function stopLeftOver(child: ChildProcess): Promise<void> {
+  const gone = new Promise((done) => child.once('exit', done));
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  signal(child, 'SIGTERM');
+  const timer = setTimeout(() => signal(child, 'SIGKILL'), 5_000);
+  await gone;
+  clearTimeout(timer);
+}
+
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    // A detached child leads its own process group: signal the whole group, as a terminal would.
+    if (detachedChildren.has(child) && child.pid !== undefined) process.kill(-child.pid, name);
+    else child.kill(name);
+  } catch {
+    // It exited between the check and the signal.
+  }
+}
 
 export interface AppProcessOptions {
   /** Extra command-line arguments after the script. */
@@ -28,6 +62,9 @@ export function startAppProcess(mainFile: string, env: Record<string, string>, o
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
+  running.add(child);
+  if (options.detached) detachedChildren.add(child);
+  child.once('exit', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
@@ -45,18 +82,22 @@ export function startAppProcess(mainFile: string, env: Record<string, string>, o
     child,
     exited,
     output: () => ({ stdout, stderr }),
-    waitForLine(pattern, timeoutMs = 20_000) {
+    async waitForLine(pattern, timeoutMs = 20_000) {
+      const [line] = await this.waitForLines(pattern, 1, timeoutMs);
+      return line;
+    },
+    waitForLines(pattern, count, timeoutMs = 20_000) {
       return new Promise((done, fail) => {
         const check = () => {
-          const line = stdout.split('\n').find((candidate) => pattern.test(candidate));
-          if (line !== undefined) {
+          const lines = stdout.split('\n').filter((candidate) => pattern.test(candidate));
+          if (lines.length >= count) {
             cleanup();
-            done(line);
+            done(lines.slice(0, count));
           }
         };
         const timer = setTimeout(() => {
           cleanup();
-          fail(new Error(`No line matching ${pattern} within ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr}`));
+          fail(new Error(`Fewer than ${count} lines matching ${pattern} within ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr}`));
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);
