@@ -1,5 +1,7 @@
 /**
- * The heaviest functions of a V8 `.cpuprofile`: `tsx tools/bench/api/summarise-profile.ts <file> [count]`.
+ * The heaviest functions of a V8 `.cpuprofile`: `tsx tools/bench/api/summarise-profile.ts <file> [count] [skip-seconds]`.
+ * With skip-seconds, the samples of the process's first seconds (start-up: loading and compiling
+ * modules) are left out.
  * Self time by function, and inclusive time (the function and what it called) by function and by
  * package, each as a share of the samples in which the process was not idle.
  */
@@ -14,6 +16,8 @@ interface ProfileNode {
 interface Profile {
   nodes: ProfileNode[];
   samples: number[];
+  /** Microseconds from the previous sample (the first: from the profile's start). */
+  timeDeltas: number[];
 }
 
 // Samples in a socket write are mostly the kernel's loopback work and preemption by the woken peer, not JavaScript.
@@ -37,9 +41,10 @@ function packageOf(node: ProfileNode): string {
 }
 
 function main(): void {
-  const [file, countText] = process.argv.slice(2);
-  if (!file) throw new Error('usage: summarise-profile.ts <file.cpuprofile> [count]');
+  const [file, countText, skipText] = process.argv.slice(2);
+  if (!file) throw new Error('usage: summarise-profile.ts <file.cpuprofile> [count] [skip-seconds]');
   const count = Number(countText ?? 30);
+  const skipMicroseconds = Number(skipText ?? 0) * 1e6;
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
@@ -50,7 +55,10 @@ function main(): void {
   const packages = new Map<string, number>();
   let busy = 0;
   let garbage = 0;
-  for (const id of profile.samples) {
+  let elapsed = 0;
+  for (const [index, id] of profile.samples.entries()) {
+    elapsed += profile.timeDeltas[index] ?? 0;
+    if (elapsed < skipMicroseconds) continue;
     const node = byId.get(id);
     if (!node) continue;
     const name = node.callFrame.functionName;

@@ -122,11 +122,13 @@ export function bindRoute(route: PublicRoute, procedure: AnyProcedure): BoundRou
     validateBody: body ? compileSchema(body) : undefined,
     takesIfMatch,
     toInput: ({ params, query, body: sent, ifMatch }) => {
+      // Spreads define properties (a `__proto__` key stays a plain key, where assigning would set the prototype).
       const input: Record<string, unknown> = {
         ...(body && typeof sent === 'object' && sent !== null ? (sent as Record<string, unknown>) : {}),
         ...query,
-        ...Object.fromEntries(pathParameters.map((parameter) => [parameter.property, params[parameter.name]])),
       };
+      // Path properties are the procedure's own names (never `__proto__`), checked when the route was bound.
+      for (const parameter of pathParameters) input[parameter.property] = params[parameter.name];
       const expectedVersion = takesIfMatch ? expectedVersionOf(ifMatch) : undefined;
       if (expectedVersion !== undefined) input[EXPECTED_VERSION_PROPERTY] = expectedVersion;
       return input;

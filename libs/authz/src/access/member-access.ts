@@ -58,7 +58,8 @@ export async function memberAccess(em: EntityManager, membershipId: string, vers
   const [row] = await executePrepared<{ role_ids: string[]; permissions: string[]; access_version: string }>(em, MEMBER_ACCESS, [membershipId]);
   // Gone since the key was read: nothing to act with.
   if (!row) return { roleIds: [], permissions: [] };
-  const access: CachedAccess = { roleIds: row.role_ids, permissions: row.permissions, version: String(row.access_version) };
+  // Frozen: every principal of the membership shares them until the version moves.
+  const access: CachedAccess = { roleIds: Object.freeze(row.role_ids), permissions: Object.freeze(row.permissions), version: String(row.access_version) };
   cache.delete(membershipId);
   cache.set(membershipId, access);
   if (cache.size > MAX_MEMBERSHIPS) cache.delete(cache.keys().next().value as string);

@@ -9,7 +9,7 @@ import {
   type PrincipalKind,
 } from '@mrp/platform';
 import { ownerCannotActSql } from '../access/member-access-sql';
-import { memberAccess } from '../access/member-access';
+import { memberAccess, type MemberAccess } from '../access/member-access';
 import { decide, type RateLimitDecision, type RateLimiter } from '../rate-limit/rate-limiter';
 import { PostgresRateLimiter, takeTokenSql } from '../rate-limit/postgres-rate-limiter';
 import { parseApiKeyToken } from './api-key-token';
@@ -147,12 +147,30 @@ function assertCanAct(row: KeyRow | undefined, options: ResolveApiKeyOptions): a
   if (row.kind === 'SERVICE' && !options.serviceAccountsEnabled) throw unauthorized(OWNER_CANNOT_ACT);
 }
 
+/**
+ * A membership's permissions under each key ceiling (all, or an allowlist), built once per access
+ * (a cached access stands for one version of the organization's access) rather than per request.
+ */
+const permissionsByCeiling = new WeakMap<MemberAccess, Map<string, ReadonlySet<string>>>();
+
+function permissionsWithin(access: MemberAccess, allowlist: readonly string[] | null): ReadonlySet<string> {
+  let byCeiling = permissionsByCeiling.get(access);
+  if (!byCeiling) permissionsByCeiling.set(access, (byCeiling = new Map()));
+  const ceilingKey = allowlist === null ? 'all' : `only:${allowlist.join(' ')}`;
+  let permissions = byCeiling.get(ceilingKey);
+  if (!permissions) {
+    const ceiling = allowlist === null ? null : new Set(allowlist);
+    permissions = new Set(access.permissions.filter((permission) => ceiling === null || ceiling.has(permission)));
+    byCeiling.set(ceilingKey, permissions);
+  }
+  return permissions;
+}
+
 /** The principal of a key that may act, with its owner's current access in the key's organization. */
 async function principalFrom(row: KeyRow & { membership_id: string }, em: EntityManager, options: ResolveApiKeyOptions): Promise<Principal> {
   const access = await memberAccess(em, row.membership_id, String(row.access_version));
   const allowlist = [...row.allowlist].sort();
-  const ceiling = row.full_access ? null : new Set(allowlist);
-  const permissions = new Set(access.permissions.filter((permission) => ceiling === null || ceiling.has(permission)));
+  const permissions = permissionsWithin(access, row.full_access ? null : allowlist);
 
   // The lookup already tells whether the minute has passed, so most requests send no UPDATE at all.
   if (row.use_is_stale) touchLastUsed(em, row.api_key_id, options.logger ?? defaultLogger());
@@ -164,7 +182,7 @@ async function principalFrom(row: KeyRow & { membership_id: string }, em: Entity
     displayName: row.display_name,
     isPlatformAdmin: false,
     organizationId: row.organization_id,
-    roleIds: [...access.roleIds],
+    roleIds: access.roleIds,
     permissions,
     credential: {
       type: 'api-key',
