@@ -284,7 +284,8 @@ function section(results: Results, routeList: Route[], context: Context): string
     ...(context.memory
       ? [`- Memory: the api's RSS ${mib(context.memory.start)} at the start and ${mib(context.memory.end)} at the end of ${context.memory.seconds} s of GET at full load.`]
       : []),
-    `- wrk, ${LOAD.threads} thread, ${LOAD.connections} connections, ${LOAD.seconds} s per measurement after a ${WARMUP_SECONDS} s warm-up, ${ROUNDS} rounds; ` +
+    `- wrk, ${LOAD.threads} thread, ${LOAD.connections} connections, ${LOAD.seconds} s per measurement after a ${WARMUP_SECONDS} s warm-up, ${ROUNDS} rounds, ` +
+      `after every server first served every route for ${PREWARM_SECONDS} s, unmeasured; ` +
       `every server in its own process, in turn within each round, on the same database with ${POOL_SIZE} pooled connections. ` +
       `"keys": ${KEYS} keys of the organization's owner (full access) used in turn; "one key": every request on the same key, so every take waits on one bucket row.`,
     '- Floor: `node:http` + `pg`, named statements; one statement authenticates (SHA-256 key lookup joined to the owner, membership, grants and role ' +
