@@ -84,8 +84,7 @@ export {
 export { platformModule } from './platform-module';
 export { sqlTextArray, toIso } from './database/sql-values';
 export { preparedStatement, type IntendedPlan, type PreparedStatement, type PreparedValue } from './database/prepared-statement';
-export { executePrepared, executePreparedAtCommit, holdConnection } from './database/execute-prepared';
-export type { ConnectionHold } from './database/connection-hold';
+export { executePrepared, executePreparedAtCommit } from './database/execute-prepared';
 export { withSession } from './database/session';
 export type { SessionQuery } from './database/direct-pg-driver';
 export { runInTransaction } from './database/transaction';

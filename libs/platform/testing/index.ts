@@ -11,5 +11,5 @@ export {
 export { flagsAllOff, silentLogger, testPrincipal } from './fixtures';
 export { startAppProcess, type AppProcess } from './app-process';
 export { RecordingEventDispatcher } from './recording-dispatcher';
-export { roundTripText, roundTripsOf, sentStatements, statementsOf, type RoundTrip } from './statements';
+export { sentStatements, statementsOf } from './statements';
 export { definedPreparedStatements, genericPlanReads, type PlanReads } from './generic-plans';

@@ -7,37 +7,17 @@ import { Pipeline } from '../src/database/pipeline';
  * pipelined in one round trip are joined by ` | ` (`begin | INSERT ...`, `INSERT ... | COMMIT`).
  */
 export async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-  return (await roundTripsOf(work)).map((roundTrip) => roundTrip.text);
-}
-
-/** What one call of `pg`'s `query` sent (see `statementsOf`), and on which connection. */
-export interface RoundTrip {
-  text: string;
-  connection: Client;
-  /** jest's call order across every mock, to place the round trip among other spied calls. */
-  order: number;
-}
-
-/** `statementsOf`, with the pooled connection each round trip went out on. */
-export async function roundTripsOf(work: () => Promise<unknown>): Promise<RoundTrip[]> {
   const spy = jest.spyOn(Client.prototype, 'query');
   try {
     await work();
-    return spy.mock.calls.map(([query]: unknown[], index) => ({
-      text: roundTripText(query),
-      connection: spy.mock.contexts[index] as Client,
-      order: spy.mock.invocationCallOrder[index],
-    }));
+    return spy.mock.calls.map(([query]: unknown[]) => {
+      if (typeof query === 'string') return query;
+      if (query instanceof Pipeline) return query.statements.map((statement) => statement.text).join(' | ');
+      return (query as { text: string }).text;
+    });
   } finally {
     spy.mockRestore();
   }
-}
-
-/** The text of one `query` call's argument, as `statementsOf` lists it. */
-export function roundTripText(query: unknown): string {
-  if (typeof query === 'string') return query;
-  if (query instanceof Pipeline) return query.statements.map((statement) => statement.text).join(' | ');
-  return (query as { text: string }).text;
 }
 
 /** The statements of `statementsOf`, one entry per statement whether or not it shared its round trip. */

@@ -72,7 +72,7 @@ function routeHandler(runtime: Runtime, bound: BoundRoute) {
   const { route, procedure, validateBody } = bound;
   const idempotent = IDEMPOTENT_METHODS.has(route.method);
   return async (ctx: Context) => {
-    const { principal, connectionHold } = ctx.state as PublicApiState;
+    const { principal } = ctx.state as PublicApiState;
     const idempotencyKey = idempotent ? idempotencyKeyOf(ctx) : undefined;
     await preflightProcedure(procedure, principal, runtime.flags);
     const params = ctx.params as Record<string, string>;
@@ -80,8 +80,6 @@ function routeHandler(runtime: Runtime, bound: BoundRoute) {
     let body: unknown;
     if (validateBody) {
       if (!hasJsonContentType(ctx)) throw unsupportedMediaType();
-      // A connection kept while a client sends its body at its own pace would serve nobody.
-      if (!ctx.req.complete) await connectionHold.end();
       // No body at all is an empty one: what it lacks is then named as /rpc names it.
       body = (await readJsonBody(ctx)) ?? {};
       if (!validateBody(body)) throw validationFailed(schemaErrorDetails(validateBody.errors));

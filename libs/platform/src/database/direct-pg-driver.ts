@@ -15,7 +15,6 @@ import {
   type TransactionEventBroadcaster,
 } from '@mikro-orm/postgresql';
 import { types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
-import { ConnectionHold } from './connection-hold';
 import { toParameterized } from './parameterized-sql';
 import {
   PinnedSavepoint,
@@ -35,8 +34,6 @@ interface BeginOptions {
   ctx?: Knex.Transaction;
   eventBroadcaster?: TransactionEventBroadcaster;
   loggerContext?: LogContext;
-  /** The request's connection hold: the transaction's connection is the one it parked, if any. */
-  hold?: ConnectionHold;
 }
 
 type ExecuteResult = QueryResult | EntityData<AnyEntity> | EntityData<AnyEntity>[];
@@ -66,7 +63,7 @@ export class DirectPgConnection extends PostgreSqlConnection {
     if (options.ctx) return this.beginSavepoint(options.ctx, options.loggerContext);
     await options.eventBroadcaster?.dispatchEvent(EventType.beforeTransactionStart);
     const beginSql = this.platform.getBeginTransactionSQL(options);
-    const pool = options.hold?.forTransaction() ?? this.knexPool();
+    const pool = this.knexPool();
     const transaction = new PinnedTransaction(pool, beginSql, this.typeParsers());
     try {
       if (this.logger.isEnabled('query', options.loggerContext)) for (const query of beginSql) this.logQuery(query, options.loggerContext);
@@ -135,17 +132,16 @@ export class DirectPgConnection extends PostgreSqlConnection {
 
   /**
    * Runs a prepared statement (see `preparedStatement`) in the transaction `ctx`, or as one
-   * autocommit statement on a pooled connection (the one `hold` keeps, when given). Answers the
-   * rows; errors are raw pg errors.
+   * autocommit statement on a pooled connection. Answers the rows; errors are raw pg errors.
    */
-  async executePrepared<T>(prepared: PreparedStatement, values: readonly PreparedValue[], ctx?: Transaction, hold?: ConnectionHold): Promise<T[]> {
+  async executePrepared<T>(prepared: PreparedStatement, values: readonly PreparedValue[], ctx?: Transaction): Promise<T[]> {
     if (!this.connected) await this.ensureConnection();
     const transaction = this.transactionOf(ctx ?? undefined);
     const statement: Statement = { name: prepared.name, text: prepared.text, values: bindValues(values) };
     const run = async (): Promise<T[]> => {
       if (transaction?.completed) throw new TransactionCompleteError(statement.text);
       try {
-        const result = transaction ? await transaction.query(statement) : hold ? await this.onHeld(hold, statement) : await this.onPool(statement);
+        const result = transaction ? await transaction.query(statement) : await this.onPool(statement);
         return (result as PgResult).rows as T[];
       } catch (error) {
         throw statementError(error, statement.text);
@@ -218,24 +214,6 @@ export class DirectPgConnection extends PostgreSqlConnection {
     } finally {
       await pool.releaseConnection(connection);
     }
-  }
-
-  /** One autocommit statement on the connection `hold` keeps (taken from the pool when it keeps none). */
-  private async onHeld(hold: ConnectionHold, statement: Statement): Promise<PgResult> {
-    const connection = await hold.take();
-    let succeeded = false;
-    try {
-      const result = await send(connection, statement);
-      succeeded = true;
-      return result;
-    } finally {
-      await hold.park(connection, succeeded);
-    }
-  }
-
-  /** A hold on this pool's connections for one request (see `ConnectionHold`). */
-  newConnectionHold(): ConnectionHold {
-    return new ConnectionHold(this.knexPool());
   }
 
   /** The type parsers MikroORM gives its pg clients (dates as text...), for rows read outside pg's own queries. */

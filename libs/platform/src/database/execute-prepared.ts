@@ -1,19 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { connectionHoldOf, registerConnectionHold, type ConnectionHold } from './connection-hold';
 import { DirectPgConnection } from './direct-pg-driver';
 import type { PreparedStatement, PreparedValue } from './prepared-statement';
 
-function directConnectionOf(em: EntityManager, caller: string): DirectPgConnection {
+/** Runs `work` on the context's DirectPgConnection; its errors come as MikroORM's exceptions, like those of `em.execute`. */
+async function onDirectConnection<T>(em: EntityManager, caller: string, work: (connection: DirectPgConnection) => Promise<T>): Promise<T> {
   const connection = em.getConnection();
   if (!(connection instanceof DirectPgConnection)) {
     throw new Error(`${caller} needs the ORM of createOrm (its DirectPgDriver)`);
   }
-  return connection;
-}
-
-/** Runs `work` on the context's DirectPgConnection; its errors come as MikroORM's exceptions, like those of `em.execute`. */
-async function onDirectConnection<T>(em: EntityManager, caller: string, work: (connection: DirectPgConnection) => Promise<T>): Promise<T> {
-  const connection = directConnectionOf(em, caller);
   try {
     return await work(connection);
   } catch (error) {
@@ -27,19 +21,7 @@ async function onDirectConnection<T>(em: EntityManager, caller: string, work: (c
  * connection.
  */
 export function executePrepared<T = Record<string, unknown>>(em: EntityManager, statement: PreparedStatement, values: readonly PreparedValue[]): Promise<T[]> {
-  return onDirectConnection(em, 'executePrepared', (connection) =>
-    connection.executePrepared<T>(statement, values, em.getTransactionContext(), connectionHoldOf(em)),
-  );
-}
-
-/**
- * Keeps the pooled connection of `em`'s prepared statements between them, for its transaction too,
- * until the hold ends (see `ConnectionHold`): one take from the pool per request.
- */
-export function holdConnection(em: EntityManager): ConnectionHold {
-  const hold = directConnectionOf(em, 'holdConnection').newConnectionHold();
-  registerConnectionHold(em, hold);
-  return hold;
+  return onDirectConnection(em, 'executePrepared', (connection) => connection.executePrepared<T>(statement, values, em.getTransactionContext()));
 }
 
 /**

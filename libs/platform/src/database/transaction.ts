@@ -1,5 +1,4 @@
 import { TransactionEventBroadcaster, type EntityManager } from '@mikro-orm/postgresql';
-import { connectionHoldOf } from './connection-hold';
 
 /** Nothing managed, nothing queued: a flush would write nothing. */
 function holdsNoEntities(em: EntityManager): boolean {
@@ -46,9 +45,7 @@ export async function runInTransaction<T>(em: EntityManager, work: (em: EntityMa
 
   const connection = em.getConnection('write');
   const events = hasSubscribers(em) ? new TransactionEventBroadcaster(em, undefined, { topLevelTransaction: true }) : undefined;
-  // A field MikroORM's options do not name: DirectPgConnection takes the request's held connection.
-  const options = { eventBroadcaster: events, hold: connectionHoldOf(em) };
-  const transaction = await connection.begin(options);
+  const transaction = await connection.begin({ eventBroadcaster: events });
   em.setTransactionContext(transaction);
   try {
     const result = await work(em);
