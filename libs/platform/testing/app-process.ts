@@ -25,7 +25,8 @@ const WORKSPACE_ROOT = resolve(__dirname, '..', '..', '..');
  */
 const running = new Set<ChildProcess>();
 const detachedChildren = new WeakSet<ChildProcess>();
-if (typeof afterAll === 'function') afterAll(() => Promise.all([...running].map(stopLeftOver)));
+// Past the 5 s between SIGTERM and SIGKILL, with room: a hook's default timeout is those same 5 s.
+if (typeof afterAll === 'function') afterAll(() => Promise.all([...running].map(stopLeftOver)), 15_000);
 
 /** SIGTERM (so a cluster primary stops its workers), then SIGKILL if it is still there after 5 s. */
 async function stopLeftOver(child: ChildProcess): Promise<void> {
