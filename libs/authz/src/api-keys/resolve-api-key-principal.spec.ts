@@ -109,8 +109,15 @@ describe('resolveApiKeyPrincipal', () => {
     expect([...principal.permissions].sort()).toEqual(['data-models.read', 'records.read']);
     expect(principal.credential).toMatchObject({ fullAccess: false, allowlist: ['data-models.read', 'records.read'] });
 
-    const full = await resolve((await keyFor(ownerId)).token);
+    const fullKey = await keyFor(ownerId);
+    const full = await resolve(fullKey.token);
     expect([...full.permissions].sort()).toEqual([...ALL_PERMISSIONS].sort());
+
+    // One membership's access serves every key of its owner: each key keeps its own ceiling.
+    const other = await keyFor(ownerId, { fullAccess: false, permissions: ['records.create'] });
+    expect([...(await resolve(other.token)).permissions]).toEqual(['records.create']);
+    expect([...(await resolve(key.token)).permissions].sort()).toEqual(['data-models.read', 'records.read']);
+    expect((await resolve(fullKey.token)).permissions.size).toBe(ALL_PERMISSIONS.length);
   });
 
   it('gives a read-only owner a read-only key', async () => {
