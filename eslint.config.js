@@ -13,7 +13,7 @@ module.exports = [
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: ['@mrp/platform/testing', '@mrp/events/receiver'],
+          allow: ['@mrp/platform/testing', '@mrp/platform/deploy', '@mrp/events/receiver'],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },

@@ -15,6 +15,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
     '^@mrp/platform/testing$': path.join(__dirname, 'libs/platform/testing/index.ts'),
+    '^@mrp/platform/deploy$': path.join(__dirname, 'libs/platform/deploy/index.ts'),
     '^@mrp/events/receiver$': path.join(__dirname, 'libs/events/src/receiver.ts'),
     '^@mrp/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },

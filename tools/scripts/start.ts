@@ -1,14 +1,15 @@
 /**
  * `npm start`: the whole platform on one machine. Without DATABASE_URL it starts the embedded
  * PostgreSQL (data under .data/), applies migrations, seeds a demo organization (development
- * only), builds the web console when its build is missing or stale, then runs the api (which
- * serves the console at /), webhook-worker and cron-runner as separate processes, exactly as
- * they are deployed. Whatever stops the launcher (Ctrl-C, SIGTERM, a closed terminal, a crash,
- * SIGKILL) stops the apps and the database too.
+ * only), builds the web console when its build is missing or stale, bundles the apps from their
+ * sources, then runs the api (which serves the console at /), webhook-worker and cron-runner as
+ * separate processes, exactly as they are deployed. Whatever stops the launcher (Ctrl-C, SIGTERM,
+ * a closed terminal, a crash, SIGKILL) stops the apps and the database too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, relative, resolve } from 'node:path';
 import { ConfigError, EmbeddedPostgresError, apiAddress, loadConfig, startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform';
+import { DEPLOYED_APPS, appNodeArguments, buildAppBundle, type DeployedApp } from '@mrp/platform/deploy';
 import { describeStartupFailure } from '@mrp/runtime';
 import { loadOrCreateDevSecrets } from './dev-secrets';
 import { acquireLocalDataLock, localDataDir, type LocalDataLock } from './local-data-lock';
@@ -16,7 +17,6 @@ import { migrateDatabase } from './migrate';
 import { seedDemo } from './seed-demo';
 
 const WORKSPACE_ROOT = resolve(__dirname, '..', '..');
-const APPS = ['api', 'webhook-worker', 'cron-runner'] as const;
 const APP_STOP_TIMEOUT_MS = 20_000;
 
 /** A start-up failure the launcher explains itself, in one line. */
@@ -40,8 +40,19 @@ function buildConsoleIfStale(): Promise<void> {
   });
 }
 
+/** Each app runs as deployed, from a bundle of the current sources; a source that does not build stops the start. */
+function buildApps(): void {
+  for (const app of DEPLOYED_APPS) {
+    try {
+      buildAppBundle(app);
+    } catch (error) {
+      throw new StartFailure(`${app} could not be built: ${(error as Error).message.split('\n').slice(0, 3).join(' ')}`);
+    }
+  }
+}
+
 interface RunningApp {
-  app: string;
+  app: DeployedApp;
   child: ChildProcess;
   ready: boolean;
 }
@@ -80,8 +91,8 @@ function stopEverything(code: number): Promise<void> {
 
 // Children run in their own process groups, so a Ctrl-C or a closed terminal reaches the launcher
 // only, which stops the apps first and the database last.
-function startApp(app: string, env: NodeJS.ProcessEnv): Promise<RunningApp> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(WORKSPACE_ROOT, 'apps', app, 'src', 'main.ts')], {
+function startApp(app: DeployedApp, env: NodeJS.ProcessEnv): Promise<RunningApp> {
+  const child = spawn(process.execPath, appNodeArguments(app), {
     cwd: WORKSPACE_ROOT,
     env,
     // The IPC channel tells the app when the launcher is gone, however it died.
@@ -160,8 +171,9 @@ async function main(): Promise<void> {
     say(`  npm run bootstrap -- --email you@example.com --org "Your organization"   (see docs/operations.md)`);
   }
 
+  buildApps();
   await consoleBuilt;
-  const started = await Promise.all(APPS.map((app) => startApp(app, env)));
+  const started = await Promise.all(DEPLOYED_APPS.map((app) => startApp(app, env)));
   for (const { app, child } of started) say(`${app} running (pid ${child.pid})`);
   say(`Platform running: api on ${url} (console at ${url}/; Ctrl-C stops everything)`);
 }

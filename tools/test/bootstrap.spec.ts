@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { freePort } from '@mrp/platform';
-import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
+import { createTestDatabase, startAppProcess, startScriptProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
 
 /**
  * `npm run bootstrap` on a fresh, migrated database, run as the operator runs it (a child
@@ -13,11 +13,11 @@ const OPERATOR = 'ops@acme.example';
 const PRODUCTION_CURSOR_SECRET = 'bootstrap-test-cursor-secret-32-characters';
 
 function bootstrap(database: TestDatabase, args: string[], env: Record<string, string> = {}): AppProcess {
-  return startAppProcess(BOOTSTRAP, { DATABASE_URL: database.url, NODE_ENV: 'production', CURSOR_SECRET: PRODUCTION_CURSOR_SECRET, AUTH_JWT_SECRET: JWT_SECRET, ...env }, { args });
+  return startScriptProcess(BOOTSTRAP, { DATABASE_URL: database.url, NODE_ENV: 'production', CURSOR_SECRET: PRODUCTION_CURSOR_SECRET, AUTH_JWT_SECRET: JWT_SECRET, ...env }, { args });
 }
 
 function startApi(database: TestDatabase, port: number): AppProcess {
-  return startAppProcess('apps/api/src/main.ts', {
+  return startAppProcess('api', {
     DATABASE_URL: database.url,
     NODE_ENV: 'production',
     CURSOR_SECRET: PRODUCTION_CURSOR_SECRET,
@@ -241,7 +241,7 @@ describe('npm run bootstrap', () => {
     });
 
     it('asks for the identity provider subject when sessions come from AUTH_JWKS_URL', async () => {
-      const run = startAppProcess(
+      const run = startScriptProcess(
         BOOTSTRAP,
         { DATABASE_URL: (await createTestDatabase()).url, NODE_ENV: 'production', CURSOR_SECRET: PRODUCTION_CURSOR_SECRET, AUTH_JWKS_URL: 'https://idp.example/jwks' },
         { args: ['--email', 'a@b.example', '--org', 'Acme'] },

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { freePort, processAlive } from '@mrp/platform';
-import { startAppProcess, type AppProcess } from '@mrp/platform/testing';
+import { startScriptProcess, type AppProcess } from '@mrp/platform/testing';
 
 /**
  * `npm start` as an operator meets it: the launcher process with its apps and the embedded
@@ -177,7 +177,7 @@ describe('npm start', () => {
   const serverDataDirs = new Set<string>();
 
   async function launch(env: Record<string, string> = {}, detached = false): Promise<{ launcher: AppProcess; url: string; pids: number[] }> {
-    const launcher = startAppProcess(
+    const launcher = startScriptProcess(
       LAUNCHER,
       { LOCAL_DATA_DIR: env.LOCAL_DATA_DIR ?? dataDir, PORT: String(await freePort()), EMBEDDED_POSTGRES_PORT: String(await freePort()), ...env },
       { detached },
@@ -212,7 +212,7 @@ describe('npm start', () => {
       [{ LOG_LEVEL: 'verbose' }, 'start: configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "verbose"\n'],
       [{ EMBEDDED_POSTGRES_PORT: 'x' }, 'start: configuration error: EMBEDDED_POSTGRES_PORT must be an integer from 1 to 65535, got "x"\n'],
     ])('%j', async (env, line) => {
-      const launcher = startAppProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, ...env });
+      const launcher = startScriptProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, ...env });
       const { code, stderr } = await launcher.exited;
       expect(code).toBe(1);
       expect(stderr).toBe(line);
@@ -241,7 +241,7 @@ describe('npm start', () => {
     // The slot it queued ran: the schedule automation wrote its record.
     expect(await eventually(async () => (await contactsTitled(first.url, key, 'Scheduled check')) >= 1, 15_000)).toBe(true);
 
-    const second = startAppProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, PORT: String(await freePort()) });
+    const second = startScriptProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, PORT: String(await freePort()) });
     const refused = await second.exited;
     expect(refused.code).toBe(1);
     const pid = first.launcher.child.pid as number;
@@ -280,7 +280,7 @@ describe('npm start', () => {
     });
 
     it('lets npm run bootstrap use its embedded database, and the printed key works on the running api', async () => {
-      const bootstrap = startAppProcess(
+      const bootstrap = startScriptProcess(
         'tools/scripts/bootstrap.ts',
         { LOCAL_DATA_DIR: productionDataDir, NODE_ENV: 'production', AUTH_JWT_SECRET: secret, CURSOR_SECRET: cursorSecret },
         { args: ['--email', 'ops@example.com', '--org', 'Prod Org', '--enable-public-api'] },

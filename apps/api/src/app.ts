@@ -19,6 +19,8 @@ export interface AppDeps {
   runtime: Runtime;
   authenticateSession: SessionAuthenticator;
   rateLimiter: RateLimiter;
+  /** The folder of the API reference page's files (`src/public-api/reference`). */
+  referencePageDir: string;
   /** The built web console, served at `/` after every door; none when absent. */
   consoleDir?: string;
 }
@@ -30,7 +32,7 @@ function mount(app: Koa, router: Router): void {
 }
 
 /** The middleware chain and the mounted doors; never listens (main.ts and tests do). */
-export function buildApp({ runtime, authenticateSession, rateLimiter, consoleDir }: AppDeps): Koa {
+export function buildApp({ runtime, authenticateSession, rateLimiter, referencePageDir, consoleDir }: AppDeps): Koa {
   const app = new Koa();
   app.silent = true;
   // Behind one reverse proxy, the client is the address it appended to X-Forwarded-For (the last).
@@ -44,7 +46,7 @@ export function buildApp({ runtime, authenticateSession, rateLimiter, consoleDir
   app.use(publicApiGate(runtime));
   app.use(publicApiCors(runtime.config.publicApiCorsOrigins));
   mount(app, publicApiRouter(runtime, rateLimiter));
-  mount(app, referencePageRouter());
+  mount(app, referencePageRouter(referencePageDir));
   mount(app, rpcRouter(runtime, authenticateSession));
   mount(app, hooksRouter(runtime));
   mount(app, cronRouter(runtime));

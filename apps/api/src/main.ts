@@ -48,6 +48,8 @@ runProcessCluster('api', workers, () => createLogger({ name: 'api', level: confi
     runtime,
     authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),
     rateLimiter: createRateLimiter(runtime),
+    // Paths from the app's folder: this file runs as src/main.ts or bundled as dist/main.js.
+    referencePageDir: resolve(__dirname, '..', 'src', 'public-api', 'reference'),
     // Built by npm start (apps/console/scripts/ensure-build.ts) or the image's build stage.
     consoleDir: resolve(__dirname, '..', '..', 'console', 'dist'),
   });

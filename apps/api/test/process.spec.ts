@@ -10,7 +10,7 @@ describe('the api process', () => {
   afterAll(() => database.drop());
 
   it('stops start-up on a configuration error with one clear line and exit code 1', async () => {
-    const app = startAppProcess('apps/api/src/main.ts', { DATABASE_URL: database.url, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: 'abc' });
+    const app = startAppProcess('api', { DATABASE_URL: database.url, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: 'abc' });
     const { code, stderr } = await app.exited;
     expect(code).toBe(1);
     expect(stderr).toBe('api: configuration error: PORT must be an integer from 1 to 65535, got "abc"\n');
@@ -21,7 +21,7 @@ describe('the api process', () => {
     const taken = createServer();
     await new Promise<void>((done) => taken.listen(port, '127.0.0.1', done));
     try {
-      const app = startAppProcess('apps/api/src/main.ts', { DATABASE_URL: database.url, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: String(port) });
+      const app = startAppProcess('api', { DATABASE_URL: database.url, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: String(port) });
       const { code, stderr } = await app.exited;
       expect(code).toBe(1);
       expect(stderr).toBe(
@@ -33,29 +33,37 @@ describe('the api process', () => {
   });
 
   it('refuses to start without a way to verify sessions', async () => {
-    const app = startAppProcess('apps/api/src/main.ts', { DATABASE_URL: database.url });
+    const app = startAppProcess('api', { DATABASE_URL: database.url });
     const { code, stderr } = await app.exited;
     expect(code).toBe(1);
     expect(stderr).toBe('api: configuration error: Set AUTH_JWT_SECRET (HS256) or AUTH_JWKS_URL to verify session tokens\n');
   });
 
-  it('serves /health, then stops cleanly on SIGTERM with exit code 0', async () => {
-    const app = startAppProcess('apps/api/src/main.ts', {
+  it('serves /health and the API reference page with its files, then stops cleanly on SIGTERM with exit code 0', async () => {
+    const app = startAppProcess('api', {
       DATABASE_URL: database.url,
       AUTH_JWT_SECRET: 'x'.repeat(32),
+      FEATURE_FLAGS: 'public-api.enabled=true',
       PORT: String(20000 + Math.floor(Math.random() * 20000)),
     });
     const line = await app.waitForLine(/api listening/);
     const port = (JSON.parse(line) as { port: number }).port;
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(health.status).toBe(200);
+    // The page's files are read from the sources' folder, which the bundle must still find.
+    const page = await fetch(`http://127.0.0.1:${port}/api/v1/docs`);
+    expect(page.status).toBe(200);
+    const files = [...(await page.text()).matchAll(/\/api\/v1\/docs\/([\w.-]+\.(?:js|css))/g)].map((match) => match[1]);
+    expect(files).toHaveLength(3);
+    const answers = await Promise.all(files.map((file) => fetch(`http://127.0.0.1:${port}/api/v1/docs/${file}`)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     app.child.kill('SIGTERM');
     await app.waitForLine(/"msg":"api stopped"/);
     expect((await app.exited).code).toBe(0);
   });
 
   it('runs API_WORKERS processes on one port, and stops them all on SIGTERM', async () => {
-    const app = startAppProcess('apps/api/src/main.ts', {
+    const app = startAppProcess('api', {
       DATABASE_URL: database.url,
       AUTH_JWT_SECRET: 'x'.repeat(32),
       PORT: String(20000 + Math.floor(Math.random() * 20000)),

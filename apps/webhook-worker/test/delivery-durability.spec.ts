@@ -5,6 +5,7 @@ import { SignJWT } from 'jose';
 import { Client } from 'pg';
 import { freePort } from '@mrp/platform';
 import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
+import type { DeployedApp } from '@mrp/platform/deploy';
 
 const JWT_SECRET = 'durability-test-secret-long-enough-for-hs256';
 
@@ -53,8 +54,8 @@ describe('webhook deliveries survive killed processes', () => {
   let env: Record<string, string>;
   const processes: AppProcess[] = [];
 
-  const start = (main: string, extra: Record<string, string> = {}) => {
-    const app = startAppProcess(main, { ...env, ...extra });
+  const start = (name: DeployedApp, extra: Record<string, string> = {}) => {
+    const app = startAppProcess(name, { ...env, ...extra });
     processes.push(app);
     return app;
   };
@@ -78,7 +79,7 @@ describe('webhook deliveries survive killed processes', () => {
   /** An api process with an organization, a model and an endpoint on `receiverUrl`; returns a record-creating call. */
   async function apiWithEndpoint(receiverUrl: string) {
     const port = await freePort();
-    const api = start('apps/api/src/main.ts', { PORT: String(port) });
+    const api = start('api', { PORT: String(port) });
     await api.waitForLine(/api listening/);
     const token = await new SignJWT({ email: `owner-${randomUUID()}@example.com`, name: 'Owner' })
       .setProtectedHeader({ alg: 'HS256' })
@@ -111,7 +112,7 @@ describe('webhook deliveries survive killed processes', () => {
       api.child.kill('SIGKILL');
       await api.exited;
       // The worker starts only now: what it delivers was durably queued by the transaction that answered 2xx.
-      const worker = start('apps/webhook-worker/src/main.ts');
+      const worker = start('webhook-worker');
       await worker.waitForLine(/webhook-worker started/);
       await until(() => receiver.received.length >= 1, 15_000, 'the delivery');
       expect(JSON.parse(receiver.received[0].body)).toMatchObject({ type: 'data-models.record-created', payload: { recordId: record.id } });
@@ -125,7 +126,7 @@ describe('webhook deliveries survive killed processes', () => {
     try {
       const { createRecord } = await apiWithEndpoint(receiver.url);
       receiver.state.hang = true;
-      const first = start('apps/webhook-worker/src/main.ts');
+      const first = start('webhook-worker');
       await first.waitForLine(/webhook-worker started/);
       await createRecord('In flight');
       await until(() => receiver.received.length >= 1, 15_000, 'the first attempt');
@@ -133,7 +134,7 @@ describe('webhook deliveries survive killed processes', () => {
       await first.exited;
       receiver.state.hang = false;
 
-      const second = start('apps/webhook-worker/src/main.ts');
+      const second = start('webhook-worker');
       await second.waitForLine(/webhook-worker started/);
       // Its claim has run out (5 x the 1 s timeout + 5 s): the new worker takes the delivery over.
       await until(() => receiver.received.length >= 2, 30_000, 'the delivery after the worker died');

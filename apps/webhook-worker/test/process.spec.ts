@@ -9,7 +9,7 @@ describe('the webhook-worker process', () => {
   afterAll(() => database.drop());
 
   it('listens for due deliveries, and exits 0 on SIGTERM', async () => {
-    const worker = startAppProcess('apps/webhook-worker/src/main.ts', { DATABASE_URL: database.url });
+    const worker = startAppProcess('webhook-worker', { DATABASE_URL: database.url });
     await worker.waitForLine(/webhook-worker started/);
     const client = new Client({ connectionString: database.url });
     await client.connect();
@@ -27,7 +27,7 @@ describe('the webhook-worker process', () => {
   });
 
   it('fails fast with one line when DATABASE_URL is missing', async () => {
-    const worker = startAppProcess('apps/webhook-worker/src/main.ts', {});
+    const worker = startAppProcess('webhook-worker', {});
     const { code, stderr } = await worker.exited;
     expect(code).toBe(1);
     expect(stderr).toBe('webhook-worker: configuration error: DATABASE_URL is not set (npm start provides an embedded PostgreSQL)\n');

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { appNodeArguments, buildAppBundle, type DeployedApp } from '../deploy';
 
 export interface AppProcess {
   child: ChildProcess;
@@ -55,9 +56,25 @@ export interface AppProcessOptions {
   detached?: boolean;
 }
 
-/** Runs an app's main.ts (or a script) exactly as it is deployed (`node --import tsx`), for start/stop tests. */
-export function startAppProcess(mainFile: string, env: Record<string, string>, options: AppProcessOptions = {}): AppProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile, ...(options.args ?? [])], {
+/** Apps bundled by this test file: a bundle is built from the sources under test once per file. */
+const bundled = new Set<DeployedApp>();
+
+/** Runs an app exactly as it is deployed: its bundle, built from the current sources, under `node`. */
+export function startAppProcess(app: DeployedApp, env: Record<string, string>, options: AppProcessOptions = {}): AppProcess {
+  if (!bundled.has(app)) {
+    buildAppBundle(app);
+    bundled.add(app);
+  }
+  return startProcess([...appNodeArguments(app), ...(options.args ?? [])], env, options);
+}
+
+/** Runs a TypeScript script (the launcher, bootstrap) as `npm run` does: `node --import tsx`. */
+export function startScriptProcess(script: string, env: Record<string, string>, options: AppProcessOptions = {}): AppProcess {
+  return startProcess(['--import', 'tsx', script, ...(options.args ?? [])], env, options);
+}
+
+function startProcess(nodeArguments: string[], env: Record<string, string>, options: AppProcessOptions): AppProcess {
+  const child = spawn(process.execPath, nodeArguments, {
     cwd: WORKSPACE_ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

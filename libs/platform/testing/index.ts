@@ -9,7 +9,7 @@ export {
   type TestOrm,
 } from './test-database';
 export { flagsAllOff, silentLogger, testPrincipal } from './fixtures';
-export { startAppProcess, type AppProcess } from './app-process';
+export { startAppProcess, startScriptProcess, type AppProcess } from './app-process';
 export { RecordingEventDispatcher } from './recording-dispatcher';
 export { sentStatements, statementsOf } from './statements';
 export { definedPreparedStatements, genericPlanReads, type PlanReads } from './generic-plans';

@@ -5,10 +5,9 @@ import { newId } from '@mrp/platform';
 
 /*
  * The floor: the least a hand-written server must do for the same two routes, run in a process of
- * its own (`node --import tsx floor-server.ts`, PORT, DATABASE_URL, POOL_SIZE, FLOOR_BUCKET). One
- * named statement authenticates (key by SHA-256 hash, owner, membership, grants and role
- * permissions), one more reads or inserts the record. No framework, no validation of field values,
- * no events. With `bucket`, the key statement also takes a token from the key's bucket with the
+ * its own, bundled as the api is (PORT, DATABASE_URL, POOL_SIZE, FLOOR_BUCKET). One named
+ * statement authenticates (key by SHA-256 hash, owner, membership, grants and role permissions),
+ * one more reads or inserts the record. No framework, no validation of field values, no events. With `bucket`, the key statement also takes a token from the key's bucket with the
  * contract's token-bucket upsert (the same table and arithmetic as the API), as the API does.
  */
 const AUTH_SQL = `

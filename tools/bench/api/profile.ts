@@ -2,7 +2,7 @@
  * CPU profiles of the api under load: `npm run bench:api:profile [-- <folder>]`.
  *
  * Seeds a throwaway database as bench:api does, then, for GET /api/v1/records/{id} and
- * POST /api/v1/models/{key}/records in turn, starts the api (`main.ts`, production settings) with
+ * POST /api/v1/models/{key}/records in turn, starts the api (its bundle, production settings) with
  * `--cpu-prof`, drives it with wrk for BENCH_DURATION_SECONDS (default 10) and stops it, which
  * writes one `.cpuprofile` per route into the folder (default `.bench/profiles`). Open them in
  * Chrome DevTools (Performance) or speedscope for a flame graph; `summarise-profile.ts` prints the

@@ -5,7 +5,7 @@
  * the procedures, each server runs in a process of its own:
  *   - floor: node:http + pg, named statements, one statement for the key, one for the record;
  *   - floor + bucket: the same, with the contract's token-bucket upsert in the key statement;
- *   - api: `apps/api/src/main.ts` as deployed (NODE_ENV=production, LOG_LEVEL=warn, the rate
+ *   - api: its bundle as deployed (NODE_ENV=production, LOG_LEVEL=warn, the rate
  *     limit raised so it never denies but still writes its bucket on every request), with
  *     API_WORKERS=1 and, separately, 2;
  * all with the same pool size. wrk (one thread, 16 connections) drives
@@ -290,8 +290,8 @@ function section(results: Results, routeList: Route[], context: Context): string
       `"keys": ${KEYS} keys of the organization's owner (full access) used in turn; "one key": every request on the same key, so every take waits on one bucket row.`,
     '- Floor: `node:http` + `pg`, named statements; one statement authenticates (SHA-256 key lookup joined to the owner, membership, grants and role ' +
       'permissions), one more reads the record (organization, live, row-level access) or inserts it (model resolved by key inside the INSERT). ' +
-      'No field validation, no events. "+ bucket": the key statement also runs the contract\'s token-bucket upsert.',
-    '- api: `apps/api/src/main.ts` with NODE_ENV=production and LOG_LEVEL=warn; every rule on: live key and permissions, the shared bucket ' +
+      'No field validation, no events. "+ bucket": the key statement also runs the contract\'s token-bucket upsert. Bundled by esbuild as the api is.',
+    '- api: `apps/api/dist/main.js` (the bundle `npm start` and the image run) with NODE_ENV=production and LOG_LEVEL=warn; every rule on: live key and permissions, the shared bucket ' +
       '(rate raised so it never denies), input validation, field validation, the record event and its outbox row: the organization ' +
       'has a webhook endpoint subscribed to `data-models.*`, so every POST queues a delivery in its transaction (no worker runs).',
     '- Baseline: the floor + bucket on the same route; for the api-only forms (Accept-Encoding, If-None-Match, Idempotency-Key, If-Match), the api\'s own plain ' +

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { freePort } from '@mrp/platform';
+import { appNodeArguments, buildAppBundle, buildBundle } from '@mrp/platform/deploy';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -44,9 +45,9 @@ async function waitUntilListening(name: string, child: ChildProcess, url: string
   throw new Error(`${name} did not listen within 60 s`);
 }
 
-async function start(name: string, script: string, env: Record<string, string>, nodeOptions: string[]): Promise<ServerProcess> {
+async function start(name: string, nodeArguments: string[], env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', resolve(ROOT, script)], {
+  const child = spawn(process.execPath, nodeArguments, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -66,11 +67,21 @@ async function start(name: string, script: string, env: Record<string, string>, 
   };
 }
 
-/** The api as deployed: `apps/api/src/main.ts` in its own process, `API_WORKERS` of them behind one port. */
+let apiBuilt = false;
+
+/** The api as deployed: its bundle (`apps/api/dist/main.js`) in its own process, `API_WORKERS` of them behind one port. */
 export function startApiProcess(name: string, env: Record<string, string>, nodeOptions: string[] = []): Promise<ServerProcess> {
-  return start(name, 'apps/api/src/main.ts', env, nodeOptions);
+  if (!apiBuilt) buildAppBundle('api');
+  apiBuilt = true;
+  return start(name, [...nodeOptions, ...appNodeArguments('api')], env);
 }
 
+const FLOOR_BUNDLE = resolve(ROOT, '.bench', 'floor-server.js');
+let floorBuilt = false;
+
+/** The floor, bundled as the api is, so that neither pays for a TypeScript loader. */
 export function startFloorProcess(name: string, databaseUrl: string, options: { poolSize: number; bucket: boolean }): Promise<ServerProcess> {
-  return start(name, 'tools/bench/api/floor-server.ts', { DATABASE_URL: databaseUrl, POOL_SIZE: String(options.poolSize), FLOOR_BUCKET: options.bucket ? '1' : '0' }, []);
+  if (!floorBuilt) buildBundle(resolve(ROOT, 'tools/bench/api/floor-server.ts'), FLOOR_BUNDLE);
+  floorBuilt = true;
+  return start(name, [FLOOR_BUNDLE], { DATABASE_URL: databaseUrl, POOL_SIZE: String(options.poolSize), FLOOR_BUCKET: options.bucket ? '1' : '0' });
 }

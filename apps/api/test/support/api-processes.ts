@@ -13,7 +13,7 @@ export interface ApiProcess {
  */
 export async function startApiProcess(database: TestDatabase, started: ApiProcess[], env: Record<string, string> = {}): Promise<ApiProcess> {
   const port = await freePort();
-  const app = startAppProcess('apps/api/src/main.ts', {
+  const app = startAppProcess('api', {
     DATABASE_URL: database.url,
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
     PORT: String(port),

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { resolve } from 'node:path';
 import { SignJWT } from 'jose';
 import { ProcedureRegistry, loadConfig, type AnyProcedure, type Logger, type PlatformConfig } from '@mrp/platform';
 import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
@@ -61,6 +62,7 @@ export async function startTestApi(
     runtime,
     authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),
     rateLimiter: createRateLimiter(runtime),
+    referencePageDir: resolve(__dirname, '..', '..', 'src', 'public-api', 'reference'),
     consoleDir,
   });
   const server: Server = createHttpServer(app);

@@ -41,9 +41,9 @@ export async function startConsoleApi(env: Record<string, string> = {}, { worker
     FEATURE_FLAGS: 'public-api.enabled=true,public-api.service-accounts=true',
     ...env,
   };
-  const api = startAppProcess('apps/api/src/main.ts', { ...shared, PORT: String(port) });
+  const api = startAppProcess('api', { ...shared, PORT: String(port) });
   const helpers: AppProcess[] = workers
-    ? [startAppProcess('apps/webhook-worker/src/main.ts', shared), startAppProcess('apps/cron-runner/src/main.ts', shared)]
+    ? [startAppProcess('webhook-worker', shared), startAppProcess('cron-runner', shared)]
     : [];
   const everything = [api, ...helpers];
   try {

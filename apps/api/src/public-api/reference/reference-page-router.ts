@@ -44,12 +44,12 @@ async function asset(file: string, name: string, extension: string, contentType:
   return { fileName: `${name}.${hash}.${extension}`, contentType, body, gzipped: gzipSync(body) };
 }
 
-async function loadPage(): Promise<ReferencePage> {
+async function loadPage(assetsDir: string): Promise<ReferencePage> {
   const redoc = await asset(require.resolve('redoc/bundles/redoc.standalone.js'), 'redoc.standalone', 'js', 'text/javascript; charset=utf-8');
-  const page = await asset(join(__dirname, 'reference-page.js'), 'reference-page', 'js', 'text/javascript; charset=utf-8');
-  const styles = await asset(join(__dirname, 'reference-page.css'), 'reference-page', 'css', 'text/css; charset=utf-8');
+  const page = await asset(join(assetsDir, 'reference-page.js'), 'reference-page', 'js', 'text/javascript; charset=utf-8');
+  const styles = await asset(join(assetsDir, 'reference-page.css'), 'reference-page', 'css', 'text/css; charset=utf-8');
   const urlOf = (file: Asset) => `${PUBLIC_API_PREFIX}/docs/${file.fileName}`;
-  const template = await readFile(join(__dirname, 'reference-page.html'), 'utf8');
+  const template = await readFile(join(assetsDir, 'reference-page.html'), 'utf8');
   const html = template.replace('{{redoc}}', urlOf(redoc)).replace('{{page}}', urlOf(page)).replace('{{styles}}', urlOf(styles));
   return { html: Buffer.from(html), assets: new Map([redoc, page, styles].map((file) => [file.fileName, file])) };
 }
@@ -71,12 +71,14 @@ function sendAsset(ctx: Context, file: Asset): void {
  * `GET /api/v1/docs`: the API reference, rendered in the browser by Redoc from the installed
  * package (no CDN), from this origin only. Without a key it shows the generic document; a key
  * pasted into the page is sent in the Authorization header of the fetch of openapi.json, and the
- * page then shows the organization's typed document. Files are read and compressed on first use.
+ * page then shows the organization's typed document. Files are read from `assetsDir` (this
+ * folder: the app's entry names it, since a bundle has no folder of its own) and compressed on
+ * first use.
  */
-export function referencePageRouter(): Router {
+export function referencePageRouter(assetsDir: string): Router {
   const router = new Router({ prefix: PUBLIC_API_PREFIX, sensitive: true });
   let loaded: Promise<ReferencePage> | undefined;
-  const reference = () => (loaded ??= loadPage());
+  const reference = () => (loaded ??= loadPage(assetsDir));
 
   router.get('/docs', async (ctx) => {
     const { html } = await reference();
