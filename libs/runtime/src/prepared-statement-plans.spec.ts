@@ -86,13 +86,14 @@ async function fillDatabase(url: string): Promise<Client> {
 describe('the plans of prepared statements', () => {
   const statements = definedPreparedStatements();
 
-  it('cover the hot paths: the key lookup, the model lookup, the record reads by id, the record INSERT, the delivery INSERT', () => {
+  it('cover the hot paths: the key lookup, the model lookup, the record reads by id, the record INSERT, the delivery INSERTs', () => {
     const texts = statements.map((statement) => statement.text);
     expect(texts.filter((text) => text.includes('k.token_hash = $1')).length).toBe(2);
     expect(texts.filter((text) => text.includes('m.organization_id = $1::uuid AND m.key = $2::text')).length).toBe(1);
     expect(texts.filter((text) => text.includes('m.key AS model_key, m.fields_version')).length).toBe(6);
     expect(texts.filter((text) => text.startsWith('INSERT INTO records')).length).toBe(1);
-    expect(texts.filter((text) => text.startsWith('INSERT INTO webhook_deliveries')).length).toBe(1);
+    // One delivery (a parameter per column) and many (a JSON array of rows).
+    expect(texts.filter((text) => text.startsWith('INSERT INTO webhook_deliveries')).length).toBe(2);
   });
 
   describe('on 100,000 rows a table, analysed while empty', () => {

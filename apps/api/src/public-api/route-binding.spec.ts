@@ -130,6 +130,7 @@ describe('a public route bound to its procedure', () => {
 
     it('fills the template from the answer, encoded', () => {
       expect(bindRoute({ ...createRoute, location: '/things/{id}' }, create).locationOf?.({ id: 'a b/c' })).toBe('/api/v1/things/a%20b%2Fc');
+      expect(bindRoute({ ...createRoute, location: '/things/{id}/copies/{id}.json' }, create).locationOf?.({ id: '7?' })).toBe('/api/v1/things/7%3F/copies/7%3F.json');
     });
 
     it.each<[string, Partial<PublicRoute>, RegExp]>([

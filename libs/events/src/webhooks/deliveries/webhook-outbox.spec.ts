@@ -6,7 +6,7 @@ import { listenForRouteChanges } from '../../bus/route-change-listener';
 import type { ChannelListener } from '../../bus/channel-listener';
 import { createEventDispatcher } from '../../bus/event-dispatcher';
 import { InProcessEventBus } from '../../bus/in-process-event-bus';
-import { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox';
+import { createWebhookOutbox, deliveryBody, type WebhookOutbox } from './webhook-outbox';
 import { claimDueDeliveries } from './delivery-queue';
 
 const recordCreated = (organizationId: string): EventEnvelope => ({
@@ -34,6 +34,8 @@ describe('the webhook outbox with routes kept in memory', () => {
   const em = () => bed.db.orm.em.fork() as EntityManager;
   const deliveriesTo = async (endpointId: string) =>
     (await bed.sql<{ count: number }>('SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = ?', [endpointId]))[0].count;
+  const bodiesTo = async (endpointId: string) =>
+    (await bed.sql<{ body: string }>('SELECT body FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY event_id', [endpointId])).map((row) => row.body);
   const routedTo = async (organizationId: string) => (await outbox.routes.routesFor(em(), [organizationId])).map((endpoint) => endpoint.id);
 
   beforeAll(async () => {
@@ -52,8 +54,21 @@ describe('the webhook outbox with routes kept in memory', () => {
     // Written as any other process would, past this process's procedures: only the trigger's announcement tells the cache.
     const endpoint = await bed.endpoint(organization);
     await eventually(async () => (await routedTo(organization)).includes(endpoint));
-    await outbox.persist(em(), [recordCreated(organization)]);
-    expect(await deliveriesTo(endpoint)).toBe(1);
+    const event = recordCreated(organization);
+    await outbox.persist(em(), [event]);
+    expect(await bodiesTo(endpoint)).toEqual([deliveryBody(event)]);
+  });
+
+  it('queues one delivery per event and enabled endpoint, each with the bytes it will send, however many at once', async () => {
+    const organization = await bed.organization();
+    const kept = await bed.endpoint(organization);
+    const disabled = await bed.endpoint(organization);
+    await eventually(async () => (await routedTo(organization)).filter((id) => id === kept || id === disabled).length === 2);
+    await bed.sql(`UPDATE webhook_endpoints SET state = 'disabled', disabled_reason = 'test', disabled_at = now() WHERE id = ?`, [disabled]);
+    const events = [recordCreated(organization), recordCreated(organization)].sort((a, b) => a.id.localeCompare(b.id));
+    await outbox.persist(em(), events);
+    expect(await bodiesTo(kept)).toEqual(events.map(deliveryBody));
+    expect(await deliveriesTo(disabled)).toBe(0);
   });
 
   it('queues nothing for an endpoint disabled elsewhere, even before the change is heard', async () => {

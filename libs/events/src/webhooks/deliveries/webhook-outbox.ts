@@ -29,22 +29,36 @@ export function deliveryBody(event: EventEnvelope): string {
 }
 
 /**
- * Queues deliveries: one row per element of $1, a JSON array of {id, endpoint_id, event_id,
- * event_type, body, idempotency_key}. Prepared (planned once per connection, no query builder): it
- * runs in the transaction of every change that has an endpoint to tell. No foreign key to the
- * endpoint (a lock on its row per insert, decision 89): the join re-checks it, re-checked here
- * because a change another process made may not have reached this one's routes yet; a delivery
- * whose endpoint is deleted before this commits is dropped by the claim.
+ * Queues deliveries from `rows`, a relation `d` of (id, endpoint_id, event_id, event_type, body,
+ * idempotency_key). Prepared (planned once per connection, no query builder): it runs in the
+ * transaction of every change that has an endpoint to tell. No foreign key to the endpoint (a lock
+ * on its row per insert, decision 89): the join re-checks it, re-checked here because a change
+ * another process made may not have reached this one's routes yet; a delivery whose endpoint is
+ * deleted before this commits is dropped by the claim.
  */
-const QUEUE_DELIVERIES = preparedStatement(
-  `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key)
+function queueDeliveriesFrom(rows: string): string {
+  return `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key)
    SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key
-     FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, body text, idempotency_key text)
+     FROM ${rows}
      -- One lookup by primary key per row (LIMIT keeps the planner from scanning every enabled endpoint instead).
      CROSS JOIN LATERAL (
        SELECT organization_id FROM webhook_endpoints WHERE id = d.endpoint_id AND state = 'enabled' LIMIT 1
-     ) e`,
+     ) e`;
+}
+
+/** Any number of deliveries: $1 is a JSON array of rows. */
+const QUEUE_DELIVERIES = preparedStatement(
+  queueDeliveriesFrom('jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, body text, idempotency_key text)'),
   { purpose: 'webhook deliveries queued', indexes: ['webhook_endpoints_pkey'] },
+);
+
+/**
+ * The common case, one delivery, with one parameter per column: the body travels as it is, not
+ * escaped into a JSON string and parsed back by PostgreSQL.
+ */
+const QUEUE_ONE_DELIVERY = preparedStatement(
+  queueDeliveriesFrom('(VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::text)) AS d(id, endpoint_id, event_id, event_type, body, idempotency_key)'),
+  { purpose: 'a webhook delivery queued', indexes: ['webhook_endpoints_pkey'] },
 );
 
 interface QueuedDelivery {
@@ -122,7 +136,12 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
         }
       }
       if (rows.length === 0) return;
-      await executePreparedAtCommit(em, QUEUE_DELIVERIES, [JSON.stringify(rows)]);
+      if (rows.length === 1) {
+        const [{ id, endpoint_id, event_id, event_type, body, idempotency_key }] = rows;
+        await executePreparedAtCommit(em, QUEUE_ONE_DELIVERY, [id, endpoint_id, event_id, event_type, body, idempotency_key]);
+      } else {
+        await executePreparedAtCommit(em, QUEUE_DELIVERIES, [JSON.stringify(rows)]);
+      }
     },
   };
 }
