@@ -26,6 +26,16 @@ describe('the webhook-worker process', () => {
     expect((await worker.exited).code).toBe(0);
   });
 
+  it('loads a secret resolver written in TypeScript, although it runs as a JavaScript bundle', async () => {
+    const worker = startAppProcess('webhook-worker', {
+      DATABASE_URL: database.url,
+      WEBHOOK_SECRET_RESOLVER: './apps/webhook-worker/test/support/typescript-secret-resolver.ts',
+    });
+    await worker.waitForLine(/webhook-worker started/);
+    worker.child.kill('SIGTERM');
+    expect((await worker.exited).code).toBe(0);
+  });
+
   it('fails fast with one line when DATABASE_URL is missing', async () => {
     const worker = startAppProcess('webhook-worker', {});
     const { code, stderr } = await worker.exited;

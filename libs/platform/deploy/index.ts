@@ -5,6 +5,7 @@
  * loader's helpers on every call (decision 126), so `npm start`, the image, the process tests and
  * the benchmarks all run these bundles.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -51,7 +52,9 @@ export function buildBundle(entry: string, outfile: string): void {
   });
   // The map first: a bundle in place always finds its map.
   for (const file of [...outputFiles].sort((a, b) => Number(b.path.endsWith('.map')) - Number(a.path.endsWith('.map')))) {
-    const staging = `${file.path}.${process.pid}.tmp`;
+    // Unique to this write: two builders never share a staging file, not even the pid 1s of two
+    // containers sharing a checkout.
+    const staging = `${file.path}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       mkdirSync(dirname(file.path), { recursive: true });
       writeFileSync(staging, file.contents);

@@ -23,15 +23,26 @@ import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, invokeProcedure, newId, systemPrincipal, type AnyProcedure, type InvocationDeps, type Logger, type Orm, type PlatformConfig } from '@mrp/platform';
 
+/** A resolver written in TypeScript: the apps run as JavaScript bundles, so tsx compiles it on load. */
+const TYPESCRIPT_FILE = /\.[cm]?ts$/;
+
+async function importModule(target: string, isTypeScript: boolean): Promise<{ resolveWebhookSecret?: unknown }> {
+  if (!isTypeScript) return (await import(target)) as { resolveWebhookSecret?: unknown };
+  const { tsImport } = await import('tsx/esm/api');
+  return (await tsImport(target, target)) as { resolveWebhookSecret?: unknown };
+}
+
 /**
- * The operator's resolver named by WEBHOOK_SECRET_RESOLVER: a module (path or package) exporting
- * `resolveWebhookSecret(secret)`, loaded once at start; a module without it stops the start.
+ * The operator's resolver named by WEBHOOK_SECRET_RESOLVER: a module (path or package, JavaScript
+ * or TypeScript) exporting `resolveWebhookSecret(secret)`, loaded once at start; a module without
+ * it stops the start.
  */
 export async function loadSecretResolver(specifier: string): Promise<WebhookSecretResolver> {
-  const target = specifier.startsWith('.') || isAbsolute(specifier) ? pathToFileURL(resolvePath(specifier)).href : specifier;
+  const isPath = specifier.startsWith('.') || isAbsolute(specifier);
+  const target = isPath ? pathToFileURL(resolvePath(specifier)).href : specifier;
   let loaded: { resolveWebhookSecret?: unknown };
   try {
-    loaded = (await import(target)) as { resolveWebhookSecret?: unknown };
+    loaded = await importModule(target, isPath && TYPESCRIPT_FILE.test(specifier));
   } catch (error) {
     throw new ConfigError(`WEBHOOK_SECRET_RESOLVER "${specifier}" cannot be loaded: ${(error as Error).message.split('\n')[0]}`);
   }
