@@ -23,11 +23,19 @@ import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, invokeProcedure, newId, systemPrincipal, type AnyProcedure, type InvocationDeps, type Logger, type Orm, type PlatformConfig } from '@mrp/platform';
 
-/** A resolver written in TypeScript: the apps run as JavaScript bundles, so tsx compiles it on load. */
 const TYPESCRIPT_FILE = /\.[cm]?ts$/;
 
+/**
+ * The module at `target`. A resolver written in TypeScript, which plain node refuses (the apps run
+ * as JavaScript bundles), is compiled on load by tsx; where TypeScript already loads (under a
+ * test runner's transform), it loads as any module.
+ */
 async function importModule(target: string, isTypeScript: boolean): Promise<{ resolveWebhookSecret?: unknown }> {
-  if (!isTypeScript) return (await import(target)) as { resolveWebhookSecret?: unknown };
+  try {
+    return (await import(target)) as { resolveWebhookSecret?: unknown };
+  } catch (error) {
+    if (!isTypeScript || (error as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
+  }
   const { tsImport } = await import('tsx/esm/api');
   return (await tsImport(target, target)) as { resolveWebhookSecret?: unknown };
 }
