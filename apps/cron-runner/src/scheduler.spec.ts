@@ -5,7 +5,9 @@ import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { createRuntime, type Runtime, type ScheduledTask } from '@mrp/runtime';
 import { startScheduler } from './scheduler';
 
-const SLOT = new Date('2026-11-25T10:07:00.000Z');
+/** A recent minute: claims are pruned a day after their slot, so a fixed date would stop working a day later. */
+const SLOT = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 10 * 60_000);
+const NEXT_SLOT = new Date(SLOT.getTime() + 60_000);
 const everyoneClaims: TaskSlotClaims = { claim: async () => true };
 
 function countingTask(name = 'counts'): ScheduledTask & { runs: number } {
@@ -40,12 +42,12 @@ describe('startScheduler', () => {
     expect(counts.runs).toBe(2);
     const ran = lines.filter((line) => line.msg === 'task ran');
     expect(ran).toEqual([
-      expect.objectContaining({ task: 'counts', processed: 1, durationMs: expect.any(Number), slot: '2026-11-25T10:07:00.000Z' }),
-      expect.objectContaining({ task: 'counts', processed: 2, durationMs: expect.any(Number), slot: '2026-11-25T10:08:00.000Z' }),
+      expect.objectContaining({ task: 'counts', processed: 1, durationMs: expect.any(Number), slot: SLOT.toISOString() }),
+      expect.objectContaining({ task: 'counts', processed: 2, durationMs: expect.any(Number), slot: NEXT_SLOT.toISOString() }),
     ]);
     const failed = lines.filter((line) => line.msg === 'task failed');
     expect(failed).toHaveLength(2);
-    expect(failed[0]).toMatchObject({ task: 'fails', slot: '2026-11-25T10:07:00.000Z', err: expect.objectContaining({ message: 'boom' }) });
+    expect(failed[0]).toMatchObject({ task: 'fails', slot: SLOT.toISOString(), err: expect.objectContaining({ message: 'boom' }) });
   });
 
   it('skips a slot another scheduler claimed, at debug level', async () => {
@@ -109,7 +111,7 @@ describe('startScheduler', () => {
       const rows = await runtimes[0].orm.em
         .fork()
         .execute<Array<{ slot: Date; claimed_by: string }>>('SELECT slot, claimed_by FROM scheduled_task_slots WHERE task = ? ORDER BY slot', [counts.name]);
-      expect(rows.map((row) => new Date(row.slot).toISOString())).toEqual(['2026-11-25T10:07:00.000Z', '2026-11-25T10:08:00.000Z']);
+      expect(rows.map((row) => new Date(row.slot).toISOString())).toEqual([SLOT.toISOString(), NEXT_SLOT.toISOString()]);
       expect(rows[0].claimed_by).toMatch(/:\d+$/);
       const others = await runtimes[0].orm.em.fork().execute<Array<{ task: string }>>("SELECT task FROM scheduled_task_slots WHERE task <> ?", [counts.name]);
       expect(others).toEqual([{ task: 'recent' }]);
