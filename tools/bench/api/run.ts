@@ -19,15 +19,14 @@
  * interleaved within each round, so every ratio compares runs minutes apart at most. CPU per
  * request is read from /proc for the server's processes and PostgreSQL's.
  * Targets (one api process, against the floor with the bucket): GET >= 0.6x, POST >= 0.5x,
- * p99 at most 2x the floor's. BENCH_SOAK_SECONDS (e.g. 600) adds a long GET run reporting the
- * api's RSS at its start and end.
+ * p99 at most 2x the floor's. Memory over a long run is `bench:api:memory`'s (memory.ts).
  * Prints the figures and writes the "API" section of docs/benchmarks.md.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { writeSection } from '../shared/markdown-section';
-import { cpuSince, postgresCpu, treeCpu, treeRssBytes } from '../shared/process-cpu';
+import { cpuSince, postgresCpu, treeCpu } from '../shared/process-cpu';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../shared/throwaway-database';
 import { MODEL_KEY, sampleData, seedDatabase, type Seeded } from './seed';
 import { apiEnvironment, startApiProcess, startFloorProcess, type ServerProcess } from './server-process';
@@ -43,7 +42,6 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
  */
 const PREWARM_SECONDS = Number(process.env.BENCH_PREWARM_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
 /**
  * For a quick look while working: BENCH_ROUTES (route names, exact, separated by semicolons, e.g.
  * "POST /api/v1/models/{key}/records") runs those routes, the floor with the bucket and the api with
@@ -197,7 +195,6 @@ const median = (values: number[]) => {
 };
 const rate = (value: number) => `${Math.round(value).toLocaleString('en-US')} req/s`;
 const ms = (value: number) => `${value.toFixed(2)} ms`;
-const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 /** Figures by route, then contender label, one entry per round. */
 type Results = Map<string, Map<string, Measured[]>>;
@@ -243,7 +240,6 @@ interface Context {
   database: ThrowawayDatabase;
   loadBefore: number;
   loadAfter: number;
-  memory: { start: number; end: number; seconds: number } | null;
 }
 
 function section(results: Results, routeList: Route[], context: Context): string {
@@ -281,9 +277,6 @@ function section(results: Results, routeList: Route[], context: Context): string
     ...lines,
     '',
     ...verdictLines,
-    ...(context.memory
-      ? [`- Memory: the api's RSS ${mib(context.memory.start)} at the start and ${mib(context.memory.end)} at the end of ${context.memory.seconds} s of GET at full load.`]
-      : []),
     `- wrk, ${LOAD.threads} thread, ${LOAD.connections} connections, ${LOAD.seconds} s per measurement after a ${WARMUP_SECONDS} s warm-up, ${ROUNDS} rounds, ` +
       `after every server first served every route for ${PREWARM_SECONDS} s, unmeasured; ` +
       `every server in its own process, in turn within each round, on the same database with ${POOL_SIZE} pooled connections. ` +
@@ -299,13 +292,6 @@ function section(results: Results, routeList: Route[], context: Context): string
     '- Before each measurement (its warm-up included) the database is vacuumed, analysed and checkpointed, so no run pays for what earlier runs wrote.',
     '- CPU: utime + stime of the server\'s processes (workers included) and of the PostgreSQL processes, from /proc, divided by the requests of the measured run.',
   ].join('\n');
-}
-
-async function soak(api: ServerProcess, request: WrkRequest): Promise<{ start: number; end: number; seconds: number }> {
-  await wrk(request, { ...LOAD, seconds: 10 });
-  const start = treeRssBytes(api.pid);
-  await wrk(request, { ...LOAD, seconds: SOAK_SECONDS });
-  return { start, end: treeRssBytes(api.pid), seconds: SOAK_SECONDS };
 }
 
 async function main(): Promise<void> {
@@ -363,15 +349,13 @@ async function main(): Promise<void> {
         }
       }
     }
-    const memory = SOAK_SECONDS > 0 ? await soak(api, await routeList[0].request(api, seeded.tokens)) : null;
-    if (memory) console.log(`  api RSS ${mib(memory.start)} -> ${mib(memory.end)} over ${memory.seconds} s`);
     console.log('');
     for (const verdict of verdicts(results, routeList)) {
       console.log(`${verdict.route}: ${verdict.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')} of ${verdict.against}; p99 ${verdict.p99Ratios.map((r) => `${r.toFixed(2)}x`).join(', ')}: ${verdict.met ? 'met' : 'MISSED'}`);
     }
     if (ONLY_ROUTES) return;
     const docs = resolve(__dirname, '../../../docs/benchmarks.md');
-    writeSection(docs, section(results, routeList, { database, loadBefore, loadAfter: loadavg()[0], memory }));
+    writeSection(docs, section(results, routeList, { database, loadBefore, loadAfter: loadavg()[0] }));
     console.log(`\nWrote the "API" section of ${docs}`);
   } finally {
     for (const server of started.reverse()) await server.stop();
