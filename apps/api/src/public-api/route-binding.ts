@@ -61,8 +61,8 @@ function locationTemplate(route: PublicRoute, procedure: AnyProcedure, fail: (pr
   for (const [, property] of template.matchAll(LOCATION_PLACEHOLDER)) {
     if (!Object.hasOwn(answered, property)) fail(`the Location names "${property}", which the procedure does not answer with`);
   }
-  // Split once: literal text at even indexes, the answered properties at odd ones.
-  const parts = template.split(/\{([A-Za-z_]+)\}/);
+  // Split once: literal text at even indexes, the answered properties (the captures) at odd ones.
+  const parts = template.split(LOCATION_PLACEHOLDER);
   return (result) => {
     let location = `${PUBLIC_API_PREFIX}${parts[0]}`;
     for (let index = 1; index < parts.length; index += 2) {
