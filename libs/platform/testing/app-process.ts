@@ -65,7 +65,8 @@ export function startAppProcess(app: DeployedApp, env: Record<string, string>, o
     buildAppBundle(app);
     bundled.add(app);
   }
-  return startProcess([...appNodeArguments(app), ...(options.args ?? [])], env, options);
+  // An app without NODE_ENV is production; a test states its own environment outright.
+  return startProcess([...appNodeArguments(app), ...(options.args ?? [])], { NODE_ENV: 'test', ...env }, options);
 }
 
 /** Runs a TypeScript script (the launcher, bootstrap) as `npm run` does: `node --import tsx`. */

@@ -58,10 +58,14 @@ describe('/dev/session outside production', () => {
   });
 });
 
-describe('/dev/session in production', () => {
+describe.each([
+  ['in production', PRODUCTION_ENV],
+  // A deployment that forgot NODE_ENV is production: development features need it stated outright.
+  ['with NODE_ENV unset', { ...PRODUCTION_ENV, NODE_ENV: '' }],
+])('/dev/session %s', (_, env) => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi(PRODUCTION_ENV);
+    api = await startTestApi(env);
   });
   afterAll(() => api.close());
 

@@ -1,8 +1,11 @@
 import { ConfigError, apiAddress, loadConfig } from './config';
 
+/** Development features need NODE_ENV stated outright; most cases here are about something else. */
+const DEVELOPMENT = { NODE_ENV: 'development' };
+
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
-    const config = loadConfig({});
+    const config = loadConfig(DEVELOPMENT);
     expect(config).toMatchObject({
       port: 3000,
       publicApiRatePerSecond: 5,
@@ -23,6 +26,7 @@ describe('loadConfig', () => {
 
   it('parses admin emails case-insensitively and feature flag boot defaults', () => {
     const config = loadConfig({
+      ...DEVELOPMENT,
       PLATFORM_ADMIN_EMAILS: ' Ops@Example.com, root@example.com ',
       FEATURE_FLAGS: 'public-api.enabled=true,public-api.service-accounts',
     });
@@ -76,36 +80,36 @@ describe('loadConfig', () => {
       'WEBHOOK_ALLOWED_CIDRS must be comma-separated CIDR ranges (e.g. 10.8.0.0/16,fd00:1::/64); "10.0.0.0/33" is not one',
     ],
   ])('rejects %j with one clear line', (env, message) => {
-    expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+    expect(() => loadConfig({ ...DEVELOPMENT, ...env })).toThrow(new ConfigError(message));
   });
 
   it('reads the ranges webhooks may reach from WEBHOOK_ALLOWED_CIDRS, none by default', () => {
-    expect(loadConfig({}).webhookAllowedCidrs).toEqual([]);
-    expect(loadConfig({ WEBHOOK_ALLOWED_CIDRS: ' 10.8.0.0/16 , fd00:1::/64,,' }).webhookAllowedCidrs).toEqual([
+    expect(loadConfig(DEVELOPMENT).webhookAllowedCidrs).toEqual([]);
+    expect(loadConfig({ ...DEVELOPMENT, WEBHOOK_ALLOWED_CIDRS: ' 10.8.0.0/16 , fd00:1::/64,,' }).webhookAllowedCidrs).toEqual([
       '10.8.0.0/16',
       'fd00:1::/64',
     ]);
   });
 
   it('reads the browser origins that may call /api/v1 from PUBLIC_API_CORS_ORIGINS, none by default', () => {
-    expect(loadConfig({}).publicApiCorsOrigins).toEqual([]);
-    expect(loadConfig({ PUBLIC_API_CORS_ORIGINS: ' https://app.example.com , http://localhost:5173,,' }).publicApiCorsOrigins).toEqual([
+    expect(loadConfig(DEVELOPMENT).publicApiCorsOrigins).toEqual([]);
+    expect(loadConfig({ ...DEVELOPMENT, PUBLIC_API_CORS_ORIGINS: ' https://app.example.com , http://localhost:5173,,' }).publicApiCorsOrigins).toEqual([
       'https://app.example.com',
       'http://localhost:5173',
     ]);
   });
 
   it('runs one api process unless API_WORKERS asks for more', () => {
-    expect(loadConfig({}).apiWorkers).toBe(1);
-    expect(loadConfig({ API_WORKERS: '4' }).apiWorkers).toBe(4);
+    expect(loadConfig(DEVELOPMENT).apiWorkers).toBe(1);
+    expect(loadConfig({ ...DEVELOPMENT, API_WORKERS: '4' }).apiWorkers).toBe(4);
   });
 
   it('listens on loopback outside production unless HOST says otherwise', () => {
     const production = { NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32) };
-    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig(DEVELOPMENT).host).toBe('127.0.0.1');
     expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
     expect(loadConfig(production).host).toBeUndefined();
-    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ ...DEVELOPMENT, HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(loadConfig({ ...production, HOST: 'api.internal' }).host).toBe('api.internal');
   });
 
@@ -116,8 +120,21 @@ describe('loadConfig', () => {
     expect(apiAddress({ host: '::1', port: 3000 })).toBe('http://[::1]:3000');
   });
 
+  describe('NODE_ENV unset', () => {
+    const unset = { NODE_ENV: '', CURSOR_SECRET: 'c'.repeat(32) };
+
+    it('is production, with everything production implies', () => {
+      expect(loadConfig(unset)).toMatchObject({ nodeEnv: 'production', host: undefined, webhookAddressPolicy: 'production', logLevel: 'info' });
+      expect(loadConfig({ ...unset, NODE_ENV: undefined }).nodeEnv).toBe('production');
+    });
+
+    it('requires CURSOR_SECRET, as production does', () => {
+      expect(() => loadConfig({})).toThrow(/^CURSOR_SECRET is required in production/);
+    });
+  });
+
   it('lets webhooks reach private hosts only when NODE_ENV says development or test outright', () => {
-    expect(loadConfig({}).webhookAddressPolicy).toBe('production');
+    expect(loadConfig({ CURSOR_SECRET: 'c'.repeat(32) }).webhookAddressPolicy).toBe('production');
     expect(loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32) }).webhookAddressPolicy).toBe('production');
     expect(loadConfig({ NODE_ENV: 'development' }).webhookAddressPolicy).toBe('development');
     expect(loadConfig({ NODE_ENV: 'test' }).webhookAddressPolicy).toBe('development');
@@ -125,12 +142,12 @@ describe('loadConfig', () => {
 
   describe('ACCOUNT_DELETION_GRACE_DAYS', () => {
     it('is a whole number of days from 0 (deleted at the next task run) to 365', () => {
-      expect(loadConfig({ ACCOUNT_DELETION_GRACE_DAYS: '0' }).accountDeletionGraceDays).toBe(0);
-      expect(loadConfig({ ACCOUNT_DELETION_GRACE_DAYS: '365' }).accountDeletionGraceDays).toBe(365);
+      expect(loadConfig({ ...DEVELOPMENT, ACCOUNT_DELETION_GRACE_DAYS: '0' }).accountDeletionGraceDays).toBe(0);
+      expect(loadConfig({ ...DEVELOPMENT, ACCOUNT_DELETION_GRACE_DAYS: '365' }).accountDeletionGraceDays).toBe(365);
     });
 
     it.each(['-1', '366', '1.5', 'soon'])('refuses %s in one line', (raw) => {
-      expect(() => loadConfig({ ACCOUNT_DELETION_GRACE_DAYS: raw })).toThrow(
+      expect(() => loadConfig({ ...DEVELOPMENT, ACCOUNT_DELETION_GRACE_DAYS: raw })).toThrow(
         new ConfigError(`ACCOUNT_DELETION_GRACE_DAYS must be an integer from 0 to 365, got "${raw}"`),
       );
     });
@@ -138,8 +155,8 @@ describe('loadConfig', () => {
 
   describe('SMTP_URL and SMTP_FROM', () => {
     it('takes smtp:// and smtps:// URLs and a sender', () => {
-      expect(loadConfig({ SMTP_URL: 'smtps://mailer:s3cret@mail.example.com:465' }).smtpUrl).toBe('smtps://mailer:s3cret@mail.example.com:465');
-      expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'Platform <ops@example.com>' })).toMatchObject({
+      expect(loadConfig({ ...DEVELOPMENT, SMTP_URL: 'smtps://mailer:s3cret@mail.example.com:465' }).smtpUrl).toBe('smtps://mailer:s3cret@mail.example.com:465');
+      expect(loadConfig({ ...DEVELOPMENT, SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: 'Platform <ops@example.com>' })).toMatchObject({
         smtpUrl: 'smtp://127.0.0.1:2525',
         smtpFrom: 'Platform <ops@example.com>',
       });
@@ -152,7 +169,7 @@ describe('loadConfig', () => {
     ])('refuses %s without printing the password', (raw, message) => {
       let error: unknown;
       try {
-        loadConfig({ SMTP_URL: raw });
+        loadConfig({ ...DEVELOPMENT, SMTP_URL: raw });
       } catch (caught) {
         error = caught;
       }
@@ -161,54 +178,54 @@ describe('loadConfig', () => {
     });
 
     it('refuses a sender that is not an address', () => {
-      expect(() => loadConfig({ SMTP_FROM: 'nobody' })).toThrow(
+      expect(() => loadConfig({ ...DEVELOPMENT, SMTP_FROM: 'nobody' })).toThrow(
         'SMTP_FROM must be an address (no-reply@example.com or "Name <no-reply@example.com>"), got "nobody"',
       );
     });
   });
 
   it('reads the webhook retention in whole days', () => {
-    expect(loadConfig({ WEBHOOK_RETENTION_DAYS: '90' }).webhookRetentionDays).toBe(90);
+    expect(loadConfig({ ...DEVELOPMENT, WEBHOOK_RETENTION_DAYS: '90' }).webhookRetentionDays).toBe(90);
   });
 
   it('accepts every pino level name for LOG_LEVEL', () => {
-    expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    expect(loadConfig({ ...DEVELOPMENT, LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
     expect(loadConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
   });
 
   it('requires a session verifier when asked to', () => {
-    expect(() => loadConfig({}, { requireSessionAuth: true })).toThrow(
+    expect(() => loadConfig(DEVELOPMENT, { requireSessionAuth: true })).toThrow(
       'Set AUTH_JWT_SECRET (HS256) or AUTH_JWKS_URL to verify session tokens',
     );
-    expect(loadConfig({ AUTH_JWKS_URL: 'https://idp.example.com/jwks' }, { requireSessionAuth: true }).authJwksUrl).toBe(
+    expect(loadConfig({ ...DEVELOPMENT, AUTH_JWKS_URL: 'https://idp.example.com/jwks' }, { requireSessionAuth: true }).authJwksUrl).toBe(
       'https://idp.example.com/jwks',
     );
   });
 
   describe('CRON_SECRET and CRON_SCHEDULE_*', () => {
     it('treats an empty CRON_SECRET as unset (the cron routes answer 503)', () => {
-      expect(loadConfig({ CRON_SECRET: '' }).cronSecret).toBeUndefined();
-      expect(loadConfig({ CRON_SECRET: '   ' }).cronSecret).toBeUndefined();
+      expect(loadConfig({ ...DEVELOPMENT, CRON_SECRET: '' }).cronSecret).toBeUndefined();
+      expect(loadConfig({ ...DEVELOPMENT, CRON_SECRET: '   ' }).cronSecret).toBeUndefined();
     });
 
     it('keeps the CRON_SCHEDULE_* variables as given, trimmed, leaving out empty ones', () => {
       expect(
-        loadConfig({ CRON_SCHEDULE_SEND_CALENDAR_REMINDERS: ' */5 * * * * ', CRON_SCHEDULE_RETRY_FIELD_INDEXES: 'off', CRON_SCHEDULE_X: '' }).cronScheduleOverrides,
+        loadConfig({ ...DEVELOPMENT, CRON_SCHEDULE_SEND_CALENDAR_REMINDERS: ' */5 * * * * ', CRON_SCHEDULE_RETRY_FIELD_INDEXES: 'off', CRON_SCHEDULE_X: '' }).cronScheduleOverrides,
       ).toEqual({ CRON_SCHEDULE_RETRY_FIELD_INDEXES: 'off', CRON_SCHEDULE_SEND_CALENDAR_REMINDERS: '*/5 * * * *' });
-      expect(loadConfig({}).cronScheduleOverrides).toEqual({});
+      expect(loadConfig(DEVELOPMENT).cronScheduleOverrides).toEqual({});
     });
   });
 
   describe('CURSOR_SECRET', () => {
     it('is the given secret when set', () => {
       const secret = 'a-cursor-secret-of-at-least-32-chars!';
-      expect(loadConfig({ CURSOR_SECRET: secret }).cursorSecret).toBe(secret);
+      expect(loadConfig({ ...DEVELOPMENT, CURSOR_SECRET: secret }).cursorSecret).toBe(secret);
       expect(loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: secret }).cursorSecret).toBe(secret);
     });
 
     it('outside production, unset, is a random one per process, never a fixed value', () => {
       const first = loadConfig({ NODE_ENV: 'test' }).cursorSecret;
-      const second = loadConfig({}).cursorSecret;
+      const second = loadConfig(DEVELOPMENT).cursorSecret;
       expect(first.length).toBeGreaterThanOrEqual(32);
       expect(second.length).toBeGreaterThanOrEqual(32);
       expect(first).not.toBe(second);

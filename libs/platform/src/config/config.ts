@@ -14,6 +14,7 @@ export class ConfigError extends Error {
 export type NodeEnv = 'development' | 'production' | 'test';
 
 export interface PlatformConfig {
+  /** `production` unless NODE_ENV says development or test outright (parseNodeEnv). */
   nodeEnv: NodeEnv;
   /** Unset means: start (or reuse) the embedded PostgreSQL under `.data/`. */
   databaseUrl: string | undefined;
@@ -49,10 +50,7 @@ export interface PlatformConfig {
   webhookTimeoutSeconds: number;
   /** Attempts a worker has in flight to one endpoint at most. */
   webhookEndpointConcurrency: number;
-  /**
-   * Which webhook targets are allowed: `development` (private hosts, plain http to them) only when
-   * NODE_ENV says development or test outright; a deployment that forgot NODE_ENV gets `production`.
-   */
+  /** Which webhook targets are allowed: `development` (private hosts, plain http to them) outside production. */
   webhookAddressPolicy: 'production' | 'development';
   webhookSecretEncryptionKey: Buffer | undefined;
   /** A module of the operator's exporting `resolveWebhookSecret` (a WebhookSecretResolver's resolve); replaces the built-in resolver. */
@@ -125,8 +123,13 @@ function parseLogLevel(raw: string | undefined, nodeEnv: NodeEnv): string {
   return raw;
 }
 
+/**
+ * The one rule for development features (the development sign-in, demo data, private webhook
+ * targets, a made-up CURSOR_SECRET): NODE_ENV must say development or test outright. A deployment
+ * that forgot NODE_ENV is production.
+ */
 function parseNodeEnv(raw: string | undefined): NodeEnv {
-  if (raw === undefined) return 'development';
+  if (raw === undefined) return 'production';
   if (raw === 'development' || raw === 'production' || raw === 'test') return raw;
   throw new ConfigError(`NODE_ENV must be one of development, production, test; got "${raw}"`);
 }
@@ -359,7 +362,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     webhookRetryBaseSeconds: positiveNumber(env, 'WEBHOOK_RETRY_BASE_SECONDS', 30, { integer: false }),
     webhookTimeoutSeconds: webhookTimeout(env),
     webhookEndpointConcurrency: webhookEndpointConcurrency(env),
-    webhookAddressPolicy: optional(env, 'NODE_ENV') === 'development' || optional(env, 'NODE_ENV') === 'test' ? 'development' : 'production',
+    webhookAddressPolicy: nodeEnv === 'production' ? 'production' : 'development',
     webhookSecretEncryptionKey: parseEncryptionKey(optional(env, 'WEBHOOK_SECRET_ENCRYPTION_KEY')),
     webhookSecretResolverModule: optional(env, 'WEBHOOK_SECRET_RESOLVER'),
     webhookAllowedCidrs: parseAllowedCidrs(optional(env, 'WEBHOOK_ALLOWED_CIDRS')),
