@@ -65,8 +65,9 @@ export function startAppProcess(app: DeployedApp, env: Record<string, string>, o
     buildAppBundle(app);
     bundled.add(app);
   }
-  // An app without NODE_ENV is production; a test states its own environment outright.
-  return startProcess([...appNodeArguments(app), ...(options.args ?? [])], { NODE_ENV: 'test', ...env }, options);
+  // An app without NODE_ENV is production; a test wanting development (logs at info, a made-up
+  // cursor secret) says so outright.
+  return startProcess([...appNodeArguments(app), ...(options.args ?? [])], { NODE_ENV: 'development', ...env }, options);
 }
 
 /** Runs a TypeScript script (the launcher, bootstrap) as `npm run` does: `node --import tsx`. */
