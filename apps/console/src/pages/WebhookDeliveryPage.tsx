@@ -89,7 +89,7 @@ export default function WebhookDeliveryPage({ params }: PageProps) {
         <dt>Created</dt>
         <dd>{formatDateTime(shown.createdAt)}</dd>
         <dt>Last result</dt>
-        <dd>{describeOutcome(shown)}</dd>
+        <dd className="wrap">{describeOutcome(shown, shown.attempts.at(-1)?.responseBody)}</dd>
         <dt>Delivery id</dt>
         <dd>
           <code>{shown.id}</code>
@@ -124,7 +124,7 @@ export default function WebhookDeliveryPage({ params }: PageProps) {
                   <td>{attempt.durationMs} ms</td>
                   <td className="wrap">
                     {attempt.statusCode !== null ? <span className={`badge badge-${attempt.statusCode < 300 ? 'succeeded' : 'failed'}`}>HTTP {attempt.statusCode}</span> : null}
-                    {attempt.error ? <span className="choice-description">{attempt.error}</span> : null}
+                    {attempt.error && attempt.error !== `HTTP ${attempt.statusCode}` ? <span className="choice-description">{attempt.error}</span> : null}
                   </td>
                   <td className="wrap">
                     {attempt.responseBody ? (
