@@ -7,7 +7,7 @@ import type { Items } from '../api/types';
 import type { WebhookDeliveryDetail, WebhookEndpoint } from '../api/webhook-types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useSignedIn } from '../session/session-context';
-import { describeOutcome } from '../webhooks/delivery-format';
+import { describeKeptBody, describeOutcome } from '../webhooks/delivery-format';
 
 const PENDING_REFRESH_MS = 3000;
 
@@ -113,7 +113,7 @@ export default function WebhookDeliveryPage({ params }: PageProps) {
                 <th scope="col">Started</th>
                 <th scope="col">Duration</th>
                 <th scope="col">Result</th>
-                <th scope="col">Response</th>
+                <th scope="col">Response (up to 4 KiB kept)</th>
               </tr>
             </thead>
             <tbody>
@@ -129,7 +129,7 @@ export default function WebhookDeliveryPage({ params }: PageProps) {
                   <td className="wrap">
                     {attempt.responseBody ? (
                       <details>
-                        <summary>First {attempt.responseBody.length} characters</summary>
+                        <summary>{describeKeptBody(attempt.responseBody)}</summary>
                         <pre className="excerpt">{attempt.responseBody}</pre>
                       </details>
                     ) : (

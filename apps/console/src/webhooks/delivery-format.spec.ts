@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeOutcome, firstLineOf } from './delivery-format';
+import { describeKeptBody, describeOutcome, firstLineOf } from './delivery-format';
 
 describe('describeOutcome', () => {
   it('says the status once when the worker noted only the status', () => {
@@ -34,5 +34,16 @@ describe('firstLineOf', () => {
   it('has nothing for a blank body', () => {
     expect(firstLineOf(' \n \r\n')).toBeNull();
     expect(firstLineOf(null)).toBeNull();
+  });
+});
+
+describe('describeKeptBody', () => {
+  it('counts the bytes of a body kept whole', () => {
+    expect(describeKeptBody('okay')).toBe('Body, 4 bytes');
+    expect(describeKeptBody('é')).toBe('Body, 2 bytes');
+  });
+
+  it('says a body cut at the limit is its first 4 KiB', () => {
+    expect(describeKeptBody('x'.repeat(4096))).toBe('First 4 KiB of the body');
   });
 });

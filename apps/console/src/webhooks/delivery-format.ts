@@ -25,3 +25,13 @@ export function describeOutcome(delivery: Pick<WebhookDelivery, 'lastStatusCode'
   const reason = note || firstLineOf(responseBody);
   return reason ? `${status}: ${reason}` : status;
 }
+
+/** What the worker keeps of a response body (its sender reads no further). */
+export const KEPT_RESPONSE_BYTES = 4096;
+
+/** The label of a kept response body: its size while it is all there, else that it is the first 4 KiB. */
+export function describeKeptBody(body: string): string {
+  const bytes = new TextEncoder().encode(body).length;
+  if (bytes >= KEPT_RESPONSE_BYTES) return 'First 4 KiB of the body';
+  return `Body, ${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+}
