@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import {
+  DATE_LIST_EXAMPLE,
   newCondition,
   newGroup,
   OP_LABELS,
@@ -241,6 +242,8 @@ function ValueInput({ id, condition, target, onChange, invalid, describedBy }: V
     );
   }
   const type = list ? 'text' : target.operand === 'date' ? 'date' : target.operand === 'datetime' ? 'datetime-local' : 'text';
+  const shape = list ? DATE_LIST_EXAMPLE[target.operand] : undefined;
+  const shapeId = `${id}-shape`;
   return (
     <div className="field">
       <label htmlFor={id}>{list ? 'Values (separated by commas)' : 'Value'}</label>
@@ -252,7 +255,13 @@ function ValueInput({ id, condition, target, onChange, invalid, describedBy }: V
         onChange={(event) => setValue(event.target.value)}
         spellCheck={false}
         {...aria}
+        aria-describedby={[shape ? shapeId : undefined, describedBy].filter(Boolean).join(' ') || undefined}
       />
+      {shape ? (
+        <p id={shapeId} className="field-hint">
+          {shape}
+        </p>
+      ) : null}
     </div>
   );
 }

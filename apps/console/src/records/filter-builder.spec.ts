@@ -118,6 +118,22 @@ describe('checkFilter', () => {
     expect(checked.errors[lone.id]).toBe('Must be one of the configured options.');
   });
 
+  it("speaks a date picker's language, not the rule's YYYY-MM-DD, when the picker is left empty or half filled", () => {
+    const fields = [...FIELDS, field('starts_on', 'DATE', {}, 10)];
+    const targets = filterTargets(fields);
+    const day = { ...newCondition(targets.find((candidate) => candidate.key === 'starts_on')!), op: 'eq' as const, value: '' };
+    const moment = condition('due', 'gt', '');
+    const checked = checkFilter(newGroup('all', [day, moment]), targets, fields);
+    expect(checked.errors).toEqual({ [day.id]: 'Choose a whole date: day, month and year.', [moment.id]: 'Choose a whole date and time.' });
+  });
+
+  it('keeps the rule’s own words for a typed list of dates, whose input says the shape it takes', () => {
+    const fields = [...FIELDS, field('starts_on', 'DATE', {}, 10)];
+    const targets = filterTargets(fields);
+    const days = { ...newCondition(targets.find((candidate) => candidate.key === 'starts_on')!), op: 'in' as const, value: '12/31/2026' };
+    expect(checkFilter(newGroup('all', [days]), targets, fields).errors[days.id]).toBe('Must be a real calendar date formatted YYYY-MM-DD.');
+  });
+
   it('gives the normalised tree when everything passes', () => {
     const checked = checkFilter(newGroup('all', [condition('email', 'eq', 'Ada@Example.com')]), TARGETS, FIELDS);
     expect(checked.errors).toEqual({});

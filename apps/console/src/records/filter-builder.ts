@@ -207,12 +207,40 @@ export function checkFilter(
   const errors: Record<string, string> = {};
   const general: FieldError[] = [];
   const conditionsByPath = pathsOfConditions(root, tree);
+  const byKey = new Map(targets.map((target) => [target.key, target]));
+  const conditions = conditionsById(root);
   for (const error of result.errors) {
     const owner = [...conditionsByPath.entries()].find(([path]) => error.field === path || error.field.startsWith(`${path}.`));
-    if (owner) errors[owner[1]] ??= error.message;
+    const condition = owner && conditions.get(owner[1]);
+    if (owner && condition) errors[owner[1]] ??= inInputsWords(error, condition, byKey.get(condition.field));
     else general.push(error);
   }
   return { errors, general };
+}
+
+/** How dates are typed where a condition takes a list: the shape the rules read, said beside the input. */
+export const DATE_LIST_EXAMPLE: Partial<Record<OperandKind, string>> = {
+  date: 'Dates as YYYY-MM-DD, e.g. 2026-12-31, 2027-01-15',
+  datetime: 'Dates and times as ISO 8601 with a zone, e.g. 2026-12-31T09:00:00Z',
+};
+
+/**
+ * A refused date in the words of the input it came from: a date picker shows the reader's own
+ * format, so a rule's "formatted YYYY-MM-DD" would contradict it; a picker only ever gives an
+ * empty value (not filled in, or filled in part) or a whole date.
+ */
+function inInputsWords(error: FieldError, condition: ConditionDraft, target: FilterTarget | undefined): string {
+  const picker = !takesList(condition.op) && (target?.operand === 'date' || target?.operand === 'datetime');
+  if (!picker || (error.code !== 'invalid_format' && error.code !== 'invalid_type')) return error.message;
+  return target.operand === 'date' ? 'Choose a whole date: day, month and year.' : 'Choose a whole date and time.';
+}
+
+function conditionsById(group: GroupDraft, found = new Map<string, ConditionDraft>()): Map<string, ConditionDraft> {
+  for (const child of group.children) {
+    if (child.kind === 'group') conditionsById(child, found);
+    else found.set(child.id, child);
+  }
+  return found;
 }
 
 /** Where each draft condition ended up in the tree (`filter.and[0].or[1]`), by draft id. */
