@@ -1,4 +1,6 @@
 import { connect } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { startTestApi, type TestApi } from './support/test-api';
 import { createOrganizationWithKey, publicApi, type OrganizationWithKey } from './support/public-api-fixtures';
 
@@ -73,5 +75,74 @@ describe('malformed HTTP', () => {
     expect(query.length).toBeGreaterThan(100_000);
     const response = await publicApi(api, org.key.token).get(`/models/${org.modelKey}/records?${query}`);
     expect(response.status).toBe(200);
+  });
+});
+
+/** The api's log lines, to see that nothing a client does to its own connection is logged as our failure. */
+function capturedLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+/** Sends the whole request, then half-closes (as `nc -N` does) and reads the answer until the server closes. */
+function sendThenHalfClose(api: TestApi, request: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(api.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true }, () => socket.end(request));
+    socket.setTimeout(10_000, () => socket.destroy());
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), body });
+    });
+  });
+}
+
+describe('a client that half-closes after sending its request', () => {
+  let api: TestApi;
+  let org: OrganizationWithKey;
+  const { logger, lines } = capturedLogger();
+  beforeAll(async () => {
+    api = await startTestApi({ PUBLIC_API_BURST: '1000' }, { logger });
+    org = await createOrganizationWithKey(api);
+  });
+  afterAll(() => api.close());
+
+  const post = (path: string, headers: string, body: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`;
+
+  /** Error lines, and request lines of a 5xx: what an operator would be paged for. */
+  const failuresLoggedSince = (before: number) =>
+    lines.slice(before).filter((line) => Number(line['level']) >= 50 || Number(line['status']) >= 500 || JSON.stringify(line).includes('stack'));
+
+  it.each([
+    ['/dev/session', 200, () => post('/dev/session', '', JSON.stringify({ email: 'half.close@example.com' }))],
+    ['/rpc', 200, () => post('/rpc/me.get', `Authorization: Bearer ${org.owner.session}\r\n`, '{}')],
+    ['/api/v1', 201, () => post(`/api/v1/models/${org.modelKey}/records`, `Authorization: Bearer ${org.key.token}\r\n`, JSON.stringify({ data: { title: 'half-closed' } }))],
+  ])('%s: is answered as if it had stayed open, and nothing is logged as a failure', async (_door, status, request) => {
+    const before = lines.length;
+    const answer = await sendThenHalfClose(api, request());
+    expect(answer.status).toBe(status);
+    expect(failuresLoggedSince(before)).toEqual([]);
+  });
+
+  it('before its body is complete: a 400 bad_request, and nothing logged as a failure', async () => {
+    const before = lines.length;
+    const whole = post(`/api/v1/models/${org.modelKey}/records`, `Authorization: Bearer ${org.key.token}\r\n`, JSON.stringify({ data: { title: 'cut short' } }));
+    const answer = await sendThenHalfClose(api, whole.slice(0, -5));
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'bad_request' } });
+    // The request's own log line comes once its answer has gone out.
+    while (!lines.slice(before).some((line) => line['msg'] === 'request')) await new Promise((resolve) => setImmediate(resolve));
+    expect(failuresLoggedSince(before)).toEqual([]);
   });
 });

@@ -18,7 +18,8 @@ function fromHttpError(error: unknown): DomainError | undefined {
   if (type === 'entity.too.large' || code === 413) {
     return new DomainError('payload_too_large', 'The request body exceeds 1 MiB');
   }
-  if (type === 'request.aborted') return new DomainError('bad_request', 'The request was aborted');
+  // Aborted while being read, or before (the client went away): the client's doing, never our failure.
+  if (type === 'request.aborted' || type === 'stream.not.readable') return new DomainError('bad_request', 'The request was aborted');
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new DomainError('unsupported_media_type', 'The request body must be UTF-8 JSON');
   }

@@ -76,6 +76,11 @@ function answerMalformedRequests(server: Server): void {
 /** The api's HTTP server around the Koa app: the same in production, tests and benchmarks. */
 export function createHttpServer(app: Koa): Server {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.callback());
+  // A client may half-close once its request is sent (HTTP allows it): Node would abort the request
+  // under way and end the connection before its answer. Kept half-open, the request is read and
+  // answered, and the connection ends after that answer. Node's own switch for it is untyped
+  // (`httpAllowHalfOpen`); the half-close tests hold it to its word.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   answerMalformedRequests(server);
   return server;
 }
