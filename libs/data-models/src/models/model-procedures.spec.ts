@@ -75,6 +75,22 @@ describe('Data Model procedures', () => {
       await expect(env.call('dataModels.list', {}, env.principal(fresh, { permissions: [] }))).rejects.toMatchObject({ code: 'forbidden' });
     });
 
+    it("counts each model's live records the caller may see, and gives no count without records.read", async () => {
+      const fresh = await env.createOrganization(['finance']);
+      const owner = env.principal(fresh, { roles: ['owner', 'finance'] });
+      await env.call('dataModels.create', { key: 'deals', name: 'Deals' }, owner);
+      await env.call('dataModels.create', { key: 'empty', name: 'Empty' }, owner);
+      const created = [];
+      for (const title of ['Open', 'Secret', 'Deleted']) created.push(await env.call<{ id: string }>('records.create', { model: 'deals', data: { title } }, owner));
+      await env.call('records.setAccess', { id: created[1].id, roleIds: [fresh.roles.finance] }, owner);
+      await env.call('records.delete', { id: created[2].id }, owner);
+      const counts = async (principal: ReturnType<typeof env.principal>) =>
+        (await env.call<{ items: Array<{ key: string; recordCount: number | null }> }>('dataModels.list', {}, principal)).items.map((model) => [model.key, model.recordCount]);
+      expect(await counts(owner)).toEqual([['deals', 2], ['empty', 0]]);
+      expect(await counts(env.principal(fresh, { roles: ['member'] }))).toEqual([['deals', 1], ['empty', 0]]);
+      expect(await counts(env.principal(fresh, { permissions: ['data-models.read'] }))).toEqual([['deals', null], ['empty', null]]);
+    });
+
     it('answers not_found for unknown and archived models', async () => {
       await expect(env.call('dataModels.get', { key: 'missing' }, admin())).rejects.toMatchObject({ code: 'not_found' });
       await env.call('dataModels.create', { key: 'old', name: 'Old' }, admin());

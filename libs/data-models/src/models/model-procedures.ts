@@ -3,7 +3,7 @@ import { conflict, defineProcedure, newId, type AnyProcedure } from '@mrp/platfo
 import { TITLE_FIELD_KEY, validateFieldConfig } from '@mrp/field-validation';
 import { scheduleIndexDrop } from '../indexes/index-scheduling';
 import { DataField, DataModel } from './entities';
-import { archivedModelOutput, findLiveModel, isLive, loadFields, modelOutput } from './model-store';
+import { archivedModelOutput, findLiveModel, isLive, loadFields, modelOutput, visibleRecordCounts } from './model-store';
 import {
   ArchivedModelSchema,
   KeySchema,
@@ -28,7 +28,8 @@ export function createModelProcedures(): AnyProcedure[] {
     output: ModelListSchema,
     async handler(ctx) {
       const models = await ctx.em.find(DataModel, { organizationId: ctx.organizationId, archivedAt: null }, { orderBy: { key: 'asc' } });
-      return { items: models.map(modelOutput), nextCursor: null };
+      const counts = ctx.principal.permissions.has('records.read') ? await visibleRecordCounts(ctx.em, ctx.organizationId, ctx.principal.roleIds) : undefined;
+      return { items: models.map((model) => ({ ...modelOutput(model), recordCount: counts ? (counts.get(model.id) ?? 0) : null })), nextCursor: null };
     },
   });
 

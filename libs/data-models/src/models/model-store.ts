@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared, notFound, preparedStatement } from '@mrp/platform';
 import type { FieldDefinition, FieldType } from '@mrp/field-validation';
+import { visibleToRolesIn, boundRoleIds } from '../records/record-access';
 import { DataField, DataModel } from './entities';
 import type { ArchivedModelOutput, FieldOutput, ModelOutput } from './schemas';
 
@@ -110,4 +111,19 @@ export function fieldOutput(field: DataField): FieldOutput {
     indexError: field.indexError ?? null,
     archivedAt: field.archivedAt ? field.archivedAt.toISOString() : null,
   };
+}
+
+/**
+ * How many live records of each model the caller may see, by model id: one grouped statement over
+ * the organization's live rows (the prefix of its record indexes), with the row-level access
+ * condition of every record list, so a count never reveals a hidden record.
+ */
+export async function visibleRecordCounts(em: EntityManager, organizationId: string, roleIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await em.execute<Array<{ model_id: string; count: number }>>(
+    `SELECT r.model_id, count(*)::int AS count FROM records r
+      WHERE r.organization_id = ? AND r.deleted_at IS NULL AND ${visibleToRolesIn('ARRAY[?]::uuid[]')}
+      GROUP BY r.model_id`,
+    [organizationId, boundRoleIds(roleIds)],
+  );
+  return new Map(rows.map((row) => [row.model_id, row.count]));
 }

@@ -60,5 +60,17 @@ export function listEnvelope<T extends TSchema>(item: T, paged: boolean) {
   );
 }
 
-export const ModelListSchema = listEnvelope(ModelSchema, false);
+/** A model as `dataModels.list` gives it: with how many live records the caller may see. */
+export const ModelListItemSchema = Type.Object(
+  {
+    ...ModelSchema.properties,
+    recordCount: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: 'Live records of the model the caller may see (row-level access applied); null without records.read',
+    }),
+  },
+  { title: 'ModelListItem' },
+);
+export type ModelListItemOutput = Static<typeof ModelListItemSchema>;
+
+export const ModelListSchema = listEnvelope(ModelListItemSchema, false);
 export const FieldListSchema = listEnvelope(FieldSchema, false);
