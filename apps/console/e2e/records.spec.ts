@@ -110,6 +110,7 @@ describe('the data models and records pages in Chromium', () => {
     ]);
     await page.getByRole('link', { name: '← Data models' }).click();
     await page.getByRole('row', { name: /Contacts/ }).waitFor();
+    expect(await page.getByRole('link', { name: 'Records of Companies: 0', exact: true }).textContent()).toBe('0');
     await screenshotBothWidths(page, 'models');
   });
 
@@ -126,6 +127,9 @@ describe('the data models and records pages in Chromium', () => {
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('row', { name: /Initech/ }).waitFor();
     await screenshotBothWidths(page, 'records');
+    // The models list counts it, as a link to the grid.
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Data models' }).click();
+    expect(await page.getByRole('link', { name: 'Records of Companies: 1', exact: true }).textContent()).toBe('1');
   });
 
   it('refuses an invalid email in the browser without a request, then shows the server refusing a deleted relation target on its field', async () => {

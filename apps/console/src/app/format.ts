@@ -6,3 +6,10 @@ export function formatDateTime(iso: string | null | undefined, fallback = '—')
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
 }
+
+const count = new Intl.NumberFormat();
+
+/** A count in the reader's own language (1,234 or 1.234). */
+export function formatCount(value: number): string {
+  return count.format(value);
+}

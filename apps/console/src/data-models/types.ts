@@ -14,6 +14,11 @@ export interface DataModel {
   updatedAt: string;
 }
 
+/** `dataModels.list` items: with the live records the caller may see (null without `records.read`). */
+export interface DataModelListItem extends DataModel {
+  recordCount: number | null;
+}
+
 /** `dataModels.fields.list` items */
 export interface DataField {
   key: string;

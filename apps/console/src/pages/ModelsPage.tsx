@@ -1,18 +1,18 @@
 import '../data-models/data-models.css';
 import { useState } from 'react';
-import { formatDateTime } from '../app/format';
+import { formatCount, formatDateTime } from '../app/format';
 import { Link, navigate } from '../app/router';
 import { useRpcQuery } from '../api/use-rpc-query';
 import type { Items } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ModelDialog } from '../data-models/ModelDialog';
-import type { DataModel } from '../data-models/types';
+import type { DataModelListItem } from '../data-models/types';
 import { useSignedIn } from '../session/session-context';
 
 /** The organization's data models: their records are the organization's business data. */
 export default function ModelsPage() {
   const { permissions } = useSignedIn();
-  const models = useRpcQuery<Items<DataModel>>('dataModels.list');
+  const models = useRpcQuery<Items<DataModelListItem>>('dataModels.list');
   const [creating, setCreating] = useState(false);
   const mayManage = permissions.has('data-models.manage');
   const mayReadRecords = permissions.has('records.read');
@@ -59,8 +59,11 @@ export default function ModelsPage() {
                     </td>
                     <td>
                       {mayReadRecords ? (
-                        <Link to={`/models/${encodeURIComponent(model.key)}/records`} aria-label={`Records of ${model.name}`}>
-                          Records
+                        <Link
+                          to={`/models/${encodeURIComponent(model.key)}/records`}
+                          aria-label={`Records of ${model.name}${model.recordCount === null ? '' : `: ${formatCount(model.recordCount)}`}`}
+                        >
+                          {model.recordCount === null ? 'Open' : formatCount(model.recordCount)}
                         </Link>
                       ) : (
                         '—'
