@@ -97,15 +97,35 @@ describe('POST /hooks/automation/:id', () => {
     automation = rotated;
   });
 
-  it('locks an address out after 10 wrong secrets a minute, even for the right one, with Retry-After', async () => {
-    const address = '192.0.2.77';
-    for (let attempt = 0; attempt < 10; attempt++) {
-      await expectError(await hook(automation.id, { secret: 'guess', address }), 401, 'unauthorized');
-    }
-    const locked = await hook(automation.id, { secret: automation.secret, address });
-    await expectError(locked, 429, 'rate_limited');
-    expect(Number(locked.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
-    // Another address is not locked out by this one.
-    expect((await hook(automation.id, { secret: automation.secret, address: '192.0.2.78' })).status).toBe(202);
+  describe('wrong secrets are slowed, the right one never', () => {
+    it('after 10 wrong secrets a minute from an address, its next wrong one is 429 with Retry-After; the right one still runs', async () => {
+      const address = '192.0.2.77';
+      for (let attempt = 0; attempt < 10; attempt++) {
+        await expectError(await hook(automation.id, { secret: 'guess', address }), 401, 'unauthorized');
+      }
+      const locked = await hook(automation.id, { secret: 'guess', address });
+      await expectError(locked, 429, 'rate_limited');
+      expect(Number(locked.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+      await expectError(await hook(automation.id, { address }), 429, 'rate_limited');
+      expect((await hook(automation.id, { secret: automation.secret, address })).status).toBe(202);
+      // Another address is not slowed by this one.
+      await expectError(await hook(automation.id, { secret: 'guess', address: '192.0.2.78' }), 401, 'unauthorized');
+    });
+
+    it('after 30 wrong secrets a minute for an automation, from three addresses, wrong ones are 429 from anywhere; the right one still runs', async () => {
+      const target = await org.rpc<HttpAutomation>('automations.create', {
+        name: 'Targeted',
+        trigger: { type: 'http' },
+        actions: [{ type: 'create-record', model: org.modelKey, data: { title: 'Targeted' } }],
+      });
+      for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
+        for (let attempt = 0; attempt < 10; attempt++) {
+          await expectError(await hook(target.id, { secret: 'guess', address }), 401, 'unauthorized');
+        }
+      }
+      await expectError(await hook(target.id, { secret: 'guess', address: '198.51.100.4' }), 429, 'rate_limited');
+      expect((await hook(target.id, { secret: target.secret, address: '198.51.100.1' })).status).toBe(202);
+      expect((await hook(target.id, { secret: target.secret, address: '203.0.113.9' })).status).toBe(202);
+    });
   });
 });

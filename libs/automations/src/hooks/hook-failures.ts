@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, sqlTextArray } from '@mrp/platform';
 
-/** Wrong secrets a minute, per client address and per automation; past either, the hook answers 429 to everyone it covers. */
+/** Wrong secrets a minute, per client address and per automation; past either, further wrong secrets it covers get 429. */
 export const HOOK_FAILURES_PER_ADDRESS = 10;
 export const HOOK_FAILURES_PER_AUTOMATION = 30;
 const WINDOW_SECONDS = 60;
@@ -9,8 +9,8 @@ const WINDOW_SECONDS = 60;
 const buckets = (automationId: string, clientAddress: string) => [`automation:${automationId}`, `address:${clientAddress}`];
 
 /**
- * Refuses a hook call while its address or its automation has had too many wrong secrets this
- * minute, before the secret is even compared: guessing is bounded whatever the guesses are.
+ * Refuses a wrong or missing secret with 429 while its address or its automation has had too many
+ * this minute (the right secret is never asked: it always passes).
  */
 export async function assertHookNotLocked(em: EntityManager, automationId: string, clientAddress: string): Promise<void> {
   const [automationBucket, addressBucket] = buckets(automationId, clientAddress);

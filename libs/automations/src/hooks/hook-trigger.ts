@@ -33,6 +33,8 @@ export const enqueueHookRun = defineProcedure({
     const [runId] = await enqueueRuns(ctx.em, [
       { automationId: input.automationId, organizationId: automation.organization_id, trigger: 'http', input: input.input, triggeredBy: `hook:${input.clientAddress}` },
     ]);
+    // The automation was deleted meanwhile.
+    if (!runId) throw notFound('Automation');
     return { runId };
   },
 });
@@ -50,9 +52,13 @@ export interface HookCall {
 
 /**
  * `POST /hooks/automation/:id`, in the order that tells an unauthenticated caller least: unknown
- * or non-http automation 404; too many wrong secrets 429; wrong or missing secret 401 (counted);
- * disabled 409; then the body (413 over 1 MiB, 400 unless a JSON object; none at all is `{}`)
- * becomes the run's input.
+ * or non-http automation 404; a wrong or missing secret 429 while its address or the automation has
+ * had too many this minute, else 401 (counted); disabled 409; then the body (413 over 1 MiB, 400
+ * unless a JSON object; none at all is `{}`) becomes the run's input.
+ *
+ * The right secret is never locked out: only failures are slowed, so strangers spending their
+ * guesses on an id cannot stop its owner's automation. Guessing stays pointless (256 random bits),
+ * and the comparison, of SHA-256 digests, takes the same time wherever a guess differs.
  */
 export async function triggerHook(em: EntityManager, call: HookCall): Promise<{ runId: string }> {
   if (!isUuidString(call.automationId)) throw notFound('Automation');
@@ -61,8 +67,8 @@ export async function triggerHook(em: EntityManager, call: HookCall): Promise<{ 
     [call.automationId],
   );
   if (!automation || automation.trigger_type !== 'http' || !automation.hook_secret_hash) throw notFound('Automation');
-  await assertHookNotLocked(em, call.automationId, call.clientAddress);
   if (call.secret === null || !hookSecretMatches(call.secret, automation.hook_secret_hash)) {
+    await assertHookNotLocked(em, call.automationId, call.clientAddress);
     await recordHookFailure(em, call.automationId, call.clientAddress);
     throw unauthorized('Invalid automation secret');
   }
