@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { badRequest, conflict, defineProcedure, newId, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
+import { badRequest, conflict, defineProcedure, newId, notFound, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { enqueueRuns } from '../runs/run-queue';
 import { generateHookSecret } from '../hooks/hook-secret';
@@ -282,6 +282,8 @@ export const runAutomation = defineProcedure({
     const [runId] = await enqueueRuns(ctx.em, [
       { automationId: automation.id, organizationId: ctx.organizationId, trigger: 'manual', input: input.input ?? {}, triggeredBy: ctx.principal.userId },
     ]);
+    // The automation was deleted meanwhile.
+    if (!runId) throw notFound('Automation');
     return { runId };
   },
 });

@@ -117,5 +117,8 @@ export const RunViewSchema = Type.Object({
   finishedAt: Nullable(Timestamp),
   error: Type.Union([Type.String(), Type.Null()]),
   actions: Type.Array(ActionResultSchema),
+  skippedRuns: Type.Optional(
+    Type.Integer({ description: 'A skipped row standing for the runs over a bound (rate, runs per chain, queued runs) in one minute: how many it counts' }),
+  ),
 });
 export type RunView = Static<typeof RunViewSchema>;

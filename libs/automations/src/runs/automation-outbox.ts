@@ -27,7 +27,8 @@ const causedBy = (event: EventEnvelope, automationId: string) => event.causedBy?
  * same durable way webhook deliveries are, so no committed event is missed and a rolled-back
  * change triggers nothing. An automation ignores events its own runs caused unless it opts in.
  * The run keeps the event and the chain of automations behind it (the chain depth limit is the
- * runner's to apply, so a stopped chain is recorded as a failed run).
+ * runner's to apply, so a stopped chain is recorded as a failed run); the queue-time bounds (rate,
+ * runs per chain, the organization's queue) are enqueueRuns'.
  */
 export interface AutomationOutbox extends EventPersister {
   /** The enabled event automations by organization, kept while the process hears their changes. */
@@ -74,6 +75,7 @@ export function createAutomationOutbox(wakeRunners: () => void): AutomationOutbo
             trigger: 'event',
             event,
             chain: event.causedBy?.automationChain ?? [],
+            causedByRunId: event.causedBy?.automationRunId,
           });
         }
       }

@@ -5,6 +5,11 @@ import { claimDueRuns, type ClaimedRun } from './run-queue';
 export interface AutomationRunnerOptions {
   /** Runs executing at once at most. */
   concurrency?: number;
+  /**
+   * Of those, the runs of one organization at most: by default all but one, so a slot is always
+   * left for another organization's run however slow one organization's runs are.
+   */
+  slotsPerOrganization?: number;
   /** How long a claim holds a run; past it, the run of a runner that died is taken again. */
   leaseSeconds?: number;
 }
@@ -27,7 +32,10 @@ export interface AutomationRunnerDeps {
 export class AutomationRunner {
   private readonly concurrency: number;
   private readonly leaseSeconds: number;
+  private readonly slotsPerOrganization: number;
   private readonly running = new Set<Promise<void>>();
+  /** Runs executing here now, by organization. */
+  private readonly inFlight = new Map<string, number>();
   private claiming: Promise<number> | undefined;
   private wakeAgain = false;
   /** The last claim took all it asked for: more may be queued. */
@@ -40,6 +48,7 @@ export class AutomationRunner {
   ) {
     this.concurrency = options.concurrency ?? 8;
     this.leaseSeconds = options.leaseSeconds ?? 60;
+    this.slotsPerOrganization = Math.min(this.concurrency, options.slotsPerOrganization ?? Math.max(1, this.concurrency - 1));
   }
 
   wake(): void {
@@ -79,11 +88,19 @@ export class AutomationRunner {
   private async claimAndStart(): Promise<number> {
     const free = this.concurrency - this.running.size;
     if (free <= 0) return 0;
-    const claimed = await claimDueRuns(this.deps.newContext(), free, this.leaseSeconds);
-    this.mayHaveMore = claimed.length === free;
+    const claimed = await claimDueRuns(this.deps.newContext(), free, this.leaseSeconds, {
+      inFlight: this.inFlight,
+      slotsPerOrganization: this.slotsPerOrganization,
+    });
+    // An organization at its share of the slots may have more queued, left for a slot it frees.
+    this.mayHaveMore = claimed.length === free || [...this.inFlight.values()].some((runs) => runs >= this.slotsPerOrganization);
     for (const run of await this.admit(claimed)) {
+      this.inFlight.set(run.organizationId, (this.inFlight.get(run.organizationId) ?? 0) + 1);
       const execution = this.execute(run).finally(() => {
         this.running.delete(execution);
+        const runs = (this.inFlight.get(run.organizationId) ?? 1) - 1;
+        if (runs > 0) this.inFlight.set(run.organizationId, runs);
+        else this.inFlight.delete(run.organizationId);
         // A freed slot takes the next queued run, if the last claim suggests there is one.
         if (this.mayHaveMore) this.wake();
       });

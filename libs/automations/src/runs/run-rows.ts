@@ -18,10 +18,12 @@ export interface RunRow {
   finished_at: string | Date | null;
   error: string | null;
   action_results: ActionResult[];
+  /** A skipped row standing for the runs over a bound in one minute: how many. */
+  skipped_runs: number | null;
 }
 
 export const RUN_COLUMNS = `id, automation_id, organization_id, trigger, status, input, event, chain, triggered_by, attempts, admitted_at,
-  queued_at, started_at, finished_at, error, action_results`;
+  queued_at, started_at, finished_at, error, action_results, skipped_runs`;
 
 /** The depth of a run in a chain of automations: 1 when no automation caused it. */
 export const chainDepth = (run: Pick<RunRow, 'chain'>) => run.chain.length + 1;
@@ -42,5 +44,6 @@ export function toRunView(row: RunRow): RunView {
     finishedAt: toIso(row.finished_at),
     error: row.error,
     actions: row.action_results,
+    ...(row.skipped_runs === null ? {} : { skippedRuns: row.skipped_runs }),
   };
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineProcedure } from '@mrp/platform';
 import { nextSlot } from '../definitions/schedule';
 import { pruneHookFailures } from '../hooks/hook-failures';
-import { enqueueRuns } from './run-queue';
+import { enqueueRuns, pruneChainCounters } from './run-queue';
 
 /** What the `run-automation-schedules` task's principal holds. */
 export const RUN_AUTOMATION_SCHEDULES = 'system.run-automation-schedules';
@@ -31,6 +31,7 @@ export const enqueueDueSchedules = defineProcedure({
   output: Type.Object({ processed: Type.Integer({ minimum: 0 }) }),
   async handler(ctx) {
     await pruneHookFailures(ctx.em);
+    await pruneChainCounters(ctx.em);
     const due = await ctx.em.execute<DueSchedule[]>(
       `SELECT id, organization_id, schedule_cron, schedule_timezone, next_run_at FROM automations
         WHERE enabled AND trigger_type = 'schedule' AND next_run_at <= now()
@@ -53,6 +54,6 @@ export const enqueueDueSchedules = defineProcedure({
         WHERE a.id = n.id`,
       [JSON.stringify(due.map((schedule, index) => ({ id: schedule.id, next_run_at: next[index] })))],
     );
-    return { processed: queued.length };
+    return { processed: queued.filter((id) => id !== null).length };
   },
 });

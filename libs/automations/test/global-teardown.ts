@@ -1,0 +1,3 @@
+import { teardownTestDatabaseServer } from '@mrp/platform/testing';
+
+export default () => teardownTestDatabaseServer();
