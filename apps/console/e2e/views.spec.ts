@@ -232,7 +232,7 @@ describe('the board and calendar pages in Chromium', () => {
     await page.getByRole('heading', { name: 'Due dates', level: 1 }).waitFor();
 
     await page.locator(`td[data-day="${day(15)}"]`).getByRole('button', { name: /^New record on / }).click();
-    const form = page.getByRole('dialog', { name: 'New tasks record' });
+    const form = page.getByRole('dialog', { name: 'New Tasks record' });
     await eventually('the clicked day is filled in', async () => {
       expect(await form.getByLabel('Due').inputValue()).toBe(`${day(15)}T09:00`);
     }, 5_000);

@@ -10,6 +10,7 @@ import type { DataField, DataRecord } from '../data-models/types';
 import { TextField } from '../forms/fields';
 import { checkRecordData } from '../records/record-form';
 import { RecordFormDialog } from '../records/RecordFormDialog';
+import { useModelName } from '../data-models/use-model-name';
 import { useSignedIn } from '../session/session-context';
 import { AssignDialog } from '../views/AssignDialog';
 import { cardAfter, findCard, keyboardMove, moveBefore, movesCard, MOVE_KEYS, type ColumnOrder, type MoveKey } from '../views/board-moves';
@@ -37,6 +38,7 @@ export default function BoardPage({ params }: PageProps) {
   const { rpc, permissions } = useSignedIn();
   const board = useBoard(boardId);
   const modelKey = board.data?.board.modelKey;
+  const modelName = useModelName(modelKey);
   const fieldList = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: modelKey ?? '' }, { enabled: modelKey !== undefined });
   const organization = useRpcQuery<OrganizationWithMembers>('organizations.get');
   const members = useMemo(() => new Map((organization.data?.members ?? []).map((member) => [member.userId, member] as const)), [organization.data]);
@@ -246,7 +248,7 @@ export default function BoardPage({ params }: PageProps) {
         ) : null}
       </div>
       <p className="page-intro">
-        Cards are records of <Link to={`/models/${encodeURIComponent(board.data.board.modelKey)}/records`}>{board.data.board.modelKey}</Link>; the columns are the options of its{' '}
+        Cards are records of <Link to={`/models/${encodeURIComponent(board.data.board.modelKey)}/records`}>{modelName}</Link>; the columns are the options of its{' '}
         <code>{board.data.board.fieldKey}</code> field.
       </p>
       <p id={instructionsId} className="visually-hidden">
@@ -336,7 +338,7 @@ export default function BoardPage({ params }: PageProps) {
         <RecordFormDialog
           open={editing !== undefined}
           modelKey={board.data.board.modelKey}
-          modelName={board.data.board.modelKey}
+          modelName={modelName ?? board.data.board.modelKey}
           fields={fields}
           record={editing?.record}
           onClose={(saved?: DataRecord) => {

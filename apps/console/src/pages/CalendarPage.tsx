@@ -8,6 +8,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import type { DataField, DataRecord } from '../data-models/types';
 import { checkRecordData } from '../records/record-form';
 import { RecordFormDialog } from '../records/RecordFormDialog';
+import { useModelName } from '../data-models/use-model-name';
 import { useSignedIn } from '../session/session-context';
 import { daysOfEvent, dayKey, eventWindow, monthGrid, shiftAnchor, startOfDay, weekDays, type CalendarView } from '../views/calendar-grid';
 import { EventDialog } from '../views/EventDialog';
@@ -30,6 +31,7 @@ export default function CalendarPage({ params }: PageProps) {
   const { rpc, permissions } = useSignedIn();
   const calendar = useRpcQuery<Calendar>('calendars.get', { id: calendarId });
   const modelKey = calendar.data?.modelKey;
+  const modelName = useModelName(modelKey);
   const fieldList = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: modelKey ?? '' }, { enabled: modelKey !== undefined });
   const fields = useMemo(() => fieldList.data?.items ?? [], [fieldList.data]);
   const startType = fields.find((field) => field.key === calendar.data?.startFieldKey)?.type;
@@ -87,7 +89,7 @@ export default function CalendarPage({ params }: PageProps) {
           <Link to="/calendars">← Calendars</Link>
         </p>
         <h1>{calendar.data.name}</h1>
-        <p className="notice notice-warning">The start field {calendar.data.startFieldKey} is no longer a date field of {calendar.data.modelKey}.</p>
+        <p className="notice notice-warning">The start field {calendar.data.startFieldKey} is no longer a date field of {modelName}.</p>
       </section>
     );
   }
@@ -200,7 +202,7 @@ export default function CalendarPage({ params }: PageProps) {
         </div>
       </div>
       <p className="page-intro">
-        Events are records of <Link to={`/models/${encodeURIComponent(calendar.data.modelKey)}/records`}>{calendar.data.modelKey}</Link> by their <code>{cal.startKey}</code>
+        Events are records of <Link to={`/models/${encodeURIComponent(calendar.data.modelKey)}/records`}>{modelName}</Link> by their <code>{cal.startKey}</code>
         {cal.endKey ? (
           <>
             {' '}
@@ -330,7 +332,7 @@ export default function CalendarPage({ params }: PageProps) {
       <RecordFormDialog
         open={creating !== null || editing !== undefined}
         modelKey={calendar.data.modelKey}
-        modelName={calendar.data.modelKey}
+        modelName={modelName ?? calendar.data.modelKey}
         fields={fields}
         record={editing}
         prefill={creating ?? undefined}
