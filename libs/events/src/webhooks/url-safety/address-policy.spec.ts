@@ -42,8 +42,8 @@ describe('address policy in production', () => {
     ['192.52.193.1', 'an address of the special-purpose range "amt"'],
     ['100::1', 'an address of the special-purpose range "discard"'],
     ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'a Teredo tunnel address'],
-    ['::7f00:1', 'an address that is not globally routed'],
-    ['64:ff9b:1::a00:1', 'an address that is not globally routed'],
+    ['::5db8:d822', 'an address that is not globally routed'], // IPv4-compatible 93.184.216.34
+    ['64:ff9b:1::5db8:d822', 'an address that is not globally routed'], // local-use NAT64 of 93.184.216.34
     ['fec0::1', 'an address that is not globally routed'],
     ['4000::1', 'an address that is not globally routed'],
   ])('refuses %s: %s', (address, reason) => {
@@ -58,6 +58,10 @@ describe('address policy in production', () => {
     ['64:ff9b::10.0.0.1', 'a private-network address in NAT64 form'],
     ['2002:7f00:1::', 'a loopback address in 6to4 form'],
     ['2002:a9fe:a9fe::1', 'a link-local address in 6to4 form'],
+    ['::7f00:1', 'a loopback address in IPv4-compatible form'],
+    ['::a9fe:a9fe', 'a link-local address in IPv4-compatible form'],
+    ['64:ff9b:1::a00:1', 'a private-network address in local-use NAT64 form'],
+    ['64:ff9b:1::a9fe:a9fe', 'a link-local address in local-use NAT64 form'],
   ])('judges %s by the IPv4 address it carries', (address, reason) => {
     expect(production.refusal(address, 'https:')).toBe(reason);
   });
@@ -100,6 +104,9 @@ describe('address policy in development', () => {
     ['fe80::1', 'a link-local address'],
     ['::ffff:169.254.169.254', 'a link-local address in IPv4-mapped form'],
     ['64:ff9b::a9fe:a9fe', 'a link-local address in NAT64 form'],
+    ['::a9fe:a9fe', 'a link-local address in IPv4-compatible form'],
+    ['64:ff9b:1::a9fe:a9fe', 'a link-local address in local-use NAT64 form'],
+    ['::6464:64c8', 'a cloud metadata address in IPv4-compatible form'],
     ['100.100.100.200', 'a cloud metadata address'],
     ['fd00:ec2::254', 'a cloud metadata address'],
   ])('still refuses the link-local or metadata address %s over https', (address, reason) => {

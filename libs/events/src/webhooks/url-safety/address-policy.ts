@@ -4,7 +4,9 @@ import ipaddr from 'ipaddr.js';
  * Which addresses a webhook may be sent to. Ranges come from ipaddr.js (its `range()` names every
  * special-purpose block), never from hand-written patterns. IPv6 forms that carry an IPv4 address
  * (IPv4-mapped, IPv4-translated, NAT64, 6to4) are judged by the IPv4 address they carry, since that
- * is where the packets may end up.
+ * is where the packets may end up. So are the forms that are not globally routed but still carry
+ * one (IPv4-compatible, local-use NAT64): their IPv4 address names the refusal, and one that is
+ * public leaves them refused as not globally routed.
  */
 
 export type AddressPolicyMode = 'production' | 'development';
@@ -34,12 +36,10 @@ function cidr(text: string): Cidr {
 /** Cloud instance-metadata services outside link-local: Alibaba (in CGNAT space), AWS over IPv6. */
 const CLOUD_METADATA: readonly Cidr[] = [cidr('100.100.100.200/32'), cidr('fd00:ec2::254/128')];
 
+const IPV4_COMPATIBLE = cidr('::/96'); // deprecated: ::127.0.0.1 and friends
+const LOCAL_USE_NAT64 = cidr('64:ff9b:1::/48'); // local-use IPv4/IPv6 translation, its /96 form
 /** IPv6 blocks that ipaddr.js calls plain unicast but that are not globally routed. */
-const NOT_GLOBAL_IPV6: readonly Cidr[] = [
-  cidr('::/96'), // IPv4-compatible (deprecated): ::127.0.0.1 and friends
-  cidr('64:ff9b:1::/48'), // local-use IPv4/IPv6 translation
-  cidr('fec0::/10'), // site-local (deprecated)
-];
+const NOT_GLOBAL_IPV6: readonly Cidr[] = [IPV4_COMPATIBLE, LOCAL_USE_NAT64, cidr('fec0::/10') /* site-local (deprecated) */];
 /** Every globally routed IPv6 unicast address is in 2000::/3; the rest is unassigned. */
 const GLOBAL_UNICAST_IPV6 = cidr('2000::/3');
 
@@ -95,6 +95,14 @@ function carriedIpv4(address: ipaddr.IPv6): { ipv4: ipaddr.IPv4; form: string } 
   }
 }
 
+/** The IPv4 address in the last 32 bits of a unicast IPv6 form that is not globally routed, or null. */
+function ipv4InNotGlobalForm(address: ipaddr.IPv6): { ipv4: ipaddr.IPv4; form: string } | null {
+  const words = address.parts;
+  if (inAny(address, [IPV4_COMPATIBLE])) return { ipv4: ipv4FromWords(words[6], words[7]), form: 'IPv4-compatible' };
+  if (inAny(address, [LOCAL_USE_NAT64])) return { ipv4: ipv4FromWords(words[6], words[7]), form: 'local-use NAT64' };
+  return null;
+}
+
 function carriedIpv4Of(address: IpAddress): ipaddr.IPv4 | null {
   return address.kind() === 'ipv6' ? (carriedIpv4(address as ipaddr.IPv6)?.ipv4 ?? null) : null;
 }
@@ -112,6 +120,11 @@ function judge(address: IpAddress): Judgement {
   if (inAny(ipv6, CLOUD_METADATA)) return { range: 'cloudMetadata' };
   const range = ipv6.range();
   if (range !== 'unicast') return { range };
+  const embedded = ipv4InNotGlobalForm(ipv6);
+  if (embedded) {
+    const byIpv4 = judgeIpv4(embedded.ipv4);
+    if (byIpv4.range !== 'unicast') return { ...byIpv4, carriedIn: embedded.form };
+  }
   if (inAny(ipv6, NOT_GLOBAL_IPV6) || !ipv6.match(GLOBAL_UNICAST_IPV6)) return { range: 'notGlobal' };
   return { range };
 }

@@ -144,7 +144,15 @@ describe('checkEndpointUrl', () => {
       await expect(checkEndpointUrl('https://hooks.example.com/', development, { lookup: dns })).resolves.toBe('https://hooks.example.com/');
     });
 
-    it.each(['http://169.254.169.254/', 'https://169.254.169.254/', 'http://[::ffff:169.254.169.254]/', 'https://100.100.100.200/'])(
+    it.each([
+      'http://169.254.169.254/',
+      'https://169.254.169.254/',
+      'http://[::ffff:169.254.169.254]/',
+      'https://[::a9fe:a9fe]/',
+      'https://[::169.254.169.254]/',
+      'https://[64:ff9b:1::a9fe:a9fe]/',
+      'https://100.100.100.200/',
+    ])(
       'still refuses the metadata address %s',
       async (url) => {
         await expect(refusalOf(checkEndpointUrl(url, development))).resolves.toEqual(NOT_ALLOWED_ADDRESS);
