@@ -14,9 +14,11 @@ export interface DataModel {
   updatedAt: string;
 }
 
-/** `dataModels.list` items: with the live records the caller may see (null without `records.read`). */
+/** `dataModels.list { recordCounts: true }` items: the live records the caller may see, up to the cap (null without `records.read`). */
 export interface DataModelListItem extends DataModel {
   recordCount: number | null;
+  /** More records than `recordCount` says. */
+  recordCountCapped: boolean;
 }
 
 /** `dataModels.fields.list` items */

@@ -9,10 +9,13 @@ import { ModelDialog } from '../data-models/ModelDialog';
 import type { DataModelListItem } from '../data-models/types';
 import { useSignedIn } from '../session/session-context';
 
+/** A model's count as the list gives it: "10,000+" once past the server's cap. */
+const recordCountText = (model: DataModelListItem) => `${formatCount(model.recordCount ?? 0)}${model.recordCountCapped ? '+' : ''}`;
+
 /** The organization's data models: their records are the organization's business data. */
 export default function ModelsPage() {
   const { permissions } = useSignedIn();
-  const models = useRpcQuery<Items<DataModelListItem>>('dataModels.list');
+  const models = useRpcQuery<Items<DataModelListItem>>('dataModels.list', { recordCounts: true });
   const [creating, setCreating] = useState(false);
   const mayManage = permissions.has('data-models.manage');
   const mayReadRecords = permissions.has('records.read');
@@ -61,9 +64,9 @@ export default function ModelsPage() {
                       {mayReadRecords ? (
                         <Link
                           to={`/models/${encodeURIComponent(model.key)}/records`}
-                          aria-label={`Records of ${model.name}${model.recordCount === null ? '' : `: ${formatCount(model.recordCount)}`}`}
+                          aria-label={`Records of ${model.name}${model.recordCount === null ? '' : `: ${recordCountText(model)}`}`}
                         >
-                          {model.recordCount === null ? 'Open' : formatCount(model.recordCount)}
+                          {model.recordCount === null ? 'Open' : recordCountText(model)}
                         </Link>
                       ) : (
                         '—'

@@ -85,10 +85,30 @@ describe('Data Model procedures', () => {
       await env.call('records.setAccess', { id: created[1].id, roleIds: [fresh.roles.finance] }, owner);
       await env.call('records.delete', { id: created[2].id }, owner);
       const counts = async (principal: ReturnType<typeof env.principal>) =>
-        (await env.call<{ items: Array<{ key: string; recordCount: number | null }> }>('dataModels.list', {}, principal)).items.map((model) => [model.key, model.recordCount]);
+        (await env.call<{ items: Array<{ key: string; recordCount: number | null }> }>('dataModels.list', { recordCounts: true }, principal)).items.map((model) => [
+          model.key,
+          model.recordCount,
+        ]);
       expect(await counts(owner)).toEqual([['deals', 2], ['empty', 0]]);
       expect(await counts(env.principal(fresh, { roles: ['member'] }))).toEqual([['deals', 1], ['empty', 0]]);
       expect(await counts(env.principal(fresh, { permissions: ['data-models.read'] }))).toEqual([['deals', null], ['empty', null]]);
+      const [plain] = (await env.call<{ items: Array<Record<string, unknown>> }>('dataModels.list', {}, owner)).items;
+      expect(plain).not.toHaveProperty('recordCount');
+    });
+
+    it('counts up to the cap, and says when a model holds more', async () => {
+      const fresh = await env.createOrganization([]);
+      const owner = env.principal(fresh, { roles: ['owner'] });
+      await env.call('dataModels.create', { key: 'big', name: 'Big' }, owner);
+      await env.call('records.create', { model: 'big', data: { title: 'seed' } }, owner);
+      await env.sql(
+        `INSERT INTO records (id, organization_id, model_id, title, data, created_by, updated_by)
+         SELECT gen_random_uuid(), r.organization_id, r.model_id, 'copy ' || n, r.data, r.created_by, r.updated_by
+           FROM records r, generate_series(1, 10000) AS n WHERE r.organization_id = ?`,
+        [fresh.id],
+      );
+      const [big] = (await env.call<{ items: Array<{ recordCount: number; recordCountCapped: boolean }> }>('dataModels.list', { recordCounts: true }, owner)).items;
+      expect(big).toMatchObject({ recordCount: 10_000, recordCountCapped: true });
     });
 
     it('answers not_found for unknown and archived models', async () => {

@@ -3,7 +3,7 @@ import { conflict, defineProcedure, newId, type AnyProcedure } from '@mrp/platfo
 import { TITLE_FIELD_KEY, validateFieldConfig } from '@mrp/field-validation';
 import { scheduleIndexDrop } from '../indexes/index-scheduling';
 import { DataField, DataModel } from './entities';
-import { archivedModelOutput, findLiveModel, isLive, loadFields, modelOutput, visibleRecordCounts } from './model-store';
+import { archivedModelOutput, findLiveModel, isLive, loadFields, modelOutput, RECORD_COUNT_CAP, visibleRecordCounts } from './model-store';
 import {
   ArchivedModelSchema,
   KeySchema,
@@ -24,12 +24,27 @@ export function createModelProcedures(): AnyProcedure[] {
     scope: 'organization',
     permission: 'data-models.read',
     readOnly: true,
-    input: Type.Object({}, { additionalProperties: false }),
+    input: Type.Object(
+      {
+        recordCounts: Type.Optional(
+          Type.Boolean({ description: `Also count each model's live records the caller may see (up to ${RECORD_COUNT_CAP.toLocaleString('en')}); needs records.read` }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     output: ModelListSchema,
-    async handler(ctx) {
+    async handler(ctx, input) {
       const models = await ctx.em.find(DataModel, { organizationId: ctx.organizationId, archivedAt: null }, { orderBy: { key: 'asc' } });
-      const counts = ctx.principal.permissions.has('records.read') ? await visibleRecordCounts(ctx.em, ctx.organizationId, ctx.principal.roleIds) : undefined;
-      return { items: models.map((model) => ({ ...modelOutput(model), recordCount: counts ? (counts.get(model.id) ?? 0) : null })), nextCursor: null };
+      if (!input.recordCounts) return { items: models.map(modelOutput), nextCursor: null };
+      const counts = ctx.principal.permissions.has('records.read')
+        ? await visibleRecordCounts(ctx.em, ctx.organizationId, models.map((model) => model.id), ctx.principal.roleIds)
+        : undefined;
+      const items = models.map((model) => {
+        const count = counts?.get(model.id);
+        if (count === undefined) return { ...modelOutput(model), recordCount: null, recordCountCapped: false };
+        return { ...modelOutput(model), recordCount: Math.min(count, RECORD_COUNT_CAP), recordCountCapped: count > RECORD_COUNT_CAP };
+      });
+      return { items, nextCursor: null };
     },
   });
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared, notFound, preparedStatement } from '@mrp/platform';
+import { executePrepared, notFound, preparedStatement, sqlTextArray } from '@mrp/platform';
 import type { FieldDefinition, FieldType } from '@mrp/field-validation';
 import { visibleToRolesIn, boundRoleIds } from '../records/record-access';
 import { DataField, DataModel } from './entities';
@@ -113,17 +113,25 @@ export function fieldOutput(field: DataField): FieldOutput {
   };
 }
 
+/** Counts stop here: past it a model's count costs as much as reading the model, and a list shows "10,000+". */
+export const RECORD_COUNT_CAP = 10_000;
+
 /**
- * How many live records of each model the caller may see, by model id: one grouped statement over
- * the organization's live rows (the prefix of its record indexes), with the row-level access
- * condition of every record list, so a count never reveals a hidden record.
+ * How many live records of each model the caller may see, by model id, each counted only up to
+ * one past RECORD_COUNT_CAP through the model's live-records index, so a model of a million rows
+ * costs what one of ten thousand does. The row-level access condition is every record list's, so a
+ * count never reveals a hidden record.
  */
-export async function visibleRecordCounts(em: EntityManager, organizationId: string, roleIds: readonly string[]): Promise<Map<string, number>> {
+export async function visibleRecordCounts(em: EntityManager, organizationId: string, modelIds: readonly string[], roleIds: readonly string[]): Promise<Map<string, number>> {
+  if (modelIds.length === 0) return new Map();
   const rows = await em.execute<Array<{ model_id: string; count: number }>>(
-    `SELECT r.model_id, count(*)::int AS count FROM records r
-      WHERE r.organization_id = ? AND r.deleted_at IS NULL AND ${visibleToRolesIn('ARRAY[?]::uuid[]')}
-      GROUP BY r.model_id`,
-    [organizationId, boundRoleIds(roleIds)],
+    `SELECT m.id AS model_id, c.count FROM unnest(?::uuid[]) AS m(id)
+       CROSS JOIN LATERAL (
+         SELECT count(*)::int AS count FROM (
+           SELECT 1 FROM records r
+            WHERE r.organization_id = ? AND r.model_id = m.id AND r.deleted_at IS NULL AND ${visibleToRolesIn('?::uuid[]')}
+            LIMIT ?) capped) c`,
+    [sqlTextArray(modelIds), organizationId, sqlTextArray(boundRoleIds(roleIds)), RECORD_COUNT_CAP + 1],
   );
   return new Map(rows.map((row) => [row.model_id, row.count]));
 }

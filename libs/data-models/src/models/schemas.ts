@@ -60,13 +60,16 @@ export function listEnvelope<T extends TSchema>(item: T, paged: boolean) {
   );
 }
 
-/** A model as `dataModels.list` gives it: with how many live records the caller may see. */
+/** A model as `dataModels.list` gives it: with how many live records the caller may see when asked. */
 export const ModelListItemSchema = Type.Object(
   {
     ...ModelSchema.properties,
-    recordCount: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
-      description: 'Live records of the model the caller may see (row-level access applied); null without records.read',
-    }),
+    recordCount: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+        description: 'With recordCounts: live records of the model the caller may see (row-level access applied), at most the cap; null without records.read',
+      }),
+    ),
+    recordCountCapped: Type.Optional(Type.Boolean({ description: 'With recordCounts: the model has more records than recordCount says (the cap)' })),
   },
   { title: 'ModelListItem' },
 );
