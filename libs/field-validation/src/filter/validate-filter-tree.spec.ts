@@ -162,6 +162,30 @@ describe('validateFilterTree', () => {
       expect(errorList(validateFilterTree(deep, FIELDS))).toEqual([`filter${'.not'.repeat(8)}:out_of_range`]);
     });
 
+    describe(`the values of all conditions: at most ${FILTER_LIMITS.maxValueLength} characters together`, () => {
+      const contains = (length: number): FilterNode => ({ field: 'notes', op: 'contains', value: 'x'.repeat(length) });
+      const limit = FILTER_LIMITS.maxValueLength;
+
+      it('accepts exactly the limit spread over many conditions and refuses one character more', () => {
+        const spread = (extra: number): FilterNode => ({ or: [...Array.from({ length: 24 }, () => contains(limit / 25)), contains(limit / 25 + extra)] });
+        expect(validateFilterTree(spread(0), FIELDS).ok).toBe(true);
+        const refused = validateFilterTree(spread(1), FIELDS);
+        expect(errorList(refused)).toEqual(['filter:out_of_range']);
+        expect(refused.ok ? '' : refused.errors[0].message).toBe(`The values of a filter's conditions may have at most ${limit} characters in all.`);
+      });
+
+      it('refuses 25 text matches of 900 characters, well within the node limit', () => {
+        expect(errorList(validateFilterTree({ or: Array.from({ length: 25 }, () => contains(900)) }, FIELDS))).toEqual(['filter:out_of_range']);
+      });
+
+      it('counts each text of an in list, and 100 ids still fit', () => {
+        expect(validateFilterTree({ field: 'owner', op: 'in', value: Array.from({ length: 100 }, () => ID) }, FIELDS).ok).toBe(true);
+        const texts = Array.from({ length: 20 }, (_, index) => `${index}`.padEnd(limit / 20, 'y'));
+        expect(validateFilterTree({ field: 'title', op: 'in', value: texts }, FIELDS).ok).toBe(true);
+        expect(errorList(validateFilterTree({ and: [{ field: 'title', op: 'in', value: texts }, contains(1)] }, FIELDS))).toEqual(['filter:out_of_range']);
+      });
+    });
+
     it('takes at most 100 values in in / notIn and at least one', () => {
       const values = (count: number) => Array.from({ length: count }, (_, index) => index);
       expect(validateFilterTree({ field: 'price', op: 'in', value: values(100) }, FIELDS).ok).toBe(true);

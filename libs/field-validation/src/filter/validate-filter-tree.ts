@@ -37,6 +37,7 @@ export function validateFilterTree(tree: unknown, fields: FieldDefinition[]): Re
 class FilterTreeValidator {
   readonly errors: FieldError[] = [];
   private nodeCount = 0;
+  private valueLength = 0;
   private limitReported = false;
 
   constructor(private readonly model: ModelFields) {}
@@ -79,6 +80,23 @@ class FilterTreeValidator {
       return false;
     }
     return true;
+  }
+
+  /** Counts a condition's text (given as sent, before normalising) against `maxValueLength`; false once over it. */
+  private addValueLength(value: unknown): boolean {
+    if (this.limitReported) return false;
+    if (typeof value === 'string') this.valueLength += value.length;
+    else if (Array.isArray(value)) {
+      // Bounded by the node limit's sibling, FILTER_MAX_LIST_VALUES, checked after: count no more than that many.
+      const counted = Math.min(value.length, FILTER_MAX_LIST_VALUES + 1);
+      for (let index = 0; index < counted; index++) {
+        const item: unknown = value[index];
+        if (typeof item === 'string') this.valueLength += item.length;
+      }
+    }
+    if (this.valueLength <= FILTER_LIMITS.maxValueLength) return true;
+    this.reportLimit(FILTER_ROOT_PATH, `The values of a filter's conditions may have at most ${FILTER_LIMITS.maxValueLength} characters in all.`);
+    return false;
   }
 
   private reportLimit(path: string, message: string): void {
@@ -131,7 +149,9 @@ class FilterTreeValidator {
       );
     }
 
-    const value = this.operand(target.value, op, ownValue(node, 'value'), `${path}.value`);
+    const given = ownValue(node, 'value');
+    if (!this.addValueLength(given)) return undefined;
+    const value = this.operand(target.value, op, given, `${path}.value`);
     if (!value.ok) return this.fromErrors(value.errors);
     // Operands become SQL parameters, which PostgreSQL refuses to decode when they hold such text.
     const unstorable = findUnstorableText(value.value, `${path}.value`);
