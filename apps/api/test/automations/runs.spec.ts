@@ -166,17 +166,26 @@ describe('automation runs', () => {
     await clearInvoices();
   });
 
-  it('records runs over the per-minute limit as skipped, not dropped', async () => {
+  it('records runs over the per-minute limit in one skipped row that counts them, and does not queue them', async () => {
     const automation = await org.rpc<Automation>('automations.create', {
       name: 'Twice a minute',
       trigger: { type: 'http' },
       actions: [{ type: 'create-record', model: 'invoices', data: { title: 'Limited' } }],
       maxRunsPerMinute: 2,
     });
-    for (let index = 0; index < 4; index++) await org.rpc('automations.run', { id: automation.id });
-    const runs = await finishedRuns(api, automation.id, 4);
-    expect(runs.map((run) => run.status).sort()).toEqual(['skipped', 'skipped', 'succeeded', 'succeeded']);
-    expect(runs.find((run) => run.status === 'skipped')?.error).toBe('Rate limit: the automation runs at most 2 times a minute');
+    const runIds: string[] = [];
+    for (let index = 0; index < 4; index++) runIds.push((await org.rpc<{ runId: string }>('automations.run', { id: automation.id })).runId);
+    const runs = await finishedRuns(api, automation.id, 3);
+    expect(runs.map((run) => run.status).sort()).toEqual(['skipped', 'succeeded', 'succeeded']);
+    const skipped = runs.find((run) => run.status === 'skipped');
+    // Both runs over the limit are answered with the row that counts them.
+    expect(runIds.slice(2)).toEqual([skipped?.id, skipped?.id]);
+    const view = await org.rpc<{ status: string; error: string; skippedRuns: number }>('automations.runs.get', { id: skipped?.id });
+    expect(view).toMatchObject({
+      status: 'skipped',
+      skippedRuns: 2,
+      error: 'Rate limit: the automation runs at most 2 times a minute; the runs over it in this minute were not queued',
+    });
     expect(await invoices()).toHaveLength(2);
     await org.rpc('automations.delete', { id: automation.id });
     await clearInvoices();
