@@ -3,7 +3,7 @@ export { generateApiKeyToken, hashApiKeyToken } from './api-keys/api-key-token';
 export { apiKeyProcedures } from './api-keys/api-key-procedures';
 export { authenticateApiKey } from './api-keys/resolve-api-key-principal';
 export { type CreatedApiKey } from './api-keys/api-key-view';
-export { serviceAccountProcedures } from './service-accounts/create-service-account-procedures';
+export { createServiceAccountProcedures } from './service-accounts/create-service-account-procedures';
 export { type RateLimiter } from './rate-limit/rate-limiter';
 export { InMemoryRateLimiter } from './rate-limit/in-memory-rate-limiter';
 export { PostgresRateLimiter } from './rate-limit/postgres-rate-limiter';
@@ -26,4 +26,9 @@ export {
 export type { UserNotifier, NotificationScope, NotificationMessage } from './notifier/user-notifier';
 export { createAuthzProcedures } from './procedures/authz-procedures';
 export { resolveMemberPrincipal, type MemberCannotAct, type MemberPrincipalResult } from './delegation/resolve-member-principal';
-export { permissionsBeyond } from './access/grant-ceiling';
+export {
+  permissionsBeyond,
+  assertWithinRoleCeiling,
+  type RowAccessRoles,
+  type RoleCeilingMode,
+} from './access/grant-ceiling';

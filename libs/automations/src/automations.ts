@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AnyProcedure, Logger } from '@mrp/platform';
-import { automationDefinitionProcedures } from './definitions/automation-procedures';
+import type { RowAccessRoles } from '@mrp/authz';
+import { createAutomationDefinitionProcedures } from './definitions/automation-procedures';
 import { enqueueHookRun } from './hooks/hook-trigger';
 import { disableOrphanedAutomations } from './definitions/disable-orphaned';
 import { createAutomationOutbox, type AutomationOutbox } from './runs/automation-outbox';
@@ -13,6 +14,8 @@ import { enqueueDueSchedules } from './runs/schedule-procedures';
 export interface AutomationsDeps extends RunExecutionDeps {
   /** Wakes the runners once a transaction that queued event runs committed (coalesced by the caller). */
   wakeRunners(): void;
+  /** Which roles grant row access: acting as an owner needs holding those of its roles. */
+  rowAccessRoles: RowAccessRoles;
 }
 
 export interface Automations {
@@ -27,7 +30,7 @@ export interface Automations {
 
 export function createAutomations(deps: AutomationsDeps): Automations {
   return {
-    procedures: [...automationDefinitionProcedures, ...runLogProcedures, ...createRunExecutionProcedures(deps), enqueueDueSchedules, enqueueHookRun, disableOrphanedAutomations],
+    procedures: [...createAutomationDefinitionProcedures(deps), ...runLogProcedures, ...createRunExecutionProcedures(deps), enqueueDueSchedules, enqueueHookRun, disableOrphanedAutomations],
     outbox: createAutomationOutbox(() => deps.wakeRunners()),
     createRunner: (runnerDeps, options) => new AutomationRunner(runnerDeps, options),
   };

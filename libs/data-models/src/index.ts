@@ -2,3 +2,4 @@ export { dataModelsModule } from './data-models-module';
 export { createDataModelsProcedures } from './procedures';
 export { type RecordListOutput } from './records/schemas';
 export { type ModelCatalog } from './models/catalog-procedure';
+export { recordRowAccessRoles } from './records/row-access-roles';

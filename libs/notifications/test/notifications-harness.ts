@@ -51,7 +51,8 @@ export async function createNotificationsHarness(
   const notifier = createNotifier({ platformAdminEmails: new Set([OPERATOR_EMAIL]), emailEnabled: sendEmail !== undefined });
   const flags = new FeatureFlagStore(db.orm, {}, 0);
   const registry = new ProcedureRegistry([
-    ...createAuthzProcedures({ flags, notifier }),
+    // No records exist here, so no role grants row access.
+    ...createAuthzProcedures({ flags, notifier, rowAccessRoles: { grantingRowAccess: async () => [] } }),
     ...createNotificationProcedures(),
     createSendDueEmailsProcedure(sendEmail),
   ]);

@@ -1,7 +1,7 @@
 import { pruneIdempotentRequests, type AnyProcedure } from '@mrp/platform';
-import { apiKeyProcedures, createAuthzProcedures, serviceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
+import { apiKeyProcedures, createAuthzProcedures, createServiceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
 import { createNotificationProcedures, createSendDueEmailsProcedure, createSendNotificationProcedure } from '@mrp/notifications';
-import { createDataModelsProcedures } from '@mrp/data-models';
+import { createDataModelsProcedures, recordRowAccessRoles } from '@mrp/data-models';
 import type { RuntimeServices } from './runtime';
 
 /** Every procedure of every lib; the /rpc door serves all of them, /api/v1 a curated subset. */
@@ -9,10 +9,15 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
   const { notifier } = services;
   return [
     pruneIdempotentRequests,
-    ...createAuthzProcedures({ flags: services.flags, notifier, accountDeletionGraceDays: services.config.accountDeletionGraceDays }),
+    ...createAuthzProcedures({
+      flags: services.flags,
+      notifier,
+      rowAccessRoles: recordRowAccessRoles,
+      accountDeletionGraceDays: services.config.accountDeletionGraceDays,
+    }),
     whoAmIProcedure,
     ...apiKeyProcedures,
-    ...serviceAccountProcedures,
+    ...createServiceAccountProcedures({ rowAccessRoles: recordRowAccessRoles }),
     ...createNotificationProcedures(),
     createSendNotificationProcedure(notifier),
     createSendDueEmailsProcedure(services.emailSender?.send),

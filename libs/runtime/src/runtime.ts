@@ -14,6 +14,7 @@ import { InProcessEventBus, createEventDispatcher, createWakeNotifier, listenFor
 import { createNotifier, createSmtpSender, type Notifier, type SmtpSender } from '@mrp/notifications';
 import { createAutomations, wakeRunners, type Automations } from '@mrp/automations';
 import { createViews, type Views } from '@mrp/views';
+import { recordRowAccessRoles } from '@mrp/data-models';
 import { ALL_MODULES } from './modules';
 import { allProcedures } from './procedures';
 import { scheduledTasks, type ScheduledTask } from './scheduled-tasks';
@@ -75,6 +76,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     procedures: () => procedures,
     invocation: () => invocationDeps,
     wakeRunners: () => runnerWakeUps.wake(),
+    rowAccessRoles: recordRowAccessRoles,
   });
   // Boards and calendars call data-models' procedures as their caller, through the same registry.
   const views = createViews({ procedures: () => procedures, invocation: () => invocationDeps, notifier });

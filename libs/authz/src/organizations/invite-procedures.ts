@@ -10,7 +10,7 @@ import {
   type AnyProcedure,
 } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
-import { assertWithinGrantCeiling } from '../access/grant-ceiling';
+import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles } from '../access/grant-ceiling';
 import { sqlTextArray, toIso } from '../db/sql-values';
 import type { UserNotifier } from '../notifier/user-notifier';
 import { ROLE_KEY_PATTERN } from '../rbac/role-rows';
@@ -41,7 +41,7 @@ const InviteViewSchema = Type.Object({
   expiresAt: Type.String({ format: 'date-time' }),
 });
 
-export function createInviteProcedures(deps: { notifier?: UserNotifier } = {}): AnyProcedure[] {
+export function createInviteProcedures(deps: { notifier?: UserNotifier; rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
   const invite = defineProcedure({
     name: 'organizations.invite',
     summary: 'Invite someone by email; the invite token is returned once',
@@ -72,6 +72,7 @@ export function createInviteProcedures(deps: { notifier?: UserNotifier } = {}): 
         );
       }
       assertWithinGrantCeiling(ctx.principal, roles.flatMap((role) => role.permissions), 'invite with');
+      await assertWithinRoleCeiling(ctx.em, deps.rowAccessRoles, ctx.principal, ctx.organizationId, roles.map((role) => role.id), 'grant', 'invite with');
 
       const [alreadyMember] = await ctx.em.execute<Array<{ user_id: string }>>(
         `SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id

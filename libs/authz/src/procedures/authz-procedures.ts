@@ -2,6 +2,7 @@ import type { AnyProcedure, FeatureFlagStore } from '@mrp/platform';
 import { createAccountDeletionProcedures } from '../accounts/deletion-procedures';
 import { getMe } from '../accounts/me-procedure';
 import { createFeatureFlagProcedures } from '../feature-flags/feature-flag-procedures';
+import type { RowAccessRoles } from '../access/grant-ceiling';
 import type { UserNotifier } from '../notifier/user-notifier';
 import { createInviteProcedures } from '../organizations/invite-procedures';
 import { createMemberProcedures } from '../organizations/member-procedures';
@@ -15,6 +16,8 @@ export interface AuthzProcedureDeps {
   flags: FeatureFlagStore;
   /** Tells people in-app when they are given a role, removed, or their invite is accepted. */
   notifier?: UserNotifier;
+  /** Which roles grant row access (data-models'): granting one needs holding it. */
+  rowAccessRoles: RowAccessRoles;
   /** ACCOUNT_DELETION_GRACE_DAYS; 30 when not given. */
   accountDeletionGraceDays?: number;
 }

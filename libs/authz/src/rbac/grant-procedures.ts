@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, newId, notFound, type AnyProcedure } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
-import { assertWithinGrantCeiling } from '../access/grant-ceiling';
+import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles } from '../access/grant-ceiling';
 import type { UserNotifier } from '../notifier/user-notifier';
 import {
   assertNotLastOwner,
@@ -27,7 +27,7 @@ async function requireMember(em: EntityManager, organizationId: string, userId: 
   return membership;
 }
 
-export function createGrantProcedures(deps: { notifier?: UserNotifier } = {}): AnyProcedure[] {
+export function createGrantProcedures(deps: { notifier?: UserNotifier; rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
   const assign = defineProcedure({
     name: 'rbac.roles.assign',
     summary: 'Give a member (human or service account) a role; idempotent',
@@ -39,6 +39,7 @@ export function createGrantProcedures(deps: { notifier?: UserNotifier } = {}): A
       const membership = await requireMember(ctx.em, ctx.organizationId, input.userId);
       const role = await requireRoleByKey(ctx.em, ctx.organizationId, input.roleKey);
       assertWithinGrantCeiling(ctx.principal, role.permissions, 'grant');
+      await assertWithinRoleCeiling(ctx.em, deps.rowAccessRoles, ctx.principal, ctx.organizationId, [role.id], 'grant', 'grant');
       const inserted = await ctx.em.execute<Array<{ id: string }>>(
         `INSERT INTO role_grants (id, membership_id, role_id, granted_by) VALUES (?, ?, ?, ?)
          ON CONFLICT (membership_id, role_id) DO NOTHING RETURNING id`,

@@ -1,9 +1,9 @@
 import type { AnyProcedure } from '@mrp/platform';
+import type { RowAccessRoles } from '../access/grant-ceiling';
 import { createServiceAccountAdminProcedures } from './service-account-procedures';
 import { createServiceAccountKeyProcedures } from './service-account-key-procedures';
 
 /** Every `serviceAccounts.*` procedure, including `serviceAccounts.keys.*`. */
-export const serviceAccountProcedures: readonly AnyProcedure[] = [
-  ...createServiceAccountAdminProcedures(),
-  ...createServiceAccountKeyProcedures(),
-];
+export function createServiceAccountProcedures(deps: { rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
+  return [...createServiceAccountAdminProcedures(deps), ...createServiceAccountKeyProcedures(deps)];
+}

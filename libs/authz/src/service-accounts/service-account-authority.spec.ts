@@ -19,7 +19,8 @@ import type { NotificationMessage, NotificationScope, UserNotifier } from '../no
 import { createMemberProcedures } from '../organizations/member-procedures';
 import { createGrantProcedures } from '../rbac/grant-procedures';
 import { holdTransaction, settle, waitForLockWaiters } from '../test-support/concurrency';
-import { serviceAccountProcedures } from './create-service-account-procedures';
+import { createServiceAccountProcedures } from './create-service-account-procedures';
+import { RowAccessRoleSet } from '../test-support/row-access-role-set';
 import type { ServiceAccountView } from './service-account-view';
 
 class RecordingNotifier implements UserNotifier {
@@ -33,6 +34,7 @@ class RecordingNotifier implements UserNotifier {
 describe('service-account authority', () => {
   let db: TestOrm;
   let org: SeededOrganization;
+  const rowAccessRoles = new RowAccessRoleSet();
   let owner: Principal;
   let admin: Principal;
   let procedures: ProcedureRegistry;
@@ -54,8 +56,8 @@ describe('service-account authority', () => {
     db = await createTestOrm([platformModule, authzModule]);
     procedures = new ProcedureRegistry([
       ...apiKeyProcedures,
-      ...serviceAccountProcedures,
-      ...createGrantProcedures({ notifier }),
+      ...createServiceAccountProcedures({ rowAccessRoles }),
+      ...createGrantProcedures({ notifier, rowAccessRoles }),
       ...createMemberProcedures({ notifier }),
     ]);
     await db.orm.em.fork().transactional((em) => new FeatureFlagStore(db.orm).set(em, 'public-api.service-accounts', true, 'test'));

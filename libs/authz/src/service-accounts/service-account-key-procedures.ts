@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
-import { assertWithinGrantCeiling } from '../access/grant-ceiling';
+import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles } from '../access/grant-ceiling';
+import { loadOrganizationAccess } from '../access/organization-access';
 import { apiKeyCreateProperties, checkApiKeyAccess } from '../api-keys/api-key-access';
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-key-store';
 import { ApiKeyListSchema, ApiKeyViewSchema, CreatedApiKeySchema } from '../api-keys/api-key-view';
@@ -16,7 +17,7 @@ const serviceAccountId = Type.String({ pattern: SERVICE_ACCOUNT_ID_PATTERN, desc
  * is always looked up as a live SERVICE member of the organization first, so no id can reach a
  * human's personal keys through here.
  */
-export function createServiceAccountKeyProcedures(): AnyProcedure[] {
+export function createServiceAccountKeyProcedures(deps: { rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
   const list = defineProcedure({
     name: 'serviceAccounts.keys.list',
     summary: "A service account's API keys (never their tokens)",
@@ -48,6 +49,9 @@ export function createServiceAccountKeyProcedures(): AnyProcedure[] {
       if (!(await lockServiceAccountMembership(ctx.em, ctx.organizationId, input.serviceAccountId))) {
         throw notFound('Service account');
       }
+      // Any key of the account, limited or not, sees the records its roles are given.
+      const accountRoleIds = (await loadOrganizationAccess(ctx.em, input.serviceAccountId, ctx.organizationId))?.roleIds ?? [];
+      await assertWithinRoleCeiling(ctx.em, deps.rowAccessRoles, ctx.principal, ctx.organizationId, accountRoleIds, 'act-as', 'create a key for an account holding');
       const access = checkApiKeyAccess(input, ctx.principal.permissions);
       if (access.fullAccess) {
         // A full-access key carries everything the account holds; whoever mints it must hold that too.

@@ -13,7 +13,8 @@ import {
   sessionPrincipal,
   type SeededOrganization,
 } from '../api-keys/testing/identity-seed';
-import { serviceAccountProcedures } from './create-service-account-procedures';
+import { createServiceAccountProcedures } from './create-service-account-procedures';
+import { RowAccessRoleSet } from '../test-support/row-access-role-set';
 import type { ServiceAccountView } from './service-account-view';
 
 describe('service accounts', () => {
@@ -23,6 +24,7 @@ describe('service accounts', () => {
   let admin: Principal;
   let member: Principal;
   let procedures: ProcedureRegistry;
+  const rowAccessRoles = new RowAccessRoleSet();
 
   const call = <T>(name: string, principal: Principal, input: unknown, dispatcher?: RecordingDispatcher) =>
     invokeAs<T>(db.orm, procedures.require(name), principal, input, dispatcher);
@@ -37,7 +39,7 @@ describe('service accounts', () => {
   beforeAll(async () => {
     db = await createTestOrm([platformModule, authzModule]);
     flags = new FeatureFlagStore(db.orm);
-    procedures = new ProcedureRegistry([...apiKeyProcedures, ...serviceAccountProcedures]);
+    procedures = new ProcedureRegistry([...apiKeyProcedures, ...createServiceAccountProcedures({ rowAccessRoles })]);
     org = await seedOrganization(db.orm);
     admin = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['admin']), org.id);
     member = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['member']), org.id);

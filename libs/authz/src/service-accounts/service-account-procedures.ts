@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { defineProcedure, newId, notFound, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
-import { assertWithinGrantCeiling } from '../access/grant-ceiling';
+import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles } from '../access/grant-ceiling';
 import { Membership, Role, RoleGrant, User } from '../identity/entities';
 import { revokeAllApiKeysOf } from '../api-keys/api-key-store';
 import { assertNotActingWithApiKey } from '../api-keys/api-key-procedures';
@@ -31,6 +31,7 @@ const byId = Type.Object({ id: serviceAccountId }, { additionalProperties: false
  */
 async function rolesGrantableBy(
   ctx: ProcedureContext<'organization'>,
+  rowAccessRoles: RowAccessRoles,
   roleKeys: readonly string[],
 ): Promise<Array<{ id: string; key: string }>> {
   if (roleKeys.length === 0) return [];
@@ -43,6 +44,7 @@ async function rolesGrantableBy(
     );
   }
   assertWithinGrantCeiling(ctx.principal, roles.flatMap((role) => role.permissions), 'grant');
+  await assertWithinRoleCeiling(ctx.em, rowAccessRoles, ctx.principal, ctx.organizationId, roles.map((role) => role.id), 'grant', 'grant');
   return roleKeys.flatMap((key) => {
     const role = byKey.get(key);
     return role ? [{ id: role.id, key }] : [];
@@ -71,7 +73,7 @@ async function requireServiceAccountWithinCeiling(
 }
 
 /** `serviceAccounts.*`: organization-owned machine users, behind `public-api.service-accounts`. */
-export function createServiceAccountAdminProcedures(): AnyProcedure[] {
+export function createServiceAccountAdminProcedures(deps: { rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
   const list = defineProcedure({
     name: 'serviceAccounts.list',
     summary: "The active organization's service accounts",
@@ -105,7 +107,7 @@ export function createServiceAccountAdminProcedures(): AnyProcedure[] {
     output: ServiceAccountViewSchema,
     async handler(ctx, input) {
       assertNotActingWithApiKey(ctx.principal);
-      const roles = await rolesGrantableBy(ctx, input.roleKeys ?? []);
+      const roles = await rolesGrantableBy(ctx, deps.rowAccessRoles, input.roleKeys ?? []);
       const id = newServiceAccountId();
       const now = new Date();
       // Written in dependency order: these tables have foreign keys but the entities no relations.

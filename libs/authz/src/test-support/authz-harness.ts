@@ -14,6 +14,7 @@ import { createAuthzProcedures } from '../procedures/authz-procedures';
 import { apiKeyProcedures } from '../api-keys/api-key-procedures';
 import { resolveSessionPrincipal } from '../session/resolve-session-principal';
 import type { SessionClaims } from '../session/session-verifier';
+import { RowAccessRoleSet } from './row-access-role-set';
 
 import { RecordingEventDispatcher as RecordingDispatcher } from '@mrp/platform/testing';
 
@@ -25,6 +26,8 @@ export interface AuthzHarness {
   db: TestOrm;
   events: RecordingDispatcher;
   flags: FeatureFlagStore;
+  /** The roles the tests treat as granting row access (none until a test adds one). */
+  rowAccessRoles: RowAccessRoleSet;
   /** A fresh human identity; the user row is provisioned on its first call. */
   person(label: string): SessionClaims;
   /** Resolves the principal from live rows, as the /rpc door does for every call. */
@@ -41,7 +44,8 @@ export interface AuthzHarness {
 export async function createAuthzHarness(options: { notifier?: UserNotifier } = {}): Promise<AuthzHarness> {
   const db = await createTestOrm([platformModule, authzModule]);
   const flags = new FeatureFlagStore(db.orm, {}, 0);
-  const registry = new ProcedureRegistry([...createAuthzProcedures({ flags, notifier: options.notifier }), ...apiKeyProcedures]);
+  const rowAccessRoles = new RowAccessRoleSet();
+  const registry = new ProcedureRegistry([...createAuthzProcedures({ flags, notifier: options.notifier, rowAccessRoles }), ...apiKeyProcedures]);
   const events = new RecordingDispatcher();
   const platformAdminEmails = new Set([ADMIN_EMAIL]);
 
@@ -52,6 +56,7 @@ export async function createAuthzHarness(options: { notifier?: UserNotifier } = 
     db,
     events,
     flags,
+    rowAccessRoles,
     person: (label) => ({ sub: randomUUID(), email: `${label}-${randomUUID().slice(0, 8)}@example.test`, name: label }),
     principal,
     async call(name, input, who, organizationId = null) {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { badRequest, conflict, defineProcedure, newId, notFound, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
+import type { RowAccessRoles } from '@mrp/authz';
 import { enqueueRuns } from '../runs/run-queue';
 import { generateHookSecret } from '../hooks/hook-secret';
 import {
@@ -79,7 +80,7 @@ export const getAutomation = defineProcedure({
   },
 });
 
-export const createAutomation = defineProcedure({
+const createAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
   name: 'automations.create',
   summary: 'Creates an automation: one trigger (http, schedule or event), actions run in order as its owner',
   scope: 'organization',
@@ -99,7 +100,7 @@ export const createAutomation = defineProcedure({
   async handler(ctx, input): Promise<AutomationView & { secret?: string }> {
     const { trigger, actions } = checkDefinition(input.trigger, input.actions);
     const ownerId = input.ownerId ?? ctx.principal.userId;
-    await assertMayActAsOwner(ctx.em, ctx.principal, ctx.organizationId, ownerId, 'create');
+    await assertMayActAsOwner(ctx.em, rowAccess, ctx.principal, ctx.organizationId, ownerId, 'create');
     // Two creations at once must not both pass the limit: they queue on the organization's lock.
     await ctx.em.execute("SELECT pg_advisory_xact_lock(hashtextextended('automations:' || ?, 0))", [ctx.organizationId]);
     const [{ count }] = await ctx.em.execute<Array<{ count: number }>>('SELECT count(*)::int AS count FROM automations WHERE organization_id = ?', [
@@ -144,7 +145,7 @@ export const createAutomation = defineProcedure({
 /** Changes that lend the owner's authority to something new; renaming or disabling lends nothing. */
 const LENDS_AUTHORITY = ['ownerId', 'trigger', 'actions', 'maxRunsPerMinute'] as const;
 
-export const updateAutomation = defineProcedure({
+const updateAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
   name: 'automations.update',
   summary: 'Changes an automation; a new http trigger gets a new secret, shown once',
   scope: 'organization',
@@ -169,9 +170,9 @@ export const updateAutomation = defineProcedure({
     const currentTrigger = triggerOf(current);
     const definition = checkDefinition(input.trigger ?? currentTrigger, input.actions ?? current.actions);
     if (input.ownerId !== undefined && input.ownerId !== current.owner_id) {
-      await assertMayActAsOwner(ctx.em, ctx.principal, ctx.organizationId, input.ownerId, 'hand over');
+      await assertMayActAsOwner(ctx.em, rowAccess, ctx.principal, ctx.organizationId, input.ownerId, 'hand over');
     } else if (LENDS_AUTHORITY.some((key) => input[key] !== undefined) || (input.enabled === true && !current.enabled)) {
-      await assertMayActAsCurrentOwner(ctx.em, ctx.principal, ctx.organizationId, current.owner_id, 'change');
+      await assertMayActAsCurrentOwner(ctx.em, rowAccess, ctx.principal, ctx.organizationId, current.owner_id, 'change');
     }
 
     const trigger = definition.trigger;
@@ -226,7 +227,7 @@ export const updateAutomation = defineProcedure({
   },
 });
 
-export const rotateAutomationSecret = defineProcedure({
+const rotateAutomationSecret = (rowAccess: RowAccessRoles) => defineProcedure({
   name: 'automations.rotateSecret',
   summary: "Replaces an http automation's hook secret; the new one is shown once and the old one stops working at once",
   scope: 'organization',
@@ -236,7 +237,7 @@ export const rotateAutomationSecret = defineProcedure({
   async handler(ctx, input) {
     const current = await requireAutomation(ctx.em, ctx.organizationId, input.id, { forUpdate: true });
     if (current.trigger_type !== 'http') throw validationFailed([{ field: 'id', code: 'invalid_option', message: 'only an http automation has a hook secret' }]);
-    await assertMayActAsCurrentOwner(ctx.em, ctx.principal, ctx.organizationId, current.owner_id, 're-key');
+    await assertMayActAsCurrentOwner(ctx.em, rowAccess, ctx.principal, ctx.organizationId, current.owner_id, 're-key');
     const hook = generateHookSecret();
     const [row] = await ctx.em.execute<AutomationRow[]>(
       `UPDATE automations SET hook_secret_hash = ?, hook_secret_prefix = ?, updated_at = now() WHERE id = ? RETURNING ${AUTOMATION_COLUMNS}`,
@@ -264,7 +265,7 @@ export const deleteAutomation = defineProcedure({
   },
 });
 
-export const runAutomation = defineProcedure({
+const runAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
   name: 'automations.run',
   summary: 'Queues a run now, whatever the trigger; `input` is what {{input.x}} reads',
   scope: 'organization',
@@ -278,7 +279,7 @@ export const runAutomation = defineProcedure({
     assertStorableJson(input.input, 'input');
     const automation = await requireAutomation(ctx.em, ctx.organizationId, input.id);
     if (!automation.enabled) throw conflict('The automation is disabled');
-    await assertMayActAsCurrentOwner(ctx.em, ctx.principal, ctx.organizationId, automation.owner_id, 'run');
+    await assertMayActAsCurrentOwner(ctx.em, rowAccess, ctx.principal, ctx.organizationId, automation.owner_id, 'run');
     const [runId] = await enqueueRuns(ctx.em, [
       { automationId: automation.id, organizationId: ctx.organizationId, trigger: 'manual', input: input.input ?? {}, triggeredBy: ctx.principal.userId },
     ]);
@@ -288,12 +289,15 @@ export const runAutomation = defineProcedure({
   },
 });
 
-export const automationDefinitionProcedures: AnyProcedure[] = [
-  listAutomations,
-  getAutomation,
-  createAutomation,
-  updateAutomation,
-  rotateAutomationSecret,
-  deleteAutomation,
-  runAutomation,
-];
+export function createAutomationDefinitionProcedures(deps: { rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
+  const rowAccess = deps.rowAccessRoles;
+  return [
+    listAutomations,
+    getAutomation,
+    createAutomation(rowAccess),
+    updateAutomation(rowAccess),
+    rotateAutomationSecret(rowAccess),
+    deleteAutomation,
+    runAutomation(rowAccess),
+  ];
+}
