@@ -43,7 +43,7 @@ function configOrNothing(): PlatformConfig | undefined {
 const workers = configOrNothing()?.apiWorkers ?? 1;
 runProcessCluster('api', workers, () => createLogger({ name: 'api', level: configOrNothing()?.logLevel ?? 'info' }), async () => {
   const config = loadConfig(process.env, { requireSessionAuth: true });
-  const runtime = await createRuntime(config, { name: 'api' });
+  const runtime = await createRuntime(config, { name: 'api', statementTimeoutMs: config.statementTimeoutMs });
   const app = buildApp({
     runtime,
     authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),

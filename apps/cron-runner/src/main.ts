@@ -4,7 +4,7 @@ import { startScheduler } from './scheduler';
 
 runProcess('cron-runner', async () => {
   const config = loadConfig();
-  const runtime = await createRuntime(config, { name: 'cron-runner', poolSize: 10 });
+  const runtime = await createRuntime(config, { name: 'cron-runner', poolSize: 10, statementTimeoutMs: config.taskStatementTimeoutMs });
   let schedules;
   try {
     schedules = resolveTaskSchedules(runtime.tasks, config.cronScheduleOverrides);

@@ -4,7 +4,7 @@ import { listenForDueDeliveries } from '@mrp/events';
 
 runProcess('webhook-worker', async () => {
   const config = loadConfig();
-  const runtime = await createRuntime(config, { name: 'webhook-worker', poolSize: 5 });
+  const runtime = await createRuntime(config, { name: 'webhook-worker', poolSize: 5, statementTimeoutMs: config.taskStatementTimeoutMs });
   const worker = runtime.webhooks.createWorker(runtime.invocationDeps);
   let signals;
   try {

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { createOrm, migrateToLatest, type Orm } from '../src/database/orm';
+import { createOrm, migrateToLatest, type CreateOrmOptions, type Orm } from '../src/database/orm';
 import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
 import type { PlatformModule } from '../src/database/platform-module';
 import { freePort } from '../src/net/free-port';
@@ -127,9 +127,10 @@ export interface TestOrm {
   close(): Promise<void>;
 }
 
-export async function createTestOrm(modules: readonly PlatformModule[]): Promise<TestOrm> {
+/** `options` as createOrm's (a statement timeout, a pool size...); a pool of 5 unless given. */
+export async function createTestOrm(modules: readonly PlatformModule[], options: Partial<Omit<CreateOrmOptions, 'databaseUrl' | 'modules'>> = {}): Promise<TestOrm> {
   const database = await createTestDatabase();
-  const orm = await createOrm({ databaseUrl: database.url, modules, poolSize: 5 });
+  const orm = await createOrm({ databaseUrl: database.url, modules, poolSize: 5, ...options });
   return {
     orm,
     database,

@@ -3,6 +3,7 @@ import {
   FeatureFlagStore,
   ProcedureRegistry,
   createLogger,
+  OrganizationShare,
   createOrm,
   type EventDispatcher,
   type InvocationDeps,
@@ -38,6 +39,8 @@ export interface RuntimeServices {
 
 export interface Runtime extends RuntimeServices {
   procedures: ProcedureRegistry;
+  /** The doors run each organization's calls through it: no organization holds more than its share of the pool. */
+  organizationShare: OrganizationShare;
   invocationDeps: InvocationDeps;
   tasks: readonly ScheduledTask[];
   close(): Promise<void>;
@@ -47,9 +50,17 @@ export interface CreateRuntimeOptions {
   /** Process name in the logs: api, webhook-worker, cron-runner. */
   name: string;
   poolSize?: number;
+  /**
+   * The most one statement may run (a startup parameter of every connection): the api passes
+   * DATABASE_STATEMENT_TIMEOUT_MS, task and job processes DATABASE_TASK_STATEMENT_TIMEOUT_MS;
+   * unset (scripts), PostgreSQL's own setting.
+   */
+  statementTimeoutMs?: number;
   logger?: Logger;
   webhooks?: WebhookOptions;
 }
+
+const DEFAULT_POOL_SIZE = 10;
 
 /** The composition root shared by the three apps: one ORM, one bus, one registry per process. */
 export async function createRuntime(config: PlatformConfig, options: CreateRuntimeOptions): Promise<Runtime> {
@@ -59,7 +70,12 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const logger = options.logger ?? createLogger({ name: options.name, level: config.logLevel });
   const secretResolver =
     options.webhooks?.secretResolver ?? (config.webhookSecretResolverModule ? await loadSecretResolver(config.webhookSecretResolverModule) : undefined);
-  const orm = await createOrm({ databaseUrl: config.databaseUrl, modules: ALL_MODULES, poolSize: options.poolSize });
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  const orm = await createOrm({ databaseUrl: config.databaseUrl, modules: ALL_MODULES, poolSize, statementTimeoutMs: options.statementTimeoutMs });
+  const organizationShare = new OrganizationShare({
+    maxPerOrganization: Math.min(poolSize, config.organizationMaxConnections ?? Math.max(1, Math.floor(poolSize / 2))),
+    queueTimeoutMs: config.organizationQueueTimeoutMs,
+  });
   const flags = new FeatureFlagStore(orm, config.featureFlagDefaults);
   const bus = new InProcessEventBus(logger);
   const emailSender = config.smtpUrl ? createSmtpSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom }) : undefined;
@@ -96,6 +112,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   return {
     ...services,
     procedures,
+    organizationShare,
     invocationDeps,
     tasks: scheduledTasks(),
     async close() {

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { DomainError, isDomainError, type Logger } from '@mrp/platform';
+import { DomainError, databaseFailure, isDomainError, type Logger } from '@mrp/platform';
 import { httpStatusFor } from './error-status';
 import { requestState } from './request-context';
 
@@ -46,8 +46,9 @@ export function sendError(ctx: Context, error: DomainError): void {
 }
 
 /**
- * Turns every failure into the contract's error shape. Unexpected errors are logged with their
- * stack and answered with a bare 500: a stack trace never reaches a client.
+ * Turns every failure into the contract's error shape. A statement stopped by its timeout and a
+ * pool that had no connection in time are 503s with Retry-After (`databaseFailure`). Unexpected
+ * errors are logged with their stack and answered with a bare 500: a stack trace never reaches a client.
  */
 export function errorHandler(logger: Logger) {
   return async (ctx: Context, next: Next) => {
@@ -60,7 +61,7 @@ export function errorHandler(logger: Logger) {
         throw new DomainError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
       }
     } catch (error) {
-      const domainError = isDomainError(error) ? error : fromHttpError(error);
+      const domainError = isDomainError(error) ? error : (fromHttpError(error) ?? databaseFailure(error));
       if (domainError) {
         sendError(ctx, domainError);
         return;

@@ -30,6 +30,7 @@ export function httpStatusFor(code: ErrorCode): number {
     case 'internal_error':
       return 500;
     case 'service_unavailable':
+    case 'query_timeout':
       return 503;
     default:
       return assertNever(code);

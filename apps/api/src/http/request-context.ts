@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId, type Logger, type Orm } from '@mrp/platform';
+import { cancelStatements, forgetCancelledStatements, newId, type Logger, type Orm } from '@mrp/platform';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -12,7 +12,9 @@ export interface RequestState {
 
 /**
  * Per request: an id (the caller's X-Request-Id when it is sane; it becomes the events'
- * correlationId), a child logger, an access-log line, and its own ORM context.
+ * correlationId), a child logger, an access-log line, and its own ORM context. A client that
+ * goes away before its answer is written cancels the statements the request is running, so
+ * nobody's connection is held for an answer no one will read.
  */
 export function requestContext(orm: Orm, logger: Logger) {
   return async (ctx: Context, next: Next) => {
@@ -22,12 +24,22 @@ export function requestContext(orm: Orm, logger: Logger) {
     const state = ctx.state as RequestState;
     state.requestId = requestId;
     state.log = log;
-    state.em = orm.em.fork();
+    const em = orm.em.fork();
+    state.em = em;
     ctx.set('X-Request-Id', requestId);
     const startedAt = process.hrtime.bigint();
+    let running = true;
+    let cancelled = false;
+    ctx.res.once('close', () => {
+      if (!running || ctx.res.writableFinished) return;
+      cancelled = true;
+      cancelStatements(em);
+    });
     try {
       await next();
     } finally {
+      running = false;
+      if (cancelled) forgetCancelledStatements(em);
       const durationMs = Number(process.hrtime.bigint() - startedAt) / 1e6;
       log.info({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 10) / 10 }, 'request');
     }

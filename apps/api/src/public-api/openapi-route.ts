@@ -63,7 +63,9 @@ export function openApiDocumentHandler(runtime: Runtime, limiter: RateLimiter, r
       return;
     }
     const { em, requestId } = requestState(ctx);
-    const catalog = await invokeProcedure<ModelCatalog>(catalogProcedure, {}, { em, principal, correlationId: requestId }, runtime.invocationDeps);
+    const catalog = await runtime.organizationShare.run(principal.organizationId, () =>
+      invokeProcedure<ModelCatalog>(catalogProcedure, {}, { em, principal, correlationId: requestId }, runtime.invocationDeps),
+    );
     // An API key is pinned to one organization, so a key's principal always has one.
     ctx.body = documents.documentFor(String(principal.organizationId), catalog, () => buildOrganizationDocument(generic, catalog));
   };

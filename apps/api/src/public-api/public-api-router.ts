@@ -87,7 +87,10 @@ function routeHandler(runtime: Runtime, bound: BoundRoute) {
     const input = bound.toInput({ params, query, body, ifMatch: ctx.get('If-Match') });
     const { em, requestId } = requestState(ctx);
     if (idempotencyKey === undefined) {
-      const answer = successAnswer(bound, await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps));
+      const output = await runtime.organizationShare.run(principal.organizationId, () =>
+        invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps),
+      );
+      const answer = successAnswer(bound, output);
       if (route.method === 'get' && answer.headers['ETag'] && ifNoneMatchHits(ctx.get('If-None-Match'), answer.headers['ETag'])) {
         send(ctx, { status: 304, headers: { ETag: answer.headers['ETag'] }, body: null });
         return;
@@ -102,7 +105,9 @@ function routeHandler(runtime: Runtime, bound: BoundRoute) {
       failureAnswerOf: (error: DomainError) => ({ status: httpStatusFor(error.code), headers: { ...error.headers }, body: errorBody(error, requestId) }),
     });
     try {
-      await invokeProcedure(procedure, input, { em, principal, correlationId: requestId, recorder }, runtime.invocationDeps);
+      await runtime.organizationShare.run(principal.organizationId, () =>
+        invokeProcedure(procedure, input, { em, principal, correlationId: requestId, recorder }, runtime.invocationDeps),
+      );
     } catch (error) {
       if (!(error instanceof AnswerToReplay)) throw error;
       send(ctx, { ...error.answer, headers: { ...error.answer.headers, 'Idempotent-Replayed': 'true' } });

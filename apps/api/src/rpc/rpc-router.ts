@@ -32,7 +32,9 @@ export function rpcRouter(runtime: Runtime, authenticate: SessionAuthenticator):
     }
     const principal = await authenticate(em, bearerToken(ctx), organizationHeader || null, requestId);
     const input = (await readJsonBody(ctx)) ?? {};
-    const output = await invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
+    const output = await runtime.organizationShare.run(principal.organizationId, () =>
+      invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps),
+    );
     // The version of what the answer shows, for a later call's expectedVersion (the JSON stays the procedure's).
     const version = answerVersionOf(output);
     if (version) ctx.set('ETag', entityTag(version));

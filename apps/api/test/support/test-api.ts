@@ -56,7 +56,7 @@ export async function startTestApi(
     },
     { requireSessionAuth: true },
   );
-  const runtime = await createRuntime(config, { name: 'api-test', poolSize: 5, logger });
+  const runtime = await createRuntime(config, { name: 'api-test', poolSize: 5, statementTimeoutMs: config.statementTimeoutMs, logger });
   if (extraProcedures.length) runtime.procedures = new ProcedureRegistry([...runtime.procedures.all(), ...extraProcedures]);
   const app = buildApp({
     runtime,

@@ -49,6 +49,7 @@ export function describeError(error: unknown): { title: string; message: string;
     payload_too_large: 'This is too large to send',
     internal_error: 'Something went wrong on our side',
     service_unavailable: 'The service is unavailable right now: try again shortly',
+    query_timeout: 'That took too long and was stopped: narrow the filter, or try again shortly',
   };
   return { title: titles[code] ?? 'The request failed', message, requestId, details };
 }

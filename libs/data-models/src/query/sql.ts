@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, LoggingOptions } from '@mikro-orm/postgresql';
 
 /**
  * A piece of SQL with its bind values. `em.execute` fills `?` placeholders from `params`, so
@@ -49,5 +49,7 @@ export function joinSql(parts: readonly SqlFragment[], separator: string): SqlFr
 }
 
 export async function runSql<T = Record<string, unknown>>(em: EntityManager, fragment: SqlFragment): Promise<T[]> {
-  return em.execute<T[]>(fragment.text, [...fragment.params]);
+  // The context's id travels with the statement so a request whose client left can cancel it (platform's cancelStatements).
+  const context: LoggingOptions & { id: number } = { id: em.id };
+  return em.execute<T[]>(fragment.text, [...fragment.params], 'all', context);
 }

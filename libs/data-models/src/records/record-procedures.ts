@@ -178,7 +178,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
             {},
             {
               additionalProperties: true,
-              description: 'Filter tree, e.g. {"field":"status","op":"eq","value":"open"}, with and/or/not nodes; at most 100 nodes, depth 8',
+              description: 'Filter tree, e.g. {"field":"status","op":"eq","value":"open"}, with and/or/not nodes; at most 100 nodes, depth 8, 4000 characters of condition values in all',
             },
           ),
         ),

@@ -104,6 +104,38 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...DEVELOPMENT, API_WORKERS: '4' }).apiWorkers).toBe(4);
   });
 
+  describe('limits that protect other organizations', () => {
+    it('default to 15 s per request statement, 10 min per task statement, half the pool per organization, a 2 s queue', () => {
+      expect(loadConfig(DEVELOPMENT)).toMatchObject({
+        statementTimeoutMs: 15_000,
+        taskStatementTimeoutMs: 600_000,
+        organizationMaxConnections: undefined,
+        organizationQueueTimeoutMs: 2_000,
+      });
+    });
+
+    it('take whole positive numbers', () => {
+      const config = loadConfig({
+        ...DEVELOPMENT,
+        DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+        DATABASE_TASK_STATEMENT_TIMEOUT_MS: '60000',
+        ORGANIZATION_MAX_CONNECTIONS: '3',
+        ORGANIZATION_QUEUE_TIMEOUT_MS: '500',
+      });
+      expect(config).toMatchObject({ statementTimeoutMs: 2_000, taskStatementTimeoutMs: 60_000, organizationMaxConnections: 3, organizationQueueTimeoutMs: 500 });
+    });
+
+    it.each([
+      ['DATABASE_STATEMENT_TIMEOUT_MS', '0', 'DATABASE_STATEMENT_TIMEOUT_MS must be a positive integer, got "0"'],
+      ['DATABASE_STATEMENT_TIMEOUT_MS', '1.5', 'DATABASE_STATEMENT_TIMEOUT_MS must be a positive integer, got "1.5"'],
+      ['DATABASE_TASK_STATEMENT_TIMEOUT_MS', '3000000000', 'DATABASE_TASK_STATEMENT_TIMEOUT_MS is at most 2147483647 (milliseconds), got "3000000000"'],
+      ['ORGANIZATION_MAX_CONNECTIONS', 'half', 'ORGANIZATION_MAX_CONNECTIONS must be a positive integer, got "half"'],
+      ['ORGANIZATION_QUEUE_TIMEOUT_MS', '120000', 'ORGANIZATION_QUEUE_TIMEOUT_MS is at most 60000 (milliseconds), got "120000"'],
+    ])('refuses %s=%s in one line', (name, value, message) => {
+      expect(() => loadConfig({ ...DEVELOPMENT, [name]: value })).toThrow(new ConfigError(message));
+    });
+  });
+
   it('listens on loopback outside production unless HOST says otherwise', () => {
     const production = { NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(32) };
     expect(loadConfig(DEVELOPMENT).host).toBe('127.0.0.1');

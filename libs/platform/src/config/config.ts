@@ -23,6 +23,14 @@ export interface PlatformConfig {
   apiWorkers: number;
   /** Address the api listens on; undefined = every interface (production default). */
   host: string | undefined;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: the most one statement of a request may run (the api's connections). */
+  statementTimeoutMs: number;
+  /** DATABASE_TASK_STATEMENT_TIMEOUT_MS: the same for scheduled tasks and jobs (cron-runner, webhook-worker). */
+  taskStatementTimeoutMs: number;
+  /** ORGANIZATION_MAX_CONNECTIONS: calls one organization may run at once per api process; unset = half the pool. */
+  organizationMaxConnections: number | undefined;
+  /** ORGANIZATION_QUEUE_TIMEOUT_MS: how long a call over that number waits for a place before a 503. */
+  organizationQueueTimeoutMs: number;
   /** Port of the embedded PostgreSQL that `npm start` runs when DATABASE_URL is unset. */
   embeddedPostgresPort: number;
   authJwtSecret: string | undefined;
@@ -240,6 +248,13 @@ function apiWorkers(env: Env): number {
   return value;
 }
 
+/** A whole number of milliseconds within [1, max]: what PostgreSQL's statement_timeout and a timer accept. */
+function milliseconds(env: Env, name: string, fallback: number, max: number): number {
+  const value = positiveNumber(env, name, fallback, { integer: true });
+  if (value > max) throw new ConfigError(`${name} is at most ${max} (milliseconds), got "${value}"`);
+  return value;
+}
+
 function webhookEndpointConcurrency(env: Env): number {
   const value = positiveNumber(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, { integer: true });
   if (value > 100) throw new ConfigError(`WEBHOOK_ENDPOINT_CONCURRENCY is at most 100, got "${value}"`);
@@ -347,6 +362,10 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     apiWorkers: apiWorkers(env),
     host: parseHost(optional(env, 'HOST'), nodeEnv),
     embeddedPostgresPort: tcpPort(env, 'EMBEDDED_POSTGRES_PORT', 54329),
+    statementTimeoutMs: milliseconds(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 2_147_483_647),
+    taskStatementTimeoutMs: milliseconds(env, 'DATABASE_TASK_STATEMENT_TIMEOUT_MS', 600_000, 2_147_483_647),
+    organizationMaxConnections: optional(env, 'ORGANIZATION_MAX_CONNECTIONS') === undefined ? undefined : positiveNumber(env, 'ORGANIZATION_MAX_CONNECTIONS', 1, { integer: true }),
+    organizationQueueTimeoutMs: milliseconds(env, 'ORGANIZATION_QUEUE_TIMEOUT_MS', 2_000, 60_000),
     authJwtSecret,
     authJwksUrl,
     authJwtIssuer: optional(env, 'AUTH_JWT_ISSUER'),

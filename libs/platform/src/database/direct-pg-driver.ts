@@ -23,10 +23,12 @@ import {
   pinnedTransactionOf,
   send,
   type KnexPool,
+  type PooledConnection,
   type Statement,
 } from './pinned-transaction';
 import { bindValues, type PreparedStatement, type PreparedValue } from './prepared-statement';
 import { statementError } from './statement-errors';
+import { cancelRunningStatement, cancelledStatementError, discardIfCancelled } from './statement-cancel';
 
 interface BeginOptions {
   isolationLevel?: IsolationLevel;
@@ -58,6 +60,13 @@ export type SessionQuery = <Row = Record<string, unknown>>(sql: string, params?:
  */
 export class DirectPgConnection extends PostgreSqlConnection {
   private parsers?: CustomTypesConfig;
+  /**
+   * The pooled connections running an autocommit statement, by the id of the EntityManager it
+   * runs for (what MikroORM's logger context carries), so `cancelStatementsOf` can reach them.
+   */
+  private readonly running = new Map<number, Set<PooledConnection>>();
+  /** EntityManagers whose statements were cancelled: their next ones are refused until `forgetCancellation`. */
+  private readonly cancelledOwners = new Set<number>();
 
   override async begin(options: BeginOptions = {}): Promise<Knex.Transaction> {
     if (options.ctx) return this.beginSavepoint(options.ctx, options.loggerContext);
@@ -119,7 +128,7 @@ export class DirectPgConnection extends PostgreSqlConnection {
     const run = async () => {
       if (transaction?.completed) throw new TransactionCompleteError(statement.text);
       try {
-        const result = transaction ? await transaction.query(statement) : await this.onPool(statement);
+        const result = transaction ? await transaction.query(statement) : await this.onPool(statement, ownerOf(loggerContext));
         return this.transformRawResult<T>(result, method);
       } catch (error) {
         throw statementError(error, statement.text);
@@ -134,14 +143,14 @@ export class DirectPgConnection extends PostgreSqlConnection {
    * Runs a prepared statement (see `preparedStatement`) in the transaction `ctx`, or as one
    * autocommit statement on a pooled connection. Answers the rows; errors are raw pg errors.
    */
-  async executePrepared<T>(prepared: PreparedStatement, values: readonly PreparedValue[], ctx?: Transaction): Promise<T[]> {
+  async executePrepared<T>(prepared: PreparedStatement, values: readonly PreparedValue[], ctx?: Transaction, owner?: number): Promise<T[]> {
     if (!this.connected) await this.ensureConnection();
     const transaction = this.transactionOf(ctx ?? undefined);
     const statement: Statement = { name: prepared.name, text: prepared.text, values: bindValues(values) };
     const run = async (): Promise<T[]> => {
       if (transaction?.completed) throw new TransactionCompleteError(statement.text);
       try {
-        const result = transaction ? await transaction.query(statement) : await this.onPool(statement);
+        const result = transaction ? await transaction.query(statement) : await this.onPool(statement, owner);
         return (result as PgResult).rows as T[];
       } catch (error) {
         throw statementError(error, statement.text);
@@ -205,13 +214,45 @@ export class DirectPgConnection extends PostgreSqlConnection {
     return transaction;
   }
 
-  /** One autocommit statement on a pooled connection. */
-  private async onPool(statement: Statement): Promise<PgResult> {
+  /**
+   * Cancels what the EntityManager `owner` runs (its client went away): its autocommit statements
+   * in flight and its transaction's, by a cancel request each; its later statements are refused
+   * until `forgetCancellation(owner)`. A connection that got a cancel request is ended, not pooled.
+   */
+  cancelStatementsOf(owner: number, transactionContext: unknown): void {
+    this.cancelledOwners.add(owner);
+    for (const connection of this.running.get(owner) ?? []) cancelRunningStatement(connection);
+    if (transactionContext !== undefined && transactionContext !== null) pinnedTransactionOf(transactionContext)?.cancel();
+  }
+
+  /** The owner is done (its request ended): nothing of it is refused any more, nothing is kept. */
+  forgetCancellation(owner: number): void {
+    this.cancelledOwners.delete(owner);
+  }
+
+  /** One autocommit statement on a pooled connection, reachable by `cancelStatementsOf(owner)` while it runs. */
+  private async onPool(statement: Statement, owner?: number): Promise<PgResult> {
+    if (owner !== undefined && this.cancelledOwners.has(owner)) throw cancelledStatementError();
     const pool = this.knexPool();
     const connection = await pool.acquireConnection();
+    if (owner === undefined) {
+      try {
+        return await send(connection, statement);
+      } finally {
+        await pool.releaseConnection(connection);
+      }
+    }
+    let running = this.running.get(owner);
+    if (!running) this.running.set(owner, (running = new Set()));
+    running.add(connection);
     try {
+      // Cancelled while the pool made it wait: the statement never starts.
+      if (this.cancelledOwners.has(owner)) throw cancelledStatementError();
       return await send(connection, statement);
     } finally {
+      running.delete(connection);
+      if (running.size === 0) this.running.delete(owner);
+      await discardIfCancelled(connection);
       await pool.releaseConnection(connection);
     }
   }
@@ -225,6 +266,12 @@ export class DirectPgConnection extends PostgreSqlConnection {
   private knexPool(): KnexPool {
     return this.getKnex().client as KnexPool;
   }
+}
+
+/** The EntityManager a statement runs for: MikroORM's logger context carries its id. */
+function ownerOf(loggerContext: LoggingOptions | undefined): number | undefined {
+  const id = (loggerContext as { id?: unknown } | undefined)?.id;
+  return typeof id === 'number' ? id : undefined;
 }
 
 function unknownTransaction(): Error {

@@ -21,7 +21,7 @@ async function onDirectConnection<T>(em: EntityManager, caller: string, work: (c
  * connection.
  */
 export function executePrepared<T = Record<string, unknown>>(em: EntityManager, statement: PreparedStatement, values: readonly PreparedValue[]): Promise<T[]> {
-  return onDirectConnection(em, 'executePrepared', (connection) => connection.executePrepared<T>(statement, values, em.getTransactionContext()));
+  return onDirectConnection(em, 'executePrepared', (connection) => connection.executePrepared<T>(statement, values, em.getTransactionContext(), em.id));
 }
 
 /**

@@ -9,10 +9,27 @@ export interface CreateOrmOptions {
   databaseUrl: string;
   modules: readonly PlatformModule[];
   poolSize?: number;
+  /**
+   * The most one statement may run, in milliseconds, sent as the connections' startup parameter
+   * (no round trip of its own): each process is given the limit of the work it does.
+   * Unset: PostgreSQL's own setting (none, by default).
+   */
+  statementTimeoutMs?: number;
+  /** How long a statement waits for a pooled connection before it fails (knex's default: 60 s). */
+  acquireTimeoutMs?: number;
   debug?: boolean;
 }
 
-export function ormOptions({ databaseUrl, modules, poolSize = 10, debug = false }: CreateOrmOptions): Options {
+/**
+ * knex's warnings, but for the one it gives when its pool finds a connection ended: the driver
+ * ends those nobody may reuse (the connection of a cancelled statement, one that could not roll
+ * back) and the pool opens another in its place, which is no news to anyone.
+ */
+function warnUnlessDiscarded(message: string): void {
+  if (!message.startsWith('Connection Error:')) console.warn(message);
+}
+
+export function ormOptions({ databaseUrl, modules, poolSize = 10, statementTimeoutMs, acquireTimeoutMs, debug = false }: CreateOrmOptions): Options {
   return {
     // Raw SQL and transactions straight on `pg` (see DirectPgConnection); everything else is MikroORM's own.
     driver: DirectPgDriver,
@@ -33,6 +50,11 @@ export function ormOptions({ databaseUrl, modules, poolSize = 10, debug = false 
     forceUtcTimezone: true,
     debug,
     pool: { min: 0, max: poolSize },
+    driverOptions: {
+      log: { warn: warnUnlessDiscarded },
+      ...(statementTimeoutMs === undefined ? {} : { connection: { statement_timeout: statementTimeoutMs } }),
+      ...(acquireTimeoutMs === undefined ? {} : { acquireConnectionTimeout: acquireTimeoutMs }),
+    },
     discovery: { warnWhenNoEntities: false },
   };
 }

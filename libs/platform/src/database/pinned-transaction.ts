@@ -2,6 +2,7 @@ import type { CustomTypesConfig, QueryResult } from 'pg';
 import { PipelineError, sendPipeline } from './pipeline';
 import { canPipeline, send, type PooledConnection, type Statement } from './statement';
 import { statementError } from './statement-errors';
+import { cancelRunningStatement, cancelledStatementError, discardIfCancelled, wasCancelled } from './statement-cancel';
 
 export type { PooledConnection, Statement } from './statement';
 export { send } from './statement';
@@ -79,6 +80,7 @@ export function pinnedTransactionOf(context: unknown): PinnedTransaction | undef
 export class PinnedTransaction {
   private state: TransactionState = 'idle';
   private isCompleted = false;
+  private cancelRequested = false;
   private savepoints = 0;
   private knexClient?: PinnedKnexClient;
   private readonly deferred: Statement[] = [];
@@ -120,9 +122,11 @@ export class PinnedTransaction {
   /** Runs a statement in the transaction, after BEGIN if still due (in the same message when it can). */
   async query(statement: Statement): Promise<QueryResult | QueryResult[]> {
     if (this.isCompleted) throw new TransactionCompleteError(statement.text);
+    if (this.cancelRequested) throw cancelledStatementError();
     if (this.state === 'open') return send(this.connection, statement);
     if (this.state === 'aborted') throw inFailedTransaction();
     await this.connect();
+    if (this.cancelRequested) throw cancelledStatementError();
     if (statement.values.length === 0 && !statement.name) return this.withBegin(() => this.textWithBegin(statement.text));
     if (canPipeline(this.connection, statement)) return this.withBegin(() => this.pipelinedWithBegin(statement));
     await this.begin();
@@ -136,6 +140,17 @@ export class PinnedTransaction {
   deferUntilCommit(statement: Statement): void {
     if (this.isCompleted) throw new TransactionCompleteError(statement.text);
     this.deferred.push(statement);
+  }
+
+  /**
+   * Its client went away: the statement it runs is cancelled (a cancel request), the ones after
+   * are refused, and its end discards the connection instead of pooling it. Never a COMMIT: a
+   * completed transaction is left alone.
+   */
+  cancel(): void {
+    if (this.isCompleted || this.cancelRequested) return;
+    this.cancelRequested = true;
+    if (this.state !== 'idle') cancelRunningStatement(this.connection);
   }
 
   /** For MikroORM's nested `em.transactional`. */
@@ -167,7 +182,8 @@ export class PinnedTransaction {
     this.isCompleted = true;
     this.deferred.length = 0;
     try {
-      if (this.state !== 'idle') await this.rollbackOrDrop();
+      // A cancelled connection is ended, not rolled back: PostgreSQL rolls back what a closed session left.
+      if (this.state !== 'idle' && !wasCancelled(this.connection)) await this.rollbackOrDrop();
     } finally {
       await this.release();
     }
@@ -186,7 +202,9 @@ export class PinnedTransaction {
 
   private async release(): Promise<void> {
     const taken = await this.acquired?.catch(() => undefined);
-    if (taken) await this.pool.releaseConnection(taken);
+    if (!taken) return;
+    await discardIfCancelled(taken);
+    await this.pool.releaseConnection(taken);
   }
 
   /** A transaction-control statement (no values), reported as itself when it fails. */

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'rate_limited',
   'service_unavailable',
+  'query_timeout',
   'internal_error',
 ] as const;
 
