@@ -5,6 +5,7 @@ import type { Runtime } from '@mrp/runtime';
 import { errorHandler } from './http/error-handler';
 import { compressJson } from './http/compression';
 import { requestContext } from './http/request-context';
+import { strictTransportSecurity } from './http/strict-transport-security';
 import { healthRouter } from './health/health-router';
 import { rpcRouter, type SessionAuthenticator } from './rpc/rpc-router';
 import { cronRouter } from './cron/cron-router';
@@ -34,10 +35,13 @@ function mount(app: Koa, router: Router): void {
 /** The middleware chain and the mounted doors; never listens (main.ts and tests do). */
 export function buildApp({ runtime, authenticateSession, rateLimiter, referencePageDir, consoleDir }: AppDeps): Koa {
   const app = new Koa();
+  // Koa's own guess reads NODE_ENV unset as development; the config's rule reads it as production.
+  app.env = runtime.config.nodeEnv;
   app.silent = true;
   // Behind one reverse proxy, the client is the address it appended to X-Forwarded-For (the last).
   app.proxy = runtime.config.trustProxy;
   app.maxIpsCount = 1;
+  app.use(strictTransportSecurity(app));
   app.use(requestContext(runtime.orm, runtime.logger));
   app.use(errorHandler(runtime.logger));
   app.use(compressJson());

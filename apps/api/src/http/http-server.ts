@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import { DomainError, newId } from '@mrp/platform';
 import { errorBody } from './error-handler';
+import { STRICT_TRANSPORT_SECURITY, sendsStrictTransportSecurity } from './strict-transport-security';
 
 /**
  * Room for the request line and headers: the longest query a route accepts (a 64 KiB filter, which
@@ -32,7 +33,7 @@ function reasonFor(error: NodeJS.ErrnoException): string {
  * would reset the connection and throw the answer away before the client reads it. The rest of
  * the request is read and dropped until the client is done, for at most LINGER_MS.
  */
-function answerMalformedRequests(server: Server): void {
+function answerMalformedRequests(server: Server, extraHeaders: string): void {
   const underWay = new WeakMap<Duplex, { request: IncomingMessage; response: ServerResponse }>();
   const answered = new WeakSet<Duplex>();
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -63,7 +64,7 @@ function answerMalformedRequests(server: Server): void {
       const requestId = newId();
       const body = JSON.stringify(errorBody(new DomainError('bad_request', reasonFor(error)), requestId));
       socket.end(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${requestId}\r\n` +
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${requestId}\r\n${extraHeaders}` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
       setTimeout(() => socket.destroy(), LINGER_MS).unref();
@@ -81,6 +82,6 @@ export function createHttpServer(app: Koa): Server {
   // answered, and the connection ends after that answer. Node's own switch for it is untyped
   // (`httpAllowHalfOpen`); the half-close tests hold it to its word.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  answerMalformedRequests(server);
+  answerMalformedRequests(server, sendsStrictTransportSecurity(app) ? `Strict-Transport-Security: ${STRICT_TRANSPORT_SECURITY}\r\n` : '');
   return server;
 }
