@@ -116,6 +116,13 @@ describe('webhooks and automations in Chromium', () => {
     expect(new URL(page.url()).search).toBe('?status=failed');
     await page.getByRole('button', { name: 'Clear' }).click();
     await row.waitFor();
+    // The first row of filters (endpoint, status, event type, created from) stands level, whatever each control is.
+    const tops = await page.evaluate<number[]>(
+      `[...document.querySelectorAll('.filters input, .filters select')].slice(0, 4).map((control) => Math.round(control.getBoundingClientRect().top))`,
+    );
+    expect(new Set(tops).size).toBe(1);
+    // A long endpoint URL may be cut short on screen; its tooltip holds it whole.
+    expect(await row.locator('code[title]').getAttribute('title')).toBe(receiver.url);
     await screenshotBothWidths(page, 'webhook-deliveries');
 
     await row.getByRole('link').click();

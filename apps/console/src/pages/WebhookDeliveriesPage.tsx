@@ -121,7 +121,7 @@ export default function WebhookDeliveriesPage() {
                   <td>
                     <code>{delivery.eventType}</code>
                     <span className="choice-description">
-                      to <code className="url">{urls.get(delivery.endpointId) ?? delivery.endpointId}</code>
+                      to <code className="url-clip" title={urls.get(delivery.endpointId) ?? delivery.endpointId}>{urls.get(delivery.endpointId) ?? delivery.endpointId}</code>
                     </span>
                   </td>
                   <td>

@@ -84,7 +84,7 @@ export default function WebhookDeliveryPage({ params }: PageProps) {
         </dd>
         <dt>Endpoint</dt>
         <dd>
-          <code className="url">{endpoint?.url ?? shown.endpointId}</code>
+          <code className="url-clip" title={endpoint?.url ?? shown.endpointId}>{endpoint?.url ?? shown.endpointId}</code>
         </dd>
         <dt>Created</dt>
         <dd>{formatDateTime(shown.createdAt)}</dd>

@@ -73,7 +73,7 @@ export default function WebhooksPage() {
                 {endpoints.data.items.map((endpoint) => (
                   <tr key={endpoint.id}>
                     <th scope="row" className="wrap">
-                      <code className="url">{endpoint.url}</code>
+                      <code className="url-clip" title={endpoint.url}>{endpoint.url}</code>
                       {endpoint.description ? <span className="choice-description">{endpoint.description}</span> : null}
                       <span className="choice-description">Added {formatDateTime(endpoint.createdAt)}</span>
                     </th>
