@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright-core';
-import { ARTIFACTS_DIR, launchChromium, screenshotBothWidths, type Browser } from './support/chromium';
+import { ARTIFACTS_DIR, launchChromium, screenshotBothWidths, WIDTHS, type Browser } from './support/chromium';
 import { E2E_ADMIN_EMAIL, startConsoleApi, type ConsoleApi } from './support/console-api';
 
 const FIRST_PAGE_JS_LIMIT = 250 * 1024;
@@ -104,6 +104,14 @@ describe('the console in Chromium', () => {
     expect(await row.textContent()).toContain('Limited: 1 permission');
     expect(await row.textContent()).toContain(token.slice(0, 12));
     await screenshotBothWidths(page, 'api-keys');
+    // The row's Revoke stays in sight inside the table's box, however wide the dates make the table.
+    for (const width of [WIDTHS.wide, WIDTHS.narrow]) {
+      await page.setViewportSize({ width, height: 900 });
+      const box = await page.getByRole('region', { name: 'Your API keys' }).boundingBox();
+      const revoke = await page.getByRole('button', { name: 'Revoke E2E limited key' }).boundingBox();
+      expect(box && revoke && revoke.x + revoke.width <= box.x + box.width).toBe(true);
+    }
+    await page.setViewportSize({ width: WIDTHS.wide, height: 900 });
 
     await page.getByRole('button', { name: 'Revoke E2E limited key' }).click();
     const confirm = page.getByRole('dialog', { name: 'Revoke API key?' });

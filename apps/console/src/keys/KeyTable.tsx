@@ -17,7 +17,7 @@ export function KeyTable({ keys, caption, onRevoke }: { keys: ApiKey[]; caption:
             <th scope="col">Expires</th>
             <th scope="col">Status</th>
             <th scope="col">Last used</th>
-            <th scope="col">
+            <th scope="col" className="row-actions">
               <span className="visually-hidden">Actions</span>
             </th>
           </tr>
@@ -35,7 +35,7 @@ export function KeyTable({ keys, caption, onRevoke }: { keys: ApiKey[]; caption:
                 <span className={`badge badge-${key.status}`}>{key.status}</span>
               </td>
               <td>{formatDateTime(key.lastUsedAt, 'Never')}</td>
-              <td>
+              <td className="row-actions">
                 {key.status === 'active' ? (
                   <button type="button" className="button button-small button-danger-quiet" onClick={() => onRevoke(key)} aria-label={`Revoke ${key.name}`}>
                     Revoke

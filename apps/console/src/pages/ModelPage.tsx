@@ -90,7 +90,7 @@ export default function ModelPage({ params }: PageProps) {
                 <th scope="col">Settings</th>
                 <th scope="col">Required</th>
                 <th scope="col">Indexed</th>
-                {mayManage ? <th scope="col">Actions</th> : null}
+                {mayManage ? <th scope="col" className="row-actions">Actions</th> : null}
               </tr>
             </thead>
             <tbody>
@@ -107,7 +107,7 @@ export default function ModelPage({ params }: PageProps) {
                     {field.indexed ? (field.indexStatus === 'failed' ? `Failed: ${field.indexError ?? ''}` : (field.indexStatus ?? 'yes')) : 'No'}
                   </td>
                   {mayManage ? (
-                    <td>
+                    <td className="row-actions">
                       <div className="button-row">
                         <button type="button" className="button button-small" onClick={() => setFieldDialog({ field })} aria-label={`Edit ${field.name}`}>
                           Edit

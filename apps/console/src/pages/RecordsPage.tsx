@@ -157,7 +157,7 @@ export default function RecordsPage({ params }: PageProps) {
                   {header('title', 'Title', true)}
                   {columns.map((field) => header(field.key, field.name, isSortable(field)))}
                   {header('createdAt', 'Created', true)}
-                  {mayEdit || mayDelete ? <th scope="col">Actions</th> : null}
+                  {mayEdit || mayDelete ? <th scope="col" className="row-actions">Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -173,7 +173,7 @@ export default function RecordsPage({ params }: PageProps) {
                     ))}
                     <td>{formatDateTime(record.createdAt)}</td>
                     {mayEdit || mayDelete ? (
-                      <td>
+                      <td className="row-actions">
                         <div className="button-row">
                           {mayEdit ? (
                             <button type="button" className="button button-small" onClick={() => setEditing({ record })} aria-label={`Edit ${record.title}`}>

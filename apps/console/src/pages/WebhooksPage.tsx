@@ -64,7 +64,7 @@ export default function WebhooksPage() {
                   <th scope="col">Endpoint</th>
                   <th scope="col">Events</th>
                   <th scope="col">Status</th>
-                  <th scope="col">
+                  <th scope="col" className="row-actions">
                     <span className="visually-hidden">Actions</span>
                   </th>
                 </tr>
@@ -93,7 +93,7 @@ export default function WebhooksPage() {
                         <span className="choice-description">Old secret signs too until {formatDateTime(endpoint.previousSecretExpiresAt)}</span>
                       ) : null}
                     </td>
-                    <td className="actions-cell">
+                    <td className="actions-cell row-actions">
                       <div className="button-row">
                         <Link className="button button-small" to={`/webhooks/deliveries?endpoint=${encodeURIComponent(endpoint.id)}`} aria-label={`Deliveries to ${endpoint.url}`}>
                           Deliveries

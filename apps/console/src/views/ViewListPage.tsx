@@ -71,7 +71,7 @@ export function ViewListPage<T extends ModelView>(props: ViewListPageProps<T>) {
                     </th>
                   ))}
                   <th scope="col">Created</th>
-                  {mayManage ? <th scope="col">Actions</th> : null}
+                  {mayManage ? <th scope="col" className="row-actions">Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -88,7 +88,7 @@ export function ViewListPage<T extends ModelView>(props: ViewListPageProps<T>) {
                     ))}
                     <td>{formatDateTime(view.createdAt)}</td>
                     {mayManage ? (
-                      <td>
+                      <td className="row-actions">
                         <button type="button" className="button button-small button-danger-quiet" onClick={() => setDeleting(view)} aria-label={`Delete ${view.name}`}>
                           Delete
                         </button>
