@@ -4,6 +4,7 @@ import { authzModule } from '../authz-module';
 import { createMemberProcedures } from '../organizations/member-procedures';
 import { holdTransaction, settle, waitForLockWaiters } from '../test-support/concurrency';
 import { apiKeyProcedures } from './api-key-procedures';
+import { MAX_ACTIVE_API_KEYS_PER_OWNER } from './api-key-store';
 import type { ApiKeyView, CreatedApiKey } from './api-key-view';
 import { hashApiKeyToken } from './api-key-token';
 import { invokeAs, seedMember, seedOrganization, sessionPrincipal, type SeededOrganization } from './testing/identity-seed';
@@ -177,6 +178,57 @@ describe('apiKeys.* procedures', () => {
       await first.rollback();
     }
     expect(new Date((await storedRow(created.id)).revoked_at as string).toISOString()).toBe(firstRevokedAt);
+  });
+
+  describe(`at most ${MAX_ACTIVE_API_KEYS_PER_OWNER} active keys per owner in an organization`, () => {
+    /** Stored straight away: `count` live keys, and revoked and expired ones that must not count. */
+    const seedKeys = async (owner: Principal, count: number) => {
+      await db.orm.em.fork().execute(
+        `INSERT INTO api_keys (id, organization_id, owner_user_id, name, token_hash, prefix, full_access, permissions, expires_at, revoked_at, created_by, created_at)
+         SELECT gen_random_uuid(), ?, ?, 'seeded ' || n, encode(sha256(convert_to(random()::text || n, 'UTF8')), 'hex'), 'mrk_seeded00', true, '{}',
+                CASE WHEN n > ? + 5 THEN now() - interval '1 day' END, CASE WHEN n > ? AND n <= ? + 5 THEN now() END, ?, now()
+           FROM generate_series(1, ? + 10) AS n`,
+        [org.id, owner.userId, count, count, count, owner.userId, count],
+      );
+    };
+
+    it('refuses the next one with 409 conflict, saying how many; a revoked one makes room', async () => {
+      const owner = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['member']), org.id);
+      await seedKeys(owner, MAX_ACTIVE_API_KEYS_PER_OWNER - 1);
+      const last = await call<CreatedApiKey>('apiKeys.create', owner, { name: 'the hundredth', fullAccess: true });
+      await expect(call('apiKeys.create', owner, { name: 'one too many', fullAccess: true })).rejects.toMatchObject({
+        code: 'conflict',
+        message: `At most ${MAX_ACTIVE_API_KEYS_PER_OWNER} active API keys per owner in an organization; revoke one first`,
+      });
+      // Another owner, and the same owner in another organization, have their own count.
+      await expect(call('apiKeys.create', colleague, { name: 'colleague', fullAccess: true })).resolves.toMatchObject({ status: 'active' });
+      await call('apiKeys.revoke', owner, { id: last.id });
+      await expect(call('apiKeys.create', owner, { name: 'in its place', fullAccess: true })).resolves.toMatchObject({ status: 'active' });
+    });
+
+    it('of two creations at once with room for one, one is refused', async () => {
+      const owner = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['member']), org.id);
+      await seedKeys(owner, MAX_ACTIVE_API_KEYS_PER_OWNER - 1);
+      // Holds the first creation at its INSERT (the foreign-key check on the owner), after it counted.
+      const blocker = await holdTransaction(db.database.url);
+      let first: Promise<{ value?: CreatedApiKey; error?: unknown }> | undefined;
+      let second: Promise<{ value?: CreatedApiKey; error?: unknown }> | undefined;
+      try {
+        await blocker.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [owner.userId]);
+        first = settle(call<CreatedApiKey>('apiKeys.create', owner, { name: 'first', fullAccess: true }));
+        await waitForLockWaiters(db.orm, 1);
+        second = settle(call<CreatedApiKey>('apiKeys.create', owner, { name: 'second', fullAccess: true }));
+        await waitForLockWaiters(db.orm, 2);
+      } finally {
+        await blocker.rollback();
+      }
+      expect((await first)?.error).toBeUndefined();
+      expect((await second)?.error).toMatchObject({ code: 'conflict' });
+      const [{ live }] = await db.orm.em
+        .fork()
+        .execute<Array<{ live: number }>>('SELECT count(*)::int AS live FROM api_keys WHERE owner_user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())', [owner.userId]);
+      expect(live).toBe(MAX_ACTIVE_API_KEYS_PER_OWNER);
+    });
   });
 
   describe('racing organizations.removeMember', () => {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '@mrp/platform';
+import { conflict, newId } from '@mrp/platform';
 import { ApiKey } from './api-key.entity';
 import type { ApiKeyAccess } from './api-key-access';
 import { generateApiKeyToken } from './api-key-token';
@@ -44,11 +44,27 @@ export function toApiKeyView(key: StoredApiKey, now: Date = new Date()): ApiKeyV
   };
 }
 
-/** Mints a token and stores its hash; the plaintext leaves only in the returned value. */
-export function createApiKey(
+/** Keys an owner (a person or a service account) may hold live in one organization: revoked and expired ones do not count. */
+export const MAX_ACTIVE_API_KEYS_PER_OWNER = 100;
+
+/**
+ * Mints a token and stores its hash; the plaintext leaves only in the returned value. Refused
+ * (409) when the owner already holds MAX_ACTIVE_API_KEYS_PER_OWNER live keys in the organization.
+ */
+export async function createApiKey(
   em: EntityManager,
   scope: ApiKeyOwnerScope & { createdBy: string; name: string; access: ApiKeyAccess },
-): CreatedApiKey {
+): Promise<CreatedApiKey> {
+  // Two creations at once must not both pass the cap: they queue on the owner's lock until commit.
+  await em.execute("SELECT pg_advisory_xact_lock(hashtextextended('api-keys:' || ? || ':' || ?, 0))", [scope.organizationId, scope.ownerUserId]);
+  const [{ count }] = await em.execute<Array<{ count: number }>>(
+    `SELECT count(*)::int AS count FROM api_keys
+      WHERE organization_id = ? AND owner_user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+    [scope.organizationId, scope.ownerUserId],
+  );
+  if (count >= MAX_ACTIVE_API_KEYS_PER_OWNER) {
+    throw conflict(`At most ${MAX_ACTIVE_API_KEYS_PER_OWNER} active API keys per owner in an organization; revoke one first`);
+  }
   const { token, prefix, hash } = generateApiKeyToken();
   const key = em.create(ApiKey, {
     id: newId(),
