@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { cancelStatements, forgetCancelledStatements, newId, type Logger, type Orm } from '@mrp/platform';
+import { watchClientDeparture } from './client-departure';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -28,17 +29,15 @@ export function requestContext(orm: Orm, logger: Logger) {
     state.em = em;
     ctx.set('X-Request-Id', requestId);
     const startedAt = process.hrtime.bigint();
-    let running = true;
     let cancelled = false;
-    ctx.res.once('close', () => {
-      if (!running || ctx.res.writableFinished) return;
+    const stopWatching = watchClientDeparture(ctx.req, ctx.res, () => {
       cancelled = true;
       cancelStatements(em);
     });
     try {
       await next();
     } finally {
-      running = false;
+      stopWatching();
       if (cancelled) forgetCancelledStatements(em);
       const durationMs = Number(process.hrtime.bigint() - startedAt) / 1e6;
       log.info({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 10) / 10 }, 'request');

@@ -1,0 +1,40 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** How often a request whose client closed its sending side checks whether the client still reads. */
+const PROBE_INTERVAL_MS = 250;
+
+/**
+ * Calls `onGone` once if the client goes away before the answer is written, until `stop()`.
+ *
+ * A connection that closes is noticed as it is. A client that only stops sending is ambiguous:
+ * the server keeps such a connection half-open (httpAllowHalfOpen), since a client may half-close
+ * and still read its answer. Only a write tells the two apart: while the request runs, an interim
+ * `102 Processing` (which every HTTP/1.1 client reads past, RFC 9110 15.2) every PROBE_INTERVAL_MS;
+ * a client that is gone answers with a reset, the next write fails and the connection closes. A
+ * request answered within the first interval never sees one; HTTP/1.0 clients, which know no
+ * interim answers, are never sent one.
+ */
+export function watchClientDeparture(request: IncomingMessage, response: ServerResponse, onGone: () => void): () => void {
+  let watching = true;
+  let probe: NodeJS.Timeout | undefined;
+  const { socket } = request;
+  const closed = () => {
+    if (watching && !response.writableFinished) onGone();
+  };
+  const stoppedSending = () => {
+    if (!watching || request.httpVersionMajor !== 1 || request.httpVersionMinor < 1) return;
+    probe = setInterval(() => {
+      if (!watching || response.headersSent || socket.destroyed) clearInterval(probe);
+      else response.writeProcessing();
+    }, PROBE_INTERVAL_MS);
+    probe.unref();
+  };
+  response.once('close', closed);
+  socket.once('end', stoppedSending);
+  return () => {
+    watching = false;
+    response.off('close', closed);
+    socket.off('end', stoppedSending);
+    if (probe) clearInterval(probe);
+  };
+}
