@@ -101,6 +101,14 @@ describe('the data models and records pages in Chromium', () => {
     await dialog.waitFor({ state: 'detached' });
     expect(await fieldRow('Company')).toMatch(/Relation.*→ companies/);
     await screenshotBothWidths(page, 'model');
+    // The model's operations in the API reference: Redoc's anchors, which the reference page renders.
+    expect(await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: /^API reference/ }).getAttribute('href')).toBe('/api/v1/docs');
+    const createInReference = await page.getByRole('link', { name: 'create', exact: true }).getAttribute('href');
+    expect(createInReference).toBe('/api/v1/docs#tag/Records/operation/createRecord');
+    const reference = await browser.context.newPage();
+    await reference.goto(`${api.url}${createInReference}`);
+    await reference.locator('[id="tag/Records/operation/createRecord"]').waitFor();
+    await reference.close();
 
     const fields = await rpc<{ items: Array<{ key: string; type: string; config: unknown }> }>('dataModels.fields.list', { model: 'contacts' });
     expect(fields.items.map((field) => [field.key, field.type, field.config])).toEqual([

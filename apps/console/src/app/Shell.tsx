@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary';
+import { API_REFERENCE_PATH } from './api-reference';
 import { useSignedIn } from '../session/session-context';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
 import { useAvailablePages } from './page-availability';
@@ -54,6 +55,11 @@ export function Shell() {
                 </Link>
               </li>
             ))}
+            <li>
+              <a href={API_REFERENCE_PATH} target="_blank" rel="noopener" aria-label="API reference (opens in a new tab)">
+                API reference
+              </a>
+            </li>
           </ul>
         </nav>
         <main id="main" ref={main} tabIndex={-1} className="content">

@@ -1,6 +1,7 @@
 import '../data-models/data-models.css';
 import { useState } from 'react';
 import type { PageProps } from '../app/pages';
+import { modelApiReference } from '../app/api-reference';
 import { Link, navigate } from '../app/router';
 import { useRpcQuery } from '../api/use-rpc-query';
 import type { Items } from '../api/types';
@@ -39,6 +40,7 @@ export default function ModelPage({ params }: PageProps) {
   if (!model.data) return <p role="status">Loading…</p>;
   const current = model.data;
   const live = liveFields(fields.data?.items ?? []);
+  const reference = modelApiReference(current.key);
 
   return (
     <section aria-labelledby="page-title">
@@ -67,6 +69,11 @@ export default function ModelPage({ params }: PageProps) {
       </div>
       <p className="page-intro">
         {current.description ? `${current.description} · ` : ''}key <code>{current.key}</code>
+      </p>
+      <p className="page-intro">
+        In the API reference: <a href={reference.list}>list</a> and <a href={reference.create}>create</a> its records at{' '}
+        <code>/api/v1/models/{current.key}/records</code>; with an API key pasted there, <a href={reference.typed}>its own section</a>, typed with its
+        fields.
       </p>
 
       <div className="page-header section">
