@@ -92,8 +92,10 @@ export class AutomationRunner {
       inFlight: this.inFlight,
       slotsPerOrganization: this.slotsPerOrganization,
     });
-    // An organization at its share of the slots may have more queued, left for a slot it frees.
-    this.mayHaveMore = claimed.length === free || [...this.inFlight.values()].some((runs) => runs >= this.slotsPerOrganization);
+    // An organization given its whole share of the slots may have more queued, left for a slot it frees.
+    const share = new Map(this.inFlight);
+    for (const run of claimed) share.set(run.organizationId, (share.get(run.organizationId) ?? 0) + 1);
+    this.mayHaveMore = claimed.length === free || [...share.values()].some((runs) => runs >= this.slotsPerOrganization);
     for (const run of await this.admit(claimed)) {
       this.inFlight.set(run.organizationId, (this.inFlight.get(run.organizationId) ?? 0) + 1);
       const execution = this.execute(run).finally(() => {

@@ -1,7 +1,9 @@
 import { newId } from '@mrp/platform';
 import { createRunTestBed, type RunTestBed } from '../../test/run-fixtures';
 import { MAX_QUEUED_RUNS_PER_ORGANIZATION, MAX_RUNS_PER_CHAIN } from './run-bounds';
-import { claimDueRuns, enqueueRuns, type QueuedRun } from './run-queue';
+import { silentLogger } from '@mrp/platform/testing';
+import { AutomationRunner } from './automation-runner';
+import { claimDueRuns, enqueueRuns, type ClaimedRun, type QueuedRun } from './run-queue';
 
 interface RunRow {
   id: string;
@@ -155,4 +157,30 @@ describe('claiming queued runs', () => {
     expect(claimed.map((run) => run.id)).toContain(second);
     await release();
   });
+
+  it('keeps taking an organization held to its share of the slots as its runs finish, with no other wake-up', async () => {
+    const organization = await bed.organization();
+    await backlog(organization, await bed.eventAutomation(organization), 6);
+    const executed: ClaimedRun[] = [];
+    let allDone: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (allDone = resolve));
+    const runner = new AutomationRunner(
+      {
+        newContext: () => bed.em(),
+        logger: silentLogger,
+        admit: async (runs) => runs,
+        async execute(run) {
+          await bed.sql(`UPDATE automation_runs SET status = 'succeeded' WHERE id = ?`, [run.id]);
+          executed.push(run);
+          if (executed.length === 6) allDone();
+        },
+      },
+      { concurrency: 2, slotsPerOrganization: 1 },
+    );
+    runner.wake();
+    await done;
+    await runner.close();
+    expect(executed).toHaveLength(6);
+  });
 });
+
