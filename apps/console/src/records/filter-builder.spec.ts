@@ -109,7 +109,7 @@ describe('checkFilter', () => {
     expect(server.ok).toBe(false);
     const messages = server.ok ? [] : server.errors.map((error) => error.message);
     expect(checked.errors).toEqual({ [badNumber.id]: messages[0], [badEmail.id]: messages[1] });
-    expect(checked.errors[badNumber.id]).toBe('Must be a finite number.');
+    expect(checked.errors[badNumber.id]).toBe('Must be a number, not text: use digits and a decimal point, e.g. 1200.50.');
   });
 
   it('places the error of a lone condition on it', () => {

@@ -7,6 +7,7 @@ import {
   type FilterOp,
 } from '@mrp/field-validation';
 import { liveFields } from '../data-models/field-types';
+import { parseLocaleNumber } from '../forms/locale-number';
 import type { DataField } from '../data-models/types';
 
 /** How a condition's value is entered and what it becomes in the tree. */
@@ -134,10 +135,8 @@ export const takesList = (op: FilterOp) => op === 'in' || op === 'notIn';
  */
 function operandValue(kind: OperandKind, text: string): unknown {
   switch (kind) {
-    case 'number': {
-      const number = Number(text.trim());
-      return text.trim() === '' || Number.isNaN(number) ? text : number;
-    }
+    case 'number':
+      return parseLocaleNumber(text) ?? text;
     case 'boolean':
       return text === 'true' ? true : text === 'false' ? false : text;
     case 'datetime': {

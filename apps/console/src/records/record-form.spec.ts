@@ -2,7 +2,7 @@ import { validateRecordData, type FieldError } from '@mrp/field-validation';
 import { describe, expect, it } from 'vitest';
 import { RpcError } from '../api/rpc-error';
 import type { DataField, DataRecord } from '../data-models/types';
-import { checkRecordData, dataFromForm, formValuesOf, serverFieldErrors, type RecordFormValues } from './record-form';
+import { checkRecordData, dataFromForm, formValuesOf, serverFieldErrors, valueFromInput, type RecordFormValues } from './record-form';
 
 function field(key: string, type: DataField['type'], config: Record<string, unknown> = {}, required = false, position = 1): DataField {
   return { key, name: key, type, config, required, position, indexed: false, indexStatus: null, indexError: null, archivedAt: null };
@@ -66,6 +66,14 @@ describe('the record form checks values as the server does', () => {
       expect(browser.placed.first).toBe(root);
     });
   }
+
+  it("reads a number typed with the locale's thousands separators, and says how to write one it cannot read", () => {
+    const amount = field('amount', 'NUMBER');
+    expect(valueFromInput(amount, (1200.5).toLocaleString(undefined, { minimumFractionDigits: 2 }))).toBe(1200.5);
+    expect(valueFromInput(amount, '1200.50')).toBe(1200.5);
+    const refused = checkRecordData(FIELDS, dataFromForm(FIELDS, filled({ score: 'twelve' }), 'create'), 'create');
+    expect(refused.placed.byKey.score).toBe('Must be a number, not text: use digits and a decimal point, e.g. 1200.50.');
+  });
 
   it('says in the words of field-validation why an email is refused', () => {
     const data = dataFromForm(FIELDS, filled({ email: 'not-an-email' }), 'create');

@@ -1,4 +1,5 @@
 import { validateRecordData, type FieldError, type WriteMode } from '@mrp/field-validation';
+import { parseLocaleNumber } from '../forms/locale-number';
 import type { ErrorDetail } from '../api/rpc-error';
 import { isRpcError } from '../api/rpc-error';
 import { firstInvalid, placeErrors, rootOfPath } from '../forms/error-paths';
@@ -69,14 +70,13 @@ export function formValuesOf(fields: readonly DataField[], record?: Pick<DataRec
 }
 
 /**
- * A number as typed: blank is no value; text that is not a number is passed on as typed, so the
- * rules refuse it with the words the server would use for the same input.
+ * A number as typed: blank is no value; the API's way (`1200.50`) or the reader's locale's
+ * (`1,200.50`, `1.200,50`) where that is unambiguous. Text that reads as no number is passed on as
+ * typed, so the rules refuse it with the words the server would use for the same input.
  */
 function numberFrom(text: string): unknown {
-  const trimmed = text.trim();
-  if (trimmed === '') return null;
-  const number = Number(trimmed);
-  return Number.isNaN(number) ? text : number;
+  if (text.trim() === '') return null;
+  return parseLocaleNumber(text) ?? text;
 }
 
 function fileFrom(inputs: FileInputs): Record<string, unknown> | null {

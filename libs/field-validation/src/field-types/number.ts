@@ -22,6 +22,9 @@ export function hasAtMostDecimals(value: number, decimals: number): boolean {
   return Math.abs(value) >= 1e21 || Number(value.toFixed(decimals)) === value;
 }
 
+/** Text where a number belongs (a JSON string, or what a person typed that reads as no number). */
+export const NUMBER_NOT_TEXT = 'Must be a number, not text: use digits and a decimal point, e.g. 1200.50.';
+
 export const numberHandler: FieldTypeHandler<NumberConfig> = {
   parseConfig: configParser(numberConfigSchema, (config) =>
     config.min !== undefined && config.max !== undefined && config.min > config.max
@@ -29,6 +32,7 @@ export const numberHandler: FieldTypeHandler<NumberConfig> = {
       : ok(config),
   ),
   validateValue(value, config, path) {
+    if (typeof value === 'string') return fail(path, 'invalid_type', NUMBER_NOT_TEXT);
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       return fail(path, 'invalid_type', 'Must be a finite number.');
     }

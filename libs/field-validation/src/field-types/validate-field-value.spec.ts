@@ -300,6 +300,13 @@ describe('validateFieldValue', () => {
     expect(validateFieldValue(field('NUMBER'), -0)).toEqual({ ok: true, value: 0 });
   });
 
+  it('refuses text for a NUMBER saying how a number is written', () => {
+    expect(validateFieldValue(field('NUMBER'), '1,200.50')).toMatchObject({
+      ok: false,
+      errors: [{ code: 'invalid_type', message: 'Must be a number, not text: use digits and a decimal point, e.g. 1200.50.' }],
+    });
+  });
+
   it('treats precision 0 as whole numbers only', () => {
     const integer = field('NUMBER', { precision: 0 });
     expect(validateFieldValue(integer, 42)).toEqual({ ok: true, value: 42 });

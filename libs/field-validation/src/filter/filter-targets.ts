@@ -6,6 +6,7 @@ import { booleanHandler } from '../field-types/boolean';
 import { dateHandler, dateTimeHandler } from '../field-types/date';
 import { emailHandler } from '../field-types/email';
 import { formulaHandler } from '../field-types/formula';
+import { NUMBER_NOT_TEXT } from '../field-types/number';
 import { multiSelectHandler, selectHandler } from '../field-types/select';
 import type { SelectOption } from '../field-types/select';
 import { validateRecordId } from '../field-types/relation';
@@ -52,7 +53,7 @@ function textFragment(maxLength: number): OperandValidator {
 const numberOperand: OperandValidator = (value, path) =>
   typeof value === 'number' && Number.isFinite(value)
     ? ok(Object.is(value, -0) ? 0 : value)
-    : fail(path, 'invalid_type', 'Must be a finite number.');
+    : fail(path, 'invalid_type', typeof value === 'string' ? NUMBER_NOT_TEXT : 'Must be a finite number.');
 
 const dateOperand: OperandValidator = (value, path) => dateHandler.validateValue(value, {}, path);
 const dateTimeOperand: OperandValidator = (value, path) => dateTimeHandler.validateValue(value, {}, path);
