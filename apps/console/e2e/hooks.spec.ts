@@ -101,6 +101,8 @@ describe('webhooks and automations in Chromium', () => {
     // Pending rows are looked at again by the page itself until they settle.
     await row.getByText('succeeded').waitFor({ timeout: 30_000 });
     expect(await row.textContent()).toContain('HTTP 200');
+    // Delivered under its general type, beside the per-model name the endpoint subscribed to.
+    expect(await row.textContent()).toContain('subscribed as data-models.orders.record-created');
 
     // What the receiver got is the record's event, signed with the secret the page showed once.
     expect(receiver.received).toHaveLength(1);
@@ -127,6 +129,7 @@ describe('webhooks and automations in Chromium', () => {
 
     await row.getByRole('link').click();
     await page.getByRole('heading', { name: /Delivery of data-models\.record-created/, level: 1 }).waitFor();
+    expect(await page.locator('.facts').textContent()).toContain('Subscribed asdata-models.orders.record-created');
     const attempts = page.getByRole('region', { name: 'Attempts' });
     await attempts.getByRole('row', { name: /HTTP 200/ }).waitFor();
     expect(await attempts.textContent()).toMatch(/\d+ ms/);

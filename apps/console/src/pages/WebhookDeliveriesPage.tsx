@@ -9,7 +9,8 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { SelectField, TextField } from '../forms/fields';
 import { describeOutcome } from '../webhooks/delivery-format';
 import { DELIVERY_PAGE_SIZE, checkDeliveryFilters, filtersFromSearch, filtersToSearch, type DeliveryFilterValues, type DeliveryListInput } from '../webhooks/delivery-filters';
-import { isNeverDelivered } from '../webhooks/subscription-patterns';
+import { SubscribedAs } from '../webhooks/SubscribedAs';
+import { isNeverDelivered, possibleAliases } from '../webhooks/subscription-patterns';
 import { useEventTypes } from '../webhooks/use-catalog';
 
 /** How long pending deliveries wait before the list looks at them again. */
@@ -24,6 +25,7 @@ export default function WebhookDeliveriesPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const log = useKeysetPages<WebhookDelivery>('webhooks.deliveries.list', applied);
   const urls = useMemo(() => new Map((endpoints.data?.items ?? []).map((endpoint) => [endpoint.id, endpoint.url])), [endpoints.data]);
+  const subscriptions = useMemo(() => new Map((endpoints.data?.items ?? []).map((endpoint) => [endpoint.id, endpoint.subscriptions])), [endpoints.data]);
   const anyPending = log.items.some((delivery) => delivery.status === 'pending');
 
   const { refresh } = log;
@@ -120,6 +122,7 @@ export default function WebhookDeliveriesPage() {
                   </th>
                   <td>
                     <code>{delivery.eventType}</code>
+                    <SubscribedAs aliases={possibleAliases(delivery.eventType, subscriptions.get(delivery.endpointId) ?? [])} />
                     <span className="choice-description">
                       to <code className="url-clip" title={urls.get(delivery.endpointId) ?? delivery.endpointId}>{urls.get(delivery.endpointId) ?? delivery.endpointId}</code>
                     </span>

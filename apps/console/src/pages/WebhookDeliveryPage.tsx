@@ -8,8 +8,15 @@ import type { WebhookDeliveryDetail, WebhookEndpoint } from '../api/webhook-type
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useSignedIn } from '../session/session-context';
 import { describeKeptBody, describeOutcome } from '../webhooks/delivery-format';
+import { matchedAliases } from '../webhooks/subscription-patterns';
 
 const PENDING_REFRESH_MS = 3000;
+
+/** The event's type and the per-model names it also answers to, as the body sent carries them. */
+function eventNames(event: Record<string, unknown>, type: string): { type: string; subscriptionAliases: string[] } {
+  const aliases = event.subscriptionAliases;
+  return { type, subscriptionAliases: Array.isArray(aliases) ? aliases.filter((alias): alias is string => typeof alias === 'string') : [] };
+}
 
 /** One delivery: what was sent, every attempt with its answer, and redelivery. */
 export default function WebhookDeliveryPage({ params }: PageProps) {
@@ -42,6 +49,7 @@ export default function WebhookDeliveryPage({ params }: PageProps) {
   if (!delivery.data) return <p role="status">Loading…</p>;
   const shown = delivery.data;
   const endpoint = endpoints.data?.items.find((candidate) => candidate.id === shown.endpointId);
+  const aliases = endpoint ? matchedAliases(eventNames(shown.event, shown.eventType), endpoint.subscriptions) : [];
 
   const redeliver = async () => {
     setBusy(true);
@@ -82,6 +90,20 @@ export default function WebhookDeliveryPage({ params }: PageProps) {
           <span className={`badge badge-${shown.status}`}>{shown.status}</span>
           {shown.nextAttemptAt ? ` · next attempt ${formatDateTime(shown.nextAttemptAt)}` : ''}
         </dd>
+        {aliases.length > 0 ? (
+          <>
+            <dt>Subscribed as</dt>
+            <dd>
+              {aliases.map((alias, index) => (
+                <span key={alias}>
+                  {index > 0 ? ', ' : null}
+                  <code>{alias}</code>
+                </span>
+              ))}
+              <span className="choice-description">The endpoint subscribed to this model’s name for the event; it is delivered under its general type.</span>
+            </dd>
+          </>
+        ) : null}
         <dt>Endpoint</dt>
         <dd>
           <code className="url-clip" title={endpoint?.url ?? shown.endpointId}>{endpoint?.url ?? shown.endpointId}</code>

@@ -103,6 +103,11 @@ export function EndpointDialog({ open, endpoint, onClose }: { open: boolean; end
         />
         <TextField label="Description" hint="What receives it, e.g. “ERP orders”" value={values.description} onChange={(description) => set('description', description)} error={errors.description} maxLength={500} />
         <SubscriptionPicker types={catalog.types.filter((type) => !isNeverDelivered(type))} models={models} value={values.subscriptions} onChange={(subscriptions) => set('subscriptions', subscriptions)} error={errors.subscriptions} />
+        <p className="field-hint">
+          One model’s record events arrive under their general type: subscribed to <code>data-models.deals.record-created</code>, the receiver gets{' '}
+          <code>&quot;type&quot;: &quot;data-models.record-created&quot;</code> with the model in <code>payload.modelKey</code> and the per-model name in{' '}
+          <code>subscriptionAliases</code>. The delivery log shows both.
+        </p>
       </form>
     </Dialog>
   );

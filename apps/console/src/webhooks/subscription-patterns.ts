@@ -38,3 +38,32 @@ export function recordTypesOf(modelKey: string): string[] {
 
 /** Types no webhook ever receives (docs/webhooks.md): offered nowhere in the picker. */
 export const isNeverDelivered = (type: string) => type.startsWith('webhook.');
+
+/**
+ * The per-model names (`data-models.deals.record-created`) under which an endpoint's
+ * subscriptions took an event its type alone (`data-models.record-created`) would not have
+ * matched: the event's `subscriptionAliases` that some subscription matches. Empty when the type
+ * itself matched.
+ */
+export function matchedAliases(event: { type: string; subscriptionAliases?: readonly string[] }, subscriptions: readonly string[]): string[] {
+  if (subscriptions.some((pattern) => patternMatchesType(pattern, event.type))) return [];
+  return (event.subscriptionAliases ?? []).filter((alias) => subscriptions.some((pattern) => patternMatchesType(pattern, alias)));
+}
+
+const GENERAL_RECORD_TYPE = /^data-models\.record-(created|updated|deleted)$/;
+
+/**
+ * For a delivery listed without its event: the per-model names of `type` that the endpoint's
+ * subscriptions name or cover (`data-models.deals.*`). Several when the endpoint follows several
+ * models; empty when the type itself matched or is no record event.
+ */
+export function possibleAliases(type: string, subscriptions: readonly string[]): string[] {
+  const action = GENERAL_RECORD_TYPE.exec(type)?.[1];
+  if (!action || subscriptions.some((pattern) => patternMatchesType(pattern, type))) return [];
+  const aliases = new Set<string>();
+  for (const pattern of subscriptions) {
+    const model = /^data-models\.([a-z][a-z0-9_]{0,62})\.(\*|record-(created|updated|deleted))$/.exec(pattern);
+    if (model && (model[2] === '*' || model[3] === action)) aliases.add(`data-models.${model[1]}.record-${action}`);
+  }
+  return [...aliases];
+}
