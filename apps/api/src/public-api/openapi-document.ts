@@ -134,6 +134,14 @@ const ERROR_RESPONSES: Record<string, OpenAPIV3_1.ResponseObject> = {
     },
     { code: 'rate_limited', message: 'Rate limit exceeded; retry in 1 s' },
   ),
+  Unavailable: errorResponse(
+    'Not now: a statement ran over its time limit and was stopped (query_timeout: narrow the filter before retrying); the organization already runs as many requests at once as it may, or the database is busy (service_unavailable)',
+    {
+      ...rateLimitHeaders,
+      'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+    },
+    { code: 'query_timeout', message: 'The query took longer than allowed and was stopped: narrow the filter or try again later' },
+  ),
 };
 
 const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -233,6 +241,7 @@ function operationFor(bound: BoundRoute, schemas: Record<string, SchemaObject>):
     ...(bound.takesIfMatch ? { '412': ref('PreconditionFailed') } : {}),
     ...(body ? { '413': ref('PayloadTooLarge'), '415': ref('UnsupportedMediaType') } : {}),
     '429': ref('RateLimited'),
+    '503': ref('Unavailable'),
   };
   parameters.push(
     ...(idempotent ? [parameterRef('IdempotencyKey')] : []),

@@ -125,11 +125,11 @@ describe('GET /api/v1/openapi.json', () => {
     }
   });
 
-  it('documents the error responses (400, 401, 403, 404, 429; 413 and 415 where a body is sent) with the error schema', async () => {
+  it('documents the error responses (400, 401, 403, 404, 429, 503; 413 and 415 where a body is sent) with the error schema', async () => {
     const dereferenced = (await SwaggerParser.dereference(structuredClone(document) as never)) as OpenAPIV3_1.Document;
     for (const [route, operation] of operations(dereferenced)) {
       if (route === 'GET /openapi.json') continue;
-      const expected = ['400', '401', '403', '404', '429', ...(route.startsWith('POST') || route.startsWith('PATCH') ? ['413', '415'] : [])];
+      const expected = ['400', '401', '403', '404', '429', '503', ...(route.startsWith('POST') || route.startsWith('PATCH') ? ['413', '415'] : [])];
       for (const status of expected) {
         const response = operation.responses?.[status] as OpenAPIV3_1.ResponseObject | undefined;
         const schema = response?.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject | undefined;
@@ -141,6 +141,8 @@ describe('GET /api/v1/openapi.json', () => {
       }
       const tooMany = operation.responses?.['429'] as OpenAPIV3_1.ResponseObject;
       expect(Object.keys(tooMany.headers ?? {})).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']));
+      const notNow = operation.responses?.['503'] as OpenAPIV3_1.ResponseObject;
+      expect(Object.keys(notNow.headers ?? {})).toEqual(expect.arrayContaining(['Retry-After']));
       const unauthorized = operation.responses?.['401'] as OpenAPIV3_1.ResponseObject;
       expect(Object.keys(unauthorized.headers ?? {})).toEqual(expect.arrayContaining(['WWW-Authenticate', 'X-Request-Id']));
       const success = operation.responses?.[route.startsWith('POST') ? '201' : '200'] as OpenAPIV3_1.ResponseObject;
