@@ -71,7 +71,14 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const secretResolver =
     options.webhooks?.secretResolver ?? (config.webhookSecretResolverModule ? await loadSecretResolver(config.webhookSecretResolverModule) : undefined);
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
-  const orm = await createOrm({ databaseUrl: config.databaseUrl, modules: ALL_MODULES, poolSize, statementTimeoutMs: options.statementTimeoutMs });
+  const orm = await createOrm({
+    databaseUrl: config.databaseUrl,
+    modules: ALL_MODULES,
+    poolSize,
+    statementTimeoutMs: options.statementTimeoutMs,
+    // Index builds and advisory-lock waits run on a session of their own, with a task's limit.
+    sessionStatementTimeoutMs: options.statementTimeoutMs === undefined ? undefined : config.taskStatementTimeoutMs,
+  });
   const organizationShare = new OrganizationShare({
     maxPerOrganization: Math.min(poolSize, config.organizationMaxConnections ?? Math.max(1, Math.floor(poolSize / 2))),
     queueTimeoutMs: config.organizationQueueTimeoutMs,

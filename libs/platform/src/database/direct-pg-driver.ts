@@ -42,6 +42,9 @@ type ExecuteResult = QueryResult | EntityData<AnyEntity> | EntityData<AnyEntity>
 
 type KnexQuery = Knex.QueryBuilder | Knex.Raw;
 
+/** Where the ORM's options keep the statement timeout of `withSession`'s work (driverOptions; knex ignores it). */
+export const SESSION_STATEMENT_TIMEOUT = 'sessionStatementTimeoutMs';
+
 /** A statement with MikroORM's `?` placeholders, its values bound; answers the rows. */
 export type SessionQuery = <Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) => Promise<Row[]>;
 
@@ -191,9 +194,18 @@ export class DirectPgConnection extends PostgreSqlConnection {
         throw statementError(error, statement.text);
       }
     };
+    // Such work (an index build, a wait for an advisory lock) may take longer than a request's statement.
+    const timeout = (this.config.get('driverOptions') as Record<string, unknown>)[SESSION_STATEMENT_TIMEOUT];
+    let raised = false;
     try {
+      if (typeof timeout === 'number') {
+        raised = true;
+        await run("SELECT set_config('statement_timeout', ?, false)", [String(timeout)]);
+      }
       return await work(run);
     } finally {
+      // RESET goes back to the connection's startup value; a connection that cannot is not pooled again.
+      if (raised) await run('RESET statement_timeout').catch(() => connection.end().catch(() => undefined));
       await pool.releaseConnection(connection);
     }
   }

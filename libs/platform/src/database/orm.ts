@@ -1,6 +1,6 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { DirectPgDriver } from './direct-pg-driver';
+import { DirectPgDriver, SESSION_STATEMENT_TIMEOUT } from './direct-pg-driver';
 import { collectMigrations, type PlatformModule } from './platform-module';
 
 export type Orm = MikroORM;
@@ -15,6 +15,11 @@ export interface CreateOrmOptions {
    * Unset: PostgreSQL's own setting (none, by default).
    */
   statementTimeoutMs?: number;
+  /**
+   * The limit of work on a session of its own (`withSession`: index builds, advisory locks), set
+   * for that session only and reset before the connection is pooled again. Unset: `statementTimeoutMs`.
+   */
+  sessionStatementTimeoutMs?: number;
   /** How long a statement waits for a pooled connection before it fails (knex's default: 60 s). */
   acquireTimeoutMs?: number;
   debug?: boolean;
@@ -29,7 +34,15 @@ function warnUnlessDiscarded(message: string): void {
   if (!message.startsWith('Connection Error:')) console.warn(message);
 }
 
-export function ormOptions({ databaseUrl, modules, poolSize = 10, statementTimeoutMs, acquireTimeoutMs, debug = false }: CreateOrmOptions): Options {
+export function ormOptions({
+  databaseUrl,
+  modules,
+  poolSize = 10,
+  statementTimeoutMs,
+  sessionStatementTimeoutMs,
+  acquireTimeoutMs,
+  debug = false,
+}: CreateOrmOptions): Options {
   return {
     // Raw SQL and transactions straight on `pg` (see DirectPgConnection); everything else is MikroORM's own.
     driver: DirectPgDriver,
@@ -54,6 +67,7 @@ export function ormOptions({ databaseUrl, modules, poolSize = 10, statementTimeo
       log: { warn: warnUnlessDiscarded },
       ...(statementTimeoutMs === undefined ? {} : { connection: { statement_timeout: statementTimeoutMs } }),
       ...(acquireTimeoutMs === undefined ? {} : { acquireConnectionTimeout: acquireTimeoutMs }),
+      ...(sessionStatementTimeoutMs === undefined ? {} : { [SESSION_STATEMENT_TIMEOUT]: sessionStatementTimeoutMs }),
     },
     discovery: { warnWhenNoEntities: false },
   };

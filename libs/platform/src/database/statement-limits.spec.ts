@@ -5,6 +5,7 @@ import { cancelStatements, forgetCancelledStatements } from './cancel-statements
 import { databaseFailure } from './database-failures';
 import { executePrepared } from './execute-prepared';
 import { preparedStatement } from './prepared-statement';
+import { withSession } from './session';
 import { runInTransaction } from './transaction';
 
 /** What a request's statements carry: its EntityManager's id, so they can be cancelled. */
@@ -51,6 +52,26 @@ describe('statement limits', () => {
     it('leaves every other error to be a 500', () => {
       expect(databaseFailure(new Error('relation "nothing" does not exist'))).toBeUndefined();
       expect(databaseFailure(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeUndefined();
+    });
+  });
+
+  describe("withSession's work (index builds, advisory-lock waits)", () => {
+    let db: TestOrm;
+    beforeAll(async () => {
+      // One connection: the session's and the next statement's are the same.
+      db = await createTestOrm([platformModule], { poolSize: 1, statementTimeoutMs: 300, sessionStatementTimeoutMs: 5_000 });
+    });
+    afterAll(() => db.close());
+
+    it("runs under the session's longer limit, and the connection goes back to the pool with the short one", async () => {
+      const during = await withSession(db.orm.em.fork(), async (run) => {
+        await run('SELECT pg_sleep(0.5)');
+        return run<{ statement_timeout: string }>('SHOW statement_timeout');
+      });
+      expect(during[0].statement_timeout).toBe('5s');
+      const [after] = await db.orm.em.fork().execute<Array<{ statement_timeout: string }>>('SHOW statement_timeout');
+      expect(after.statement_timeout).toBe('300ms');
+      expect(databaseFailure(await failureOf(db.orm.em.fork().execute('SELECT pg_sleep(1)')))?.code).toBe('query_timeout');
     });
   });
 
