@@ -29,8 +29,9 @@ export function watchClientDeparture(request: IncomingMessage, response: ServerR
     }, PROBE_INTERVAL_MS);
     probe.unref();
   };
-  response.once('close', closed);
-  socket.once('end', stoppedSending);
+  // `on`, not `once` (no wrapper per request): stop() removes both.
+  response.on('close', closed);
+  socket.on('end', stoppedSending);
   return () => {
     watching = false;
     response.off('close', closed);
