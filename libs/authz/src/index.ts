@@ -29,6 +29,9 @@ export { resolveMemberPrincipal, type MemberCannotAct, type MemberPrincipalResul
 export {
   permissionsBeyond,
   assertWithinRoleCeiling,
+  assertWithinActingCeiling,
   type RowAccessRoles,
   type RoleCeilingMode,
 } from './access/grant-ceiling';
+export { assertMayActAsMember } from './delegation/act-as-member';
+export { loadMembersAccess } from './access/organization-access';

@@ -17,7 +17,8 @@ import {
   type WebhookSecretResolver,
   type WebhookSender,
 } from '@mrp/events';
-import { memberOrganizationIds } from '@mrp/authz';
+import { assertMayActAsMember, loadMembersAccess, memberOrganizationIds } from '@mrp/authz';
+import { recordRowAccessRoles } from '@mrp/data-models';
 import type { Notifier } from '@mrp/notifications';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -105,7 +106,7 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
     purpose: 'webhook delivery',
     logger,
   });
-  const outbox = createWebhookOutbox(memberOrganizationIds, () => wakeNotifier.wake());
+  const outbox = createWebhookOutbox(memberOrganizationIds, () => wakeNotifier.wake(), loadMembersAccess);
   return {
     outbox,
     procedures: [
@@ -114,6 +115,8 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
         secretEncryptionKey: config.webhookSecretEncryptionKey,
         lookup: options.lookup,
         routesChanged: (organizationId) => outbox.routes.forget(organizationId),
+        assertMayActAs: (ctx, organizationId, principalId, { choosing, action }) =>
+          assertMayActAsMember(ctx.em, recordRowAccessRoles, ctx.principal, organizationId, principalId, { field: 'principalId', action, choosing }),
       }),
       listEventTypes,
       recordAttempts,

@@ -69,3 +69,20 @@ export async function assertWithinRoleCeiling(
     `You cannot ${action} roles that grant record access you do not hold: ${roles.map((role) => role.key).join(', ')}`,
   );
 }
+
+/**
+ * Making something act as `actedAs` (an automation's owner, a webhook endpoint's principal):
+ * every permission and every row-access role it holds must be the caller's too.
+ */
+export async function assertWithinActingCeiling(
+  em: EntityManager,
+  rowAccess: RowAccessRoles,
+  caller: Principal,
+  organizationId: string,
+  actedAs: Pick<Principal, 'permissions' | 'roleIds'>,
+  action: string,
+): Promise<void> {
+  const beyond = permissionsBeyond(caller, actedAs.permissions);
+  if (beyond.length > 0) throw forbidden(`You cannot ${action} permissions you do not hold: ${beyond.join(', ')}`);
+  await assertWithinRoleCeiling(em, rowAccess, caller, organizationId, actedAs.roleIds, 'act-as', action);
+}

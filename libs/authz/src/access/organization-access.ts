@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuidString } from '@mrp/platform';
-import { memberAccessSql } from './member-access-sql';
+import { sqlTextArray } from '@mrp/platform';
+import { memberAccessSql, ownerCannotActSql } from './member-access-sql';
 
 export interface OrganizationAccess {
   membershipId: string;
@@ -37,4 +38,25 @@ export async function loadOrganizationAccess(
   const row = rows[0];
   if (!row) return null;
   return { membershipId: row.membership_id, roleIds: [...row.role_ids].sort(), permissions: [...row.permissions].sort() };
+}
+
+/**
+ * The live role ids and permissions of those of `userIds` who may act in the organization (a
+ * member, neither deleted nor disabled), in one statement; the others are absent.
+ */
+export async function loadMembersAccess(
+  em: EntityManager,
+  organizationId: string,
+  userIds: readonly string[],
+): Promise<Map<string, { roleIds: string[]; permissions: string[] }>> {
+  if (!isUuidString(organizationId) || userIds.length === 0) return new Map();
+  const rows = await em.execute<Array<AccessRow & { user_id: string }>>(
+    `SELECT m.user_id, access.role_ids, access.permissions
+       FROM memberships m
+       JOIN users u ON u.id = m.user_id
+       CROSS JOIN LATERAL (${memberAccessSql('m.id')}) access
+      WHERE m.organization_id = ? AND m.user_id = ANY(?::text[]) AND ${ownerCannotActSql('u')} IS NULL`,
+    [organizationId, sqlTextArray(userIds)],
+  );
+  return new Map(rows.map((row) => [row.user_id, { roleIds: row.role_ids, permissions: row.permissions }]));
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, validationFailed, type Principal } from '@mrp/platform';
-import { assertWithinRoleCeiling, permissionsBeyond, resolveMemberPrincipal, type RowAccessRoles } from '@mrp/authz';
+import { assertWithinActingCeiling, resolveMemberPrincipal, type RowAccessRoles } from '@mrp/authz';
 
 /**
  * An automation acts as its owner, so whoever makes it act (creates, changes, runs or re-keys it)
@@ -51,9 +51,5 @@ async function assertWithinOwnerAuthority(
   owner: Principal,
   action: string,
 ): Promise<void> {
-  const beyond = permissionsBeyond(caller, owner.permissions);
-  if (beyond.length > 0) {
-    throw forbidden(`You cannot ${action} an automation that acts with permissions you do not hold: ${beyond.join(', ')}`);
-  }
-  await assertWithinRoleCeiling(em, rowAccess, caller, organizationId, owner.roleIds, 'act-as', `${action} an automation that acts with`);
+  await assertWithinActingCeiling(em, rowAccess, caller, organizationId, owner, `${action} an automation that acts with`);
 }

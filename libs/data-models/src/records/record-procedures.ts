@@ -129,7 +129,8 @@ async function createRecord(ctx: OrgContext, { model, fields, fieldsVersion }: R
     createEvent(
       'data-models.record-created',
       { modelKey: model.key, recordId: record.id, record },
-      { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(model.key, 'created') },
+      // A new record is restricted to no role yet.
+      { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(model.key, 'created'), recordAccess: { roleIds: [] } },
     ),
   );
   return record;
@@ -305,7 +306,11 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
         createEvent(
           'data-models.record-updated',
           { modelKey: current.model_key, recordId: record.id, changedFields, record, previous: previousValues(current.data, changedFields) },
-          { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(current.model_key, 'updated') },
+          {
+            organizationId: ctx.organizationId,
+            subscriptionAliases: recordEventAliases(current.model_key, 'updated'),
+            recordAccess: { roleIds: current.access_role_ids },
+          },
         ),
       );
       return record;
@@ -339,7 +344,11 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
         createEvent(
           'data-models.record-deleted',
           { modelKey: record.model_key, recordId: record.id, hard },
-          { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(record.model_key, 'deleted') },
+          {
+            organizationId: ctx.organizationId,
+            subscriptionAliases: recordEventAliases(record.model_key, 'deleted'),
+            recordAccess: { roleIds: record.access_role_ids },
+          },
         ),
       );
       return { id: record.id, deleted: true, hard };
@@ -365,7 +374,11 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
         createEvent(
           'data-models.record-updated',
           { modelKey: current.model_key, recordId: record.id, changedFields: [], record },
-          { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(current.model_key, 'updated') },
+          {
+            organizationId: ctx.organizationId,
+            subscriptionAliases: recordEventAliases(current.model_key, 'updated'),
+            recordAccess: { roleIds: current.access_role_ids },
+          },
         ),
       );
       return record;

@@ -20,6 +20,8 @@ export type FoundRecord = RecordRow & {
   model_key: string;
   /** The model's `fields_version` as of the same statement, to check cached field definitions against. */
   fields_version: string;
+  /** The roles the record is restricted to (empty: none), for its events. */
+  access_role_ids: string[];
 };
 
 const STATE_CONDITIONS: Readonly<Record<RecordState, string>> = {
@@ -40,17 +42,19 @@ const STATE_CONDITIONS: Readonly<Record<RecordState, string>> = {
 // the fenced subquery would fall on any row with the id, another organization's or a hidden one,
 // and make its writers wait for a caller who may not see it). The state is checked again on the
 // locked row, which READ COMMITTED re-reads after a concurrent write.
+const ACCESS_ROLE_IDS = 'ARRAY(SELECT ra.role_id::text FROM record_access ra WHERE ra.record_id = r.id) AS access_role_ids';
+
 function findRecordStatement(state: RecordState, forUpdate: boolean): PreparedStatement {
   const byIdChecked = `(SELECT * FROM records WHERE id = $2::uuid OFFSET 0) r
     JOIN data_models m ON m.id = r.model_id AND m.archived_at IS NULL
     WHERE r.organization_id = $1::uuid
       AND ${STATE_CONDITIONS[state]} AND ${visibleToRolesIn('$3::uuid[]')}`;
   const text = forUpdate
-    ? `SELECT ${RECORD_COLUMNS.text}, m.key AS model_key, m.fields_version
+    ? `SELECT ${RECORD_COLUMNS.text}, m.key AS model_key, m.fields_version, ${ACCESS_ROLE_IDS}
     FROM records r JOIN data_models m ON m.id = r.model_id
     WHERE r.id = (SELECT r.id FROM ${byIdChecked}) AND ${STATE_CONDITIONS[state]}
     FOR UPDATE OF r`
-    : `SELECT ${RECORD_COLUMNS.text}, m.key AS model_key, m.fields_version
+    : `SELECT ${RECORD_COLUMNS.text}, m.key AS model_key, m.fields_version, ${ACCESS_ROLE_IDS}
     FROM ${byIdChecked}`;
   return preparedStatement(text, {
     purpose: `record by id, ${state}${forUpdate ? ', locked' : ''}`,

@@ -7,6 +7,8 @@ export interface EventScope {
   organizationId?: string;
   userId?: string;
   subscriptionAliases?: string[];
+  /** An event about a record: the roles the record is restricted to (empty: none); see EventEnvelope. */
+  recordAccess?: { roleIds: readonly string[] };
 }
 
 /** Builds an event whose payload is checked against the catalog at compile time. */
@@ -21,6 +23,7 @@ export function createEvent<T extends EventType>(
     ...(scope.organizationId ? { organizationId: scope.organizationId } : {}),
     ...(scope.userId ? { userId: scope.userId } : {}),
     ...(scope.subscriptionAliases?.length ? { subscriptionAliases: scope.subscriptionAliases } : {}),
+    ...(scope.recordAccess ? { recordAccess: { roleIds: [...scope.recordAccess.roleIds] } } : {}),
   };
 }
 

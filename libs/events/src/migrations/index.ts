@@ -4,6 +4,7 @@ import { Migration20261124000100_webhooks } from './Migration20261124000100_webh
 import { Migration20261126000100_webhook_route_changes } from './Migration20261126000100_webhook_route_changes';
 import { Migration20261126000400_deliveries_without_endpoint_lock } from './Migration20261126000400_deliveries_without_endpoint_lock';
 import { Migration20261126000500_delivery_idempotency_key_unindexed } from './Migration20261126000500_delivery_idempotency_key_unindexed';
+import { Migration20261202002000_webhook_principals } from './Migration20261202002000_webhook_principals';
 
 export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261122000500_job_queue', class: Migration20261122000500_job_queue },
@@ -11,4 +12,5 @@ export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261126000100_webhook_route_changes', class: Migration20261126000100_webhook_route_changes },
   { name: 'Migration20261126000400_deliveries_without_endpoint_lock', class: Migration20261126000400_deliveries_without_endpoint_lock },
   { name: 'Migration20261126000500_delivery_idempotency_key_unindexed', class: Migration20261126000500_delivery_idempotency_key_unindexed },
+  { name: 'Migration20261202002000_webhook_principals', class: Migration20261202002000_webhook_principals },
 ];

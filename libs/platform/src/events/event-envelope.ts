@@ -20,6 +20,11 @@ export interface EventEnvelope<TType extends string = string, TPayload = unknown
   userId?: string;
   /** Present when an automation run caused the event. */
   causedBy?: EventCause;
+  /**
+   * On events about a record: the roles its record is restricted to (empty: none). Never sent to
+   * receivers; webhooks deliver the event only to endpoints whose principal may read the record.
+   */
+  recordAccess?: { roleIds: readonly string[] };
   payload: TPayload;
 }
 

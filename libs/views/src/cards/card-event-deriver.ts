@@ -23,7 +23,10 @@ function columnOf(value: unknown): string | null {
 const recordColumn = (record: Record<string, unknown>, fieldKey: string) => columnOf((record as RecordShape).data?.[fieldKey]);
 const recordTitle = (record: Record<string, unknown>) => String((record as RecordShape).title ?? '');
 
-/** A derived event carries its source's correlation id and cause: the same change, seen as a card. */
+/**
+ * A derived event carries its source's correlation id, cause and record access: the same change,
+ * seen as a card, reaches only the webhooks that may read the record.
+ */
 function stamp(source: EventEnvelope, event: PendingEvent): EventEnvelope {
   return {
     id: newId(),
@@ -31,6 +34,7 @@ function stamp(source: EventEnvelope, event: PendingEvent): EventEnvelope {
     ...(source.correlationId !== undefined ? { correlationId: source.correlationId } : {}),
     ...event,
     ...(source.causedBy ? { causedBy: source.causedBy } : {}),
+    ...(source.recordAccess ? { recordAccess: source.recordAccess } : {}),
   };
 }
 

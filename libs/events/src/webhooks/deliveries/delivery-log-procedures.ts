@@ -16,6 +16,7 @@ import {
   type DeliveryRow,
 } from './delivery-view';
 import { DEFAULT_WEBHOOK_RETENTION_DAYS } from './prune-deliveries';
+import { mayReadEventRecord } from './webhook-outbox';
 
 export const DEFAULT_DELIVERY_PAGE_SIZE = 25;
 export const MAX_DELIVERY_PAGE_SIZE = 100;
@@ -123,15 +124,18 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
     output: Type.Composite([
       DeliveryViewSchema,
       Type.Object({
-        event: Type.Record(Type.String(), Type.Unknown(), { description: 'The event object, exactly the body that is sent' }),
+        event: Type.Record(Type.String(), Type.Unknown(), {
+          description: 'The event object, exactly the body that is sent; without `payload` when it is about a record you may not read',
+        }),
+        payloadWithheld: Type.Boolean({ description: 'true: the event is about a record you may not read (records.read and its roles), so its payload is left out' }),
         attempts: Type.Array(DeliveryAttemptViewSchema),
       }),
     ]),
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
       const owned = ownerCondition(owner);
-      const [row] = await ctx.em.execute<Array<DeliveryRow & { body: string }>>(
-        `SELECT ${DELIVERY_COLUMNS}, d.body FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      const [row] = await ctx.em.execute<Array<DeliveryRow & { body: string; record_access_role_ids: string[] | null }>>(
+        `SELECT ${DELIVERY_COLUMNS}, d.body, d.record_access_role_ids::text[] AS record_access_role_ids FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
           WHERE d.id = ?::uuid AND ${owned.sql}`,
         [input.id, ...owned.params],
       );
@@ -141,7 +145,13 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
            FROM webhook_delivery_attempts WHERE delivery_id = ?::uuid ORDER BY attempt`,
         [input.id],
       );
-      return { ...toDeliveryView(row), event: JSON.parse(row.body) as Record<string, unknown>, attempts: attempts.map(toAttemptView) };
+      const event = JSON.parse(row.body) as Record<string, unknown>;
+      // The log is read by whoever manages webhooks; a record's data is only for those who may read the record.
+      const recordAccess = row.record_access_role_ids === null ? undefined : { roleIds: row.record_access_role_ids };
+      const reader = owner.organizationId === null ? { roleIds: [], permissions: ['records.read'] } : { roleIds: ctx.principal.roleIds, permissions: [...ctx.principal.permissions] };
+      const payloadWithheld = !mayReadEventRecord({ recordAccess }, reader);
+      if (payloadWithheld) delete event.payload;
+      return { ...toDeliveryView(row), event, payloadWithheld, attempts: attempts.map(toAttemptView) };
     },
   });
 
@@ -160,18 +170,19 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
       const [row] = await ctx.em.execute<DeliveryRow[]>(
         `UPDATE webhook_deliveries d SET ${REQUEUE}
            FROM webhook_endpoints e
-          WHERE d.id = ?::uuid AND e.id = d.endpoint_id AND ${owned.sql} AND e.state = 'enabled'
+          WHERE d.id = ?::uuid AND e.id = d.endpoint_id AND ${owned.sql} AND e.state = 'enabled' AND d.status <> 'filtered'
             AND (d.locked_until IS NULL OR d.locked_until <= now())
           RETURNING ${DELIVERY_COLUMNS}`,
         [input.id, ...owned.params],
       );
       if (!row) {
-        const [found] = await ctx.em.execute<Array<{ held: boolean; state: 'enabled' | 'disabled' }>>(
-          `SELECT d.locked_until > now() AS held, e.state FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        const [found] = await ctx.em.execute<Array<{ held: boolean; state: 'enabled' | 'disabled'; status: string }>>(
+          `SELECT d.locked_until > now() AS held, e.state, d.status FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
             WHERE d.id = ?::uuid AND ${owned.sql}`,
           [input.id, ...owned.params],
         );
         if (!found) throw notFound('Webhook delivery');
+        if (found.status === 'filtered') throw conflict("The delivery was filtered: the endpoint's principal may not read the event's record, so it is never sent");
         if (found.state !== 'enabled') throw disabledEndpoint();
         throw conflict('A worker is sending this delivery right now; try again when the attempt is over');
       }

@@ -4,8 +4,9 @@ import { toIso } from '@mrp/platform';
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, with Z' });
 const OptionalTimestamp = Type.Union([Timestamp, Type.Null()]);
 
-export const DeliveryStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')], {
-  description: 'pending: queued or being retried; succeeded: a 2xx was received; failed: given up (attempts spent, 410 Gone, or the endpoint disabled)',
+export const DeliveryStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('filtered')], {
+  description:
+    "pending: queued or being retried; succeeded: a 2xx was received; failed: given up (attempts spent, 410 Gone, or the endpoint disabled); filtered: never sent, the endpoint's principal may not read the event's record",
 });
 export type DeliveryStatus = Static<typeof DeliveryStatusSchema>;
 

@@ -40,7 +40,7 @@ describe('the webhook outbox with routes kept in memory', () => {
 
   beforeAll(async () => {
     bed = await createWebhookTestBed([]);
-    outbox = createWebhookOutbox(async () => new Map(), () => void wakeUps++);
+    outbox = createWebhookOutbox(async () => new Map(), () => void wakeUps++, async () => new Map());
     listener = await listenForRouteChanges({ databaseUrl: bed.db.database.url, logger: silentLogger, caches: [outbox.routes] });
   });
   afterAll(async () => {
@@ -182,5 +182,54 @@ describe('the webhook outbox with routes kept in memory', () => {
     await eventually(async () => (await routedTo(organization)).includes(other));
     await em().transactional((tx) => outbox.persist(tx, [recordCreated(organization)]));
     expect(await deliveriesTo(other)).toBe(1);
+  });
+
+  describe('record events', () => {
+    const finance = newId();
+    const restricted = (organizationId: string, roleIds: string[]): EventEnvelope => ({ ...recordCreated(organizationId), recordAccess: { roleIds } });
+    const statusesTo = async (endpointId: string) =>
+      (await bed.sql<{ status: string }>('SELECT status FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY event_id', [endpointId])).map((row) => row.status);
+
+    it("are delivered as their endpoint's principal may read them, and filtered otherwise", async () => {
+      const readers = new Map([
+        ['reader', { roleIds: [], permissions: ['records.read'] }],
+        ['finance-reader', { roleIds: [finance], permissions: ['records.read'] }],
+        ['finance-no-read', { roleIds: [finance], permissions: [] }],
+      ]);
+      const reading = createWebhookOutbox(async () => new Map(), () => undefined, async (_em, _organizationId, ids) => new Map(ids.flatMap((id) => (readers.has(id) ? [[id, readers.get(id)!] as const] : []))));
+      const organization = await bed.organization();
+      const endpoints: Record<string, string> = {};
+      for (const principal of ['reader', 'finance-reader', 'finance-no-read', 'gone']) {
+        endpoints[principal] = await bed.endpoint(organization);
+        await bed.sql('UPDATE webhook_endpoints SET principal_id = ? WHERE id = ?', [principal, endpoints[principal]]);
+      }
+      const nobody = await bed.endpoint(organization);
+      await bed.sql('UPDATE webhook_endpoints SET principal_id = NULL WHERE id = ?', [nobody]);
+      const events = [restricted(organization, [finance]), restricted(organization, []), recordCreated(organization)].sort((a, b) => a.id.localeCompare(b.id));
+      await reading.persist(em(), events);
+      const expected = (may: (event: EventEnvelope) => boolean) => events.map((event) => (may(event) ? 'pending' : 'filtered'));
+      const isRestricted = (event: EventEnvelope) => (event.recordAccess?.roleIds.length ?? 0) > 0;
+      const isRecord = (event: EventEnvelope) => event.recordAccess !== undefined;
+      expect(await statusesTo(endpoints['reader'])).toEqual(expected((event) => !isRestricted(event)));
+      expect(await statusesTo(endpoints['finance-reader'])).toEqual(expected(() => true));
+      expect(await statusesTo(endpoints['finance-no-read'])).toEqual(expected((event) => !isRecord(event)));
+      expect(await statusesTo(endpoints['gone'])).toEqual(expected((event) => !isRecord(event)));
+      expect(await statusesTo(nobody)).toEqual(expected((event) => !isRecord(event)));
+      const [stored] = await bed.sql<{ body: string; record_access_role_ids: string[] }>(
+        'SELECT body, record_access_role_ids::text[] AS record_access_role_ids FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?',
+        [endpoints['reader'], events.find(isRestricted)!.id],
+      );
+      expect(stored.record_access_role_ids).toEqual([finance]);
+      expect(JSON.parse(stored.body)).not.toHaveProperty('payload');
+      expect(stored.body).not.toContain('recordAccess');
+    });
+
+    it('reach a platform-wide endpoint only when no role restricts the record', async () => {
+      const organization = await bed.organization();
+      const platform = await bed.endpoint(null);
+      const events = [restricted(organization, [finance]), restricted(organization, [])].sort((a, b) => a.id.localeCompare(b.id));
+      await outbox.persist(em(), events);
+      expect(await statusesTo(platform)).toEqual(events.map((event) => (event.recordAccess?.roleIds.length ? 'filtered' : 'pending')));
+    });
   });
 });

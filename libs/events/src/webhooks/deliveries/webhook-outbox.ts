@@ -7,10 +7,36 @@ import { RouteCache } from '../../bus/route-cache';
 /** Each user's member organizations (authz's directory, handed in by the composition root). */
 export type MemberOrganizations = (em: EntityManager, userIds: readonly string[]) => Promise<Map<string, string[]>>;
 
+/** What a member reads records with: its live role ids and permissions. */
+export interface ReaderAccess {
+  roleIds: readonly string[];
+  permissions: readonly string[];
+}
+
+/**
+ * The live access of those of `principalIds` who may act in the organization (members, not
+ * disabled or deleted); anyone missing from the answer reads nothing. authz's, handed in.
+ */
+export type PrincipalAccess = (em: EntityManager, organizationId: string, principalIds: readonly string[]) => Promise<Map<string, ReaderAccess>>;
+
 interface RoutableEndpoint {
   id: string;
   organization_id: string | null;
   subscriptions: string[];
+  /** Whom the endpoint acts as; null: nobody (record events are filtered). */
+  principal_id: string | null;
+}
+
+/**
+ * Whether a reader may see an event's record: events about no record, yes; else `records.read`
+ * and, for a restricted record, one of its roles. The rule of `visibleTo` in data-models, over the
+ * roles the event carries.
+ */
+export function mayReadEventRecord(event: Pick<EventEnvelope, 'recordAccess'>, reader: ReaderAccess | undefined): boolean {
+  if (!event.recordAccess) return true;
+  if (!reader || !reader.permissions.includes('records.read')) return false;
+  const restrictedTo = event.recordAccess.roleIds;
+  return restrictedTo.length === 0 || restrictedTo.some((roleId) => reader.roleIds.includes(roleId));
 }
 
 /** The exact bytes a delivery sends: the event object, its fields in a fixed order. */
@@ -37,8 +63,10 @@ export function deliveryBody(event: EventEnvelope): string {
  * deleted before this commits is dropped by the claim.
  */
 function queueDeliveriesFrom(rows: string): string {
-  return `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key)
-   SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key
+  return `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key, status,
+                                  record_access_role_ids, completed_at)
+   SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key, d.status,
+          d.record_access_role_ids, CASE WHEN d.status = 'filtered' THEN now() END
      FROM ${rows}
      -- One lookup by primary key per row (LIMIT keeps the planner from scanning every enabled endpoint instead).
      CROSS JOIN LATERAL (
@@ -48,7 +76,9 @@ function queueDeliveriesFrom(rows: string): string {
 
 /** Any number of deliveries: $1 is a JSON array of rows. */
 const QUEUE_DELIVERIES = preparedStatement(
-  queueDeliveriesFrom('jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, body text, idempotency_key text)'),
+  queueDeliveriesFrom(
+    'jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, body text, idempotency_key text, status text, record_access_role_ids uuid[])',
+  ),
   { purpose: 'webhook deliveries queued', indexes: ['webhook_endpoints_pkey'] },
 );
 
@@ -57,7 +87,9 @@ const QUEUE_DELIVERIES = preparedStatement(
  * escaped into a JSON string and parsed back by PostgreSQL.
  */
 const QUEUE_ONE_DELIVERY = preparedStatement(
-  queueDeliveriesFrom('(VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::text)) AS d(id, endpoint_id, event_id, event_type, body, idempotency_key)'),
+  queueDeliveriesFrom(
+    '(VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::text, $8::uuid[])) AS d(id, endpoint_id, event_id, event_type, body, idempotency_key, status, record_access_role_ids)',
+  ),
   { purpose: 'a webhook delivery queued', indexes: ['webhook_endpoints_pkey'] },
 );
 
@@ -68,6 +100,8 @@ interface QueuedDelivery {
   event_type: string;
   body: string;
   idempotency_key: string;
+  status: 'pending' | 'filtered';
+  record_access_role_ids: string[] | null;
 }
 
 /** Stands for "no organization" in the route lookup, which then finds the platform-wide endpoints only. */
@@ -92,19 +126,35 @@ export interface WebhookOutbox extends EventPersister {
   routes: RouteCache<RoutableEndpoint>;
 }
 
-export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wakeWorkers: () => void): WebhookOutbox {
+export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wakeWorkers: () => void, principalAccess: PrincipalAccess): WebhookOutbox {
   // The events whose transaction queued deliveries; held weakly, so a rolled-back one is simply forgotten.
   const queuedDeliveries = new WeakSet<EventEnvelope>();
   const routes = new RouteCache<RoutableEndpoint>({
     load: (em, organizationIds) =>
       em.execute<RoutableEndpoint[]>(
-        `SELECT id, organization_id, subscriptions FROM webhook_endpoints
+        `SELECT id, organization_id, subscriptions, principal_id FROM webhook_endpoints
           WHERE state = 'enabled' AND (organization_id IS NULL OR organization_id = ANY(?::uuid[]))`,
         [sqlTextArray(organizationIds)],
       ),
     organizationOf: (endpoint) => endpoint.organization_id,
     idOf: (endpoint) => endpoint.id,
   });
+  /** The live access of the principals of organizations' endpoints a record event matched, by organization. */
+  async function readersOf(em: EntityManager, matches: ReadonlyArray<{ event: EventEnvelope; endpoint: RoutableEndpoint }>) {
+    const principalsByOrganization = new Map<string, Set<string>>();
+    for (const { event, endpoint } of matches) {
+      if (!event.recordAccess || endpoint.organization_id === null || endpoint.principal_id === null) continue;
+      const principals = principalsByOrganization.get(endpoint.organization_id) ?? new Set<string>();
+      principals.add(endpoint.principal_id);
+      principalsByOrganization.set(endpoint.organization_id, principals);
+    }
+    const readers = new Map<string, Map<string, ReaderAccess>>();
+    for (const [organizationId, principals] of principalsByOrganization) {
+      readers.set(organizationId, await principalAccess(em, organizationId, [...principals]));
+    }
+    return readers;
+  }
+
   return {
     routes,
     committed(events) {
@@ -123,22 +173,58 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
       const endpoints = await routes.routesFor(em, organizationIds.length > 0 ? organizationIds : [NO_ORGANIZATION]);
       if (endpoints.length === 0) return;
 
-      const rows: QueuedDelivery[] = [];
+      const matches: Array<{ event: EventEnvelope; endpoint: RoutableEndpoint }> = [];
       for (const event of routable) {
         const owners = new Set(organizationsOf(event));
-        const body = deliveryBody(event);
         for (const endpoint of endpoints) {
           const ownsEvent = endpoint.organization_id === null || owners.has(endpoint.organization_id);
-          if (ownsEvent && endpoint.subscriptions.some((pattern) => eventMatches(pattern, event))) {
-            rows.push({ id: newId(), endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, body, idempotency_key: newId() });
-            queuedDeliveries.add(event);
-          }
+          if (ownsEvent && endpoint.subscriptions.some((pattern) => eventMatches(pattern, event))) matches.push({ event, endpoint });
         }
       }
-      if (rows.length === 0) return;
+      if (matches.length === 0) return;
+      const readers = await readersOf(em, matches);
+
+      const rows: QueuedDelivery[] = [];
+      const bodies = new Map<EventEnvelope, string>();
+      for (const { event, endpoint } of matches) {
+        // A platform-wide endpoint acts as no member: it gets records no role restricts.
+        const reader =
+          endpoint.organization_id === null
+            ? { roleIds: [], permissions: ['records.read'] }
+            : endpoint.principal_id === null
+              ? undefined
+              : readers.get(endpoint.organization_id)?.get(endpoint.principal_id);
+        const readable = mayReadEventRecord(event, reader);
+        let body = readable ? bodies.get(event) : undefined;
+        if (body === undefined) {
+          // A filtered delivery keeps the event without its payload: the log says what was withheld, not what it held.
+          body = deliveryBody(readable ? event : { ...event, payload: undefined });
+          if (readable) bodies.set(event, body);
+        }
+        rows.push({
+          id: newId(),
+          endpoint_id: endpoint.id,
+          event_id: event.id,
+          event_type: event.type,
+          body,
+          idempotency_key: newId(),
+          status: readable ? 'pending' : 'filtered',
+          record_access_role_ids: event.recordAccess ? [...event.recordAccess.roleIds] : null,
+        });
+        if (readable) queuedDeliveries.add(event);
+      }
       if (rows.length === 1) {
-        const [{ id, endpoint_id, event_id, event_type, body, idempotency_key }] = rows;
-        await executePreparedAtCommit(em, QUEUE_ONE_DELIVERY, [id, endpoint_id, event_id, event_type, body, idempotency_key]);
+        const [{ id, endpoint_id, event_id, event_type, body, idempotency_key, status, record_access_role_ids }] = rows;
+        await executePreparedAtCommit(em, QUEUE_ONE_DELIVERY, [
+          id,
+          endpoint_id,
+          event_id,
+          event_type,
+          body,
+          idempotency_key,
+          status,
+          record_access_role_ids === null ? null : sqlTextArray(record_access_role_ids),
+        ]);
       } else {
         await executePreparedAtCommit(em, QUEUE_DELIVERIES, [JSON.stringify(rows)]);
       }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, defineProcedure, newId, notFound, sqlTextArray, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { conflict, defineProcedure, newId, notFound, sqlTextArray, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
 import type { AddressPolicy } from '../url-safety/address-policy';
 import { checkEndpointUrl } from '../url-safety/check-endpoint-url';
 import type { HostLookup } from '../url-safety/host-lookup';
@@ -23,6 +23,12 @@ export interface EndpointProcedureDeps {
   lookup?: HostLookup;
   /** Told after commit that the owner's endpoints changed, so this process's outbox forgets them at once. */
   routesChanged?: (organizationId: string | null) => void;
+  /**
+   * Refuses unless the caller may have an endpoint of the organization act as `principalId`: one
+   * being chosen must be the caller or an active service account, and the caller must hold its
+   * authority, row-access roles included (decision 128). authz's rule, handed in.
+   */
+  assertMayActAs(ctx: ProcedureContext, organizationId: string, principalId: string, options: { choosing: boolean; action: string }): Promise<void>;
 }
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https (http only to loopback or private hosts in development)' });
@@ -34,6 +40,25 @@ const Subscriptions = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), 
   description: 'Event types: exact (`data-models.record-created`, `data-models.invoice.record-created`), a prefix (`data-models.*`) or `*`',
 });
 const EndpointId = Type.String({ format: 'uuid' });
+const PrincipalId = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'Whom the endpoint acts as: you (the default) or a service account of the organization (svc_…); platform-wide endpoints act as their creator',
+});
+
+/**
+ * Whom a new endpoint acts as: its creator unless another is chosen. A platform-wide endpoint is
+ * its creating platform admin's, who acts as no member of any organization.
+ */
+async function chosenPrincipal(ctx: ProcedureContext, deps: EndpointProcedureDeps, organizationId: string | null, principalId: string | undefined): Promise<string> {
+  const chosen = principalId ?? ctx.principal.userId;
+  if (organizationId === null) {
+    if (chosen !== ctx.principal.userId) throw validationFailed([{ field: 'principalId', code: 'invalid_option', message: 'a platform-wide endpoint acts as its creator' }]);
+    return chosen;
+  }
+  await deps.assertMayActAs(ctx, organizationId, chosen, { choosing: true, action: 'have an endpoint act with' });
+  return chosen;
+}
 const CreatedSecret = Type.String({ description: 'Shown once: only its hash is stored' });
 
 function checkSubscriptions(subscriptions: readonly string[]): void {
@@ -88,7 +113,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     scope: 'user',
     permission: null,
     input: Type.Object(
-      { ...platformInputProperty, url: Url, description: Type.Optional(Description), subscriptions: Subscriptions },
+      { ...platformInputProperty, url: Url, description: Type.Optional(Description), subscriptions: Subscriptions, principalId: Type.Optional(PrincipalId) },
       { additionalProperties: false },
     ),
     output: Type.Object({ endpoint: EndpointViewSchema, secret: CreatedSecret }),
@@ -97,6 +122,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
       ctx.afterCommit(async () => deps.routesChanged?.(owner.organizationId));
       checkSubscriptions(input.subscriptions);
       const url = await checkUrl(input.url);
+      const principalId = await chosenPrincipal(ctx, deps, owner.organizationId, input.principalId);
       // Serialises creations per owner, so two at once cannot both pass the limit.
       await ctx.em.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`webhook-endpoints:${owner.organizationId ?? 'platform'}`]);
       const [{ count }] = await ctx.em.execute<Array<{ count: number }>>(
@@ -108,10 +134,20 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
       const secret = generateEndpointSecret();
       const sealed = sealedSecret(deps, id, secret);
       const [row] = await ctx.em.execute<EndpointRow[]>(
-        `INSERT INTO webhook_endpoints (id, organization_id, url, description, subscriptions, secret_hash, secret_ciphertext, created_by)
-         VALUES (?, ?::uuid, ?, ?, ?::text[], ?, ?, ?)
+        `INSERT INTO webhook_endpoints (id, organization_id, url, description, subscriptions, secret_hash, secret_ciphertext, created_by, principal_id)
+         VALUES (?, ?::uuid, ?, ?, ?::text[], ?, ?, ?, ?)
          RETURNING ${ENDPOINT_COLUMNS}`,
-        [id, owner.organizationId, url, input.description ?? '', sqlTextArray(input.subscriptions), sealed.hash, sealed.ciphertext, ctx.principal.userId],
+        [
+          id,
+          owner.organizationId,
+          url,
+          input.description ?? '',
+          sqlTextArray(input.subscriptions),
+          sealed.hash,
+          sealed.ciphertext,
+          ctx.principal.userId,
+          principalId,
+        ],
       );
       return { endpoint: toEndpointView(row), secret };
     },
@@ -119,7 +155,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
 
   const update = defineProcedure({
     name: 'webhooks.endpoints.update',
-    summary: "Change an endpoint's URL, description or subscriptions",
+    summary: "Change an endpoint's URL, description, subscriptions or principal",
     scope: 'user',
     permission: null,
     input: Type.Object(
@@ -129,6 +165,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
         url: Type.Optional(Url),
         description: Type.Optional(Description),
         subscriptions: Type.Optional(Subscriptions),
+        principalId: Type.Optional(PrincipalId),
       },
       { additionalProperties: false },
     ),
@@ -139,10 +176,17 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
       if (input.subscriptions) checkSubscriptions(input.subscriptions);
       const url = input.url === undefined ? undefined : await checkUrl(input.url);
       const current = await lockOwnEndpoint(ctx.em, owner, input.id);
+      let principalId = current.principal_id;
+      if (input.principalId !== undefined && input.principalId !== current.principal_id) {
+        principalId = await chosenPrincipal(ctx, deps, owner.organizationId, input.principalId);
+      } else if ((url !== undefined || input.subscriptions !== undefined) && owner.organizationId !== null && current.principal_id !== null) {
+        // Sending its principal's records somewhere new, or more of them, is acting as it.
+        await deps.assertMayActAs(ctx, owner.organizationId, current.principal_id, { choosing: false, action: 'redirect an endpoint that acts with' });
+      }
       const [row] = await ctx.em.execute<EndpointRow[]>(
-        `UPDATE webhook_endpoints SET url = ?, description = ?, subscriptions = ?::text[], updated_at = now()
+        `UPDATE webhook_endpoints SET url = ?, description = ?, subscriptions = ?::text[], principal_id = ?, updated_at = now()
           WHERE id = ? RETURNING ${ENDPOINT_COLUMNS}`,
-        [url ?? current.url, input.description ?? current.description, sqlTextArray(input.subscriptions ?? current.subscriptions), input.id],
+        [url ?? current.url, input.description ?? current.description, sqlTextArray(input.subscriptions ?? current.subscriptions), principalId, input.id],
       );
       return toEndpointView(row);
     },

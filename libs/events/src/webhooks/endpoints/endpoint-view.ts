@@ -11,6 +11,9 @@ export const EndpointViewSchema = Type.Object(
     url: Type.String(),
     description: Type.String(),
     subscriptions: Type.Array(Type.String()),
+    principalId: Type.Union([Type.String(), Type.Null()], {
+      description: 'Whom the endpoint acts as: record events reach it only when this member may read the record. null: nobody (record events are filtered)',
+    }),
     state: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
     disabledReason: Type.Union([Type.String(), Type.Null()]),
     disabledAt: OptionalTimestamp,
@@ -31,6 +34,7 @@ export interface EndpointRow {
   url: string;
   description: string;
   subscriptions: string[];
+  principal_id: string | null;
   state: 'enabled' | 'disabled';
   disabled_reason: string | null;
   disabled_at: Date | string | null;
@@ -41,7 +45,7 @@ export interface EndpointRow {
   updated_at: Date | string;
 }
 
-export const ENDPOINT_COLUMNS = `id, organization_id, url, description, subscriptions, state, disabled_reason, disabled_at,
+export const ENDPOINT_COLUMNS = `id, organization_id, url, description, subscriptions, principal_id, state, disabled_reason, disabled_at,
   consecutive_failures, secret_ciphertext, previous_secret_expires_at, created_at, updated_at`;
 
 export function toEndpointView(row: EndpointRow, now: Date = new Date()): EndpointView {
@@ -52,6 +56,7 @@ export function toEndpointView(row: EndpointRow, now: Date = new Date()): Endpoi
     url: row.url,
     description: row.description,
     subscriptions: row.subscriptions,
+    principalId: row.principal_id,
     state: row.state,
     disabledReason: row.disabled_reason,
     disabledAt: toIso(row.disabled_at),
