@@ -24,6 +24,36 @@ export function modelComponentNames(key: string) {
   };
 }
 
+/**
+ * Text of the organization's (a model's name and description, a field's option labels or formula)
+ * as CommonMark that shows it literally: OpenAPI descriptions are Markdown, which Redoc and other
+ * renderers turn into HTML, so every ASCII punctuation character is backslash-escaped (CommonMark
+ * lets any of them be) and no `<style>`, `<img>`, link or heading can come out of it. `title` and
+ * `summary` are plain text everywhere and are left as they are.
+ */
+export function markdownLiteral(text: string): string {
+  return text.replace(/[!-/:-@[-`{-~]/g, '\\$&');
+}
+
+/** Keywords whose values are data (a field named `description` among them), never schemas. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'example', 'examples']);
+
+/** A schema built from the model's fields with every `description` in it made literal (see markdownLiteral). */
+function literalDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(literalDescriptions);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([keyword, inner]) => {
+      if (keyword === 'description' && typeof inner === 'string') return [keyword, markdownLiteral(inner)];
+      // Under `properties` the names are field keys, whatever they spell: each value is a schema.
+      if (keyword === 'properties' && typeof inner === 'object' && inner !== null) {
+        return [keyword, Object.fromEntries(Object.entries(inner).map(([field, schema]) => [field, literalDescriptions(schema)]))];
+      }
+      return [keyword, DATA_KEYWORDS.has(keyword) ? inner : literalDescriptions(inner)];
+    }),
+  );
+}
+
 const refTo = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${name}` }) as SchemaObject;
 
 /** The model's `data` schema from field-validation (the one rule), each property titled with the field's name. */
@@ -32,13 +62,18 @@ function dataSchema(model: CatalogModel, mode: WriteMode): SchemaObject {
   const schema = recordDataSchema(definitions, mode) as JsonSchema & { properties: Record<string, JsonSchema> };
   const names = new Map(model.fields.map((field) => [field.key, field.name]));
   for (const [key, property] of Object.entries(schema.properties)) {
-    schema.properties[key] = { title: names.get(key) ?? key, ...property };
+    schema.properties[key] = { title: names.get(key) ?? key, ...(literalDescriptions(property) as JsonSchema) };
   }
+  const name = markdownLiteral(model.name);
   const what =
     mode === 'create'
-      ? `The data of a record of the ${model.name} model`
-      : `Changes to a record of the ${model.name} model: given keys only; null clears a field that is not required`;
-  return { title: mode === 'create' ? model.name : `${model.name} changes`, description: model.description ? `${what}. ${model.description}` : what, ...schema } as SchemaObject;
+      ? `The data of a record of the ${name} model`
+      : `Changes to a record of the ${name} model: given keys only; null clears a field that is not required`;
+  return {
+    title: mode === 'create' ? model.name : `${model.name} changes`,
+    description: model.description ? `${what}. ${markdownLiteral(model.description)}` : what,
+    ...schema,
+  } as SchemaObject;
 }
 
 /** What the generic document always holds; missing, it is a programming error (which the tests find). */
@@ -131,7 +166,7 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
     } as OpenAPIV3_1.PathItemObject;
     tags.push({
       name: model.key,
-      description: model.description ? `${model.name}: ${model.description}` : `Records of the ${model.name} model`,
+      description: model.description ? `${markdownLiteral(model.name)}: ${markdownLiteral(model.description)}` : `Records of the ${markdownLiteral(model.name)} model`,
       'x-displayName': model.name,
     } as OpenAPIV3_1.TagObject);
   }

@@ -29,7 +29,7 @@ describe('GET /api/v1/docs', () => {
   it('names nothing outside this origin, and its policy allows only this origin', () => {
     expect(html).not.toMatch(/https?:\/\//);
     const urls = referencedUrls(html);
-    expect(urls.filter((url) => url !== 'data:,').length).toBe(3);
+    expect(urls.filter((url) => url !== 'data:,').length).toBe(4);
     for (const url of urls.filter((candidate) => candidate !== 'data:,')) expect(url).toMatch(/^\/api\/v1\/docs\/[\w.-]+\.(js|css)$/);
     const policy = page.headers.get('content-security-policy') ?? '';
     expect(policy).toContain("default-src 'none'");
@@ -37,12 +37,24 @@ describe('GET /api/v1/docs', () => {
     expect(policy).toContain("connect-src 'self'");
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).toMatch(/(^|; )script-src 'self'(;|$)/);
-    expect(policy).not.toMatch(/unsafe-eval|https?:|\*|blob:/);
+    expect(policy).not.toMatch(/unsafe-eval|unsafe-inline|https?:|\*|blob:/);
+  });
+
+  it("lets in only the <style> elements carrying this answer's nonce, a new one each time", async () => {
+    const nonceOf = (policy: string | null) => /(?:^|; )style-src 'self' 'nonce-([A-Za-z0-9+/]{24})'(?:;|$)/.exec(policy ?? '')?.[1];
+    const nonce = nonceOf(page.headers.get('content-security-policy'));
+    expect(nonce).toBeDefined();
+    expect(html).toContain(`<meta property="csp-nonce" content="${nonce}" />`);
+    const again = await api.request('/api/v1/docs');
+    const next = nonceOf(again.headers.get('content-security-policy'));
+    expect(next).toBeDefined();
+    expect(next).not.toBe(nonce);
+    expect(await again.text()).toContain(`content="${next}"`);
   });
 
   it('has no inline script, and no form that could put a key into a URL', () => {
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
-    expect(scripts.length).toBe(2);
+    expect(scripts.length).toBe(3);
     for (const [, attributes, body] of scripts) {
       expect(attributes).toMatch(/src="/);
       expect(body.trim()).toBe('');
@@ -51,7 +63,7 @@ describe('GET /api/v1/docs', () => {
     expect(html).toMatch(/<input id="api-key" type="password"/);
   });
 
-  it('serves Redoc from the installed package, cached for a year under a content-hashed name', async () => {
+  it('serves Redoc from the installed package, cached for a year under a content-hashed name, naming no other origin for its logo', async () => {
     const redocUrl = referencedUrls(html).find((url) => url.includes('redoc.standalone'));
     expect(redocUrl).toMatch(/^\/api\/v1\/docs\/redoc\.standalone\.[\w-]{16}\.js$/);
     const response = await api.request(redocUrl!, { headers: { 'Accept-Encoding': 'gzip' } });
@@ -61,7 +73,10 @@ describe('GET /api/v1/docs', () => {
     expect(response.headers.get('content-encoding')).toBe('gzip');
     expect(response.headers.get('vary')).toMatch(/Accept-Encoding/);
     const installed = readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
-    expect(await response.text()).toBe(installed);
+    const served = await response.text();
+    expect(installed).toContain('https://cdn.redoc.ly/redoc/logo-mini.svg');
+    expect(served).not.toContain('cdn.redoc.ly');
+    expect(served.replace(/data:image\/svg\+xml,[^"]*/g, 'LOGO')).toBe(installed.replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', 'LOGO'));
   });
 
   it("serves the page's own script and styles, plain to a client that takes no compression", async () => {

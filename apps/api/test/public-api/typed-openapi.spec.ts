@@ -165,6 +165,40 @@ describe('GET /api/v1/openapi.json with an API key', () => {
       expect(Object.keys(schemasOf(theirs)).filter((name) => name.endsWith('.Data'))).toEqual(['projects.Data']);
     });
 
+    it("shows a model's name and description, and its fields' labels, as literal text, never as Markdown or HTML", async () => {
+      const hostile = await createOrganizationWithKey(api, { name: 'Hostile Inc', modelKey: 'notes' });
+      const name = '<b>Loud</b> [home](https://evil.example)';
+      const description = '<style>body{display:none}</style><img src=x onerror=alert(1)> <a href="https://evil.example">click</a>\n# Heading';
+      await hostile.rpc('dataModels.create', { key: 'hostile', name, description });
+      await hostile.rpc('dataModels.fields.create', {
+        model: 'hostile',
+        key: 'kind',
+        name: '<i>Kind</i>',
+        type: 'SELECT',
+        config: { options: [{ value: 'a', label: '<img src=y>' }] },
+      });
+      const document = await documentOf(await fetchDocument(hostile.key.token));
+      const data = schemasOf(document)['hostile.Data'];
+      const texts = [
+        document.tags?.find((tag) => tag.name === 'hostile')?.description,
+        data.description,
+        schemasOf(document)['hostile.Patch'].description,
+        // An optional SELECT: its options, or null.
+        (propertiesOf(data)['kind'].anyOf as Schema[])[0].description,
+      ];
+      // CommonMark: a backslash before ASCII punctuation makes it that character, literally.
+      const shown = (text: string | undefined) => (text ?? '').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+      expect(shown(texts[0])).toBe(`${name}: ${description}`);
+      expect(shown(texts[1])).toBe(`The data of a record of the ${name} model. ${description}`);
+      expect(shown(texts[2])).toContain(`Changes to a record of the ${name} model`);
+      expect(shown(texts[3])).toBe('a: <img src=y>');
+      for (const text of texts) expect(text).not.toMatch(/(^|[^\\])[<>[\]()#&`*_]/);
+      // Titles and summaries are plain text: as given.
+      expect(data.title).toBe(name);
+      expect(propertiesOf(data)['kind'].title).toBe('<i>Kind</i>');
+      expect(document.paths?.['/models/hostile/records']?.post?.summary).toBe(`Create a record (${name})`);
+    });
+
     it('is counted against the key like any call (rate-limit headers)', async () => {
       const response = await fetchDocument(org.key.token);
       expect(response.headers.get('x-ratelimit-limit')).toBe('1000');
