@@ -1,7 +1,30 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** How often a request whose client closed its sending side checks whether the client still reads. */
 const PROBE_INTERVAL_MS = 250;
+
+/** The requests of each connection waiting to hear that their client stopped sending: one 'end' listener per connection, not per request. */
+const stoppedSendingWatchers = new WeakMap<Socket, Set<() => void>>();
+
+function onStoppedSending(socket: Socket, watcher: () => void): () => void {
+  if (socket.readableEnded) {
+    watcher();
+    return () => undefined;
+  }
+  let watchers = stoppedSendingWatchers.get(socket);
+  if (!watchers) {
+    const created = new Set<() => void>();
+    watchers = created;
+    stoppedSendingWatchers.set(socket, created);
+    socket.once('end', () => {
+      for (const notify of [...created]) notify();
+    });
+  }
+  watchers.add(watcher);
+  const registered = watchers;
+  return () => registered.delete(watcher);
+}
 
 /**
  * Calls `onGone` once if the client goes away before the answer is written, until `stop()`.
@@ -17,25 +40,25 @@ const PROBE_INTERVAL_MS = 250;
 export function watchClientDeparture(request: IncomingMessage, response: ServerResponse, onGone: () => void): () => void {
   let watching = true;
   let probe: NodeJS.Timeout | undefined;
-  const { socket } = request;
+  const socket = request.socket;
   const closed = () => {
     if (watching && !response.writableFinished) onGone();
   };
   const stoppedSending = () => {
-    if (!watching || request.httpVersionMajor !== 1 || request.httpVersionMinor < 1) return;
+    if (!watching || probe || request.httpVersionMajor !== 1 || request.httpVersionMinor < 1) return;
     probe = setInterval(() => {
       if (!watching || response.headersSent || socket.destroyed) clearInterval(probe);
       else response.writeProcessing();
     }, PROBE_INTERVAL_MS);
     probe.unref();
   };
-  // `on`, not `once` (no wrapper per request): stop() removes both.
+  // `on`, not `once` (no wrapper per request): stop() removes it.
   response.on('close', closed);
-  socket.on('end', stoppedSending);
+  const forget = onStoppedSending(socket, stoppedSending);
   return () => {
     watching = false;
     response.off('close', closed);
-    socket.off('end', stoppedSending);
+    forget();
     if (probe) clearInterval(probe);
   };
 }
