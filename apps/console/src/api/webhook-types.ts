@@ -10,6 +10,8 @@ export interface WebhookEndpoint {
   url: string;
   description: string;
   subscriptions: string[];
+  /** Whom the endpoint acts as: record events reach it only when this member may read the record; null: nobody. */
+  principalId: string | null;
   state: 'enabled' | 'disabled';
   disabledReason: string | null;
   disabledAt: string | null;
@@ -27,8 +29,9 @@ export interface EndpointWithSecret {
   secret: string;
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-export const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed'];
+/** filtered: never sent, the endpoint's principal may not read the event's record. */
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'filtered';
+export const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'filtered'];
 
 /** `webhooks.deliveries.list` items */
 export interface WebhookDelivery {
@@ -62,6 +65,8 @@ export interface DeliveryAttempt {
 /** `webhooks.deliveries.get` */
 export interface WebhookDeliveryDetail extends WebhookDelivery {
   event: Record<string, unknown>;
+  /** The event is about a record you may not read: `event` comes without its payload. */
+  payloadWithheld: boolean;
   attempts: DeliveryAttempt[];
 }
 

@@ -165,7 +165,9 @@ export default function WebhookDeliveryPage({ params }: PageProps) {
         </div>
       )}
 
-      <h2 className="section">What was sent</h2>
+      <h2 className="section">{shown.status === 'filtered' ? 'The event, not sent' : 'What was sent'}</h2>
+      {shown.status === 'filtered' && <p>The endpoint acts as someone who may not read this record, so the event was never sent to it.</p>}
+      {shown.payloadWithheld && <p>Its payload is left out: the event is about a record you may not read.</p>}
       <pre className="excerpt" tabIndex={0} aria-label="The event sent as the body">
         {JSON.stringify(shown.event, null, 2)}
       </pre>

@@ -23,6 +23,7 @@ const ENDPOINT: WebhookEndpoint = {
   url: 'https://erp.example.com/hooks',
   description: 'ERP',
   subscriptions: ['rbac.role-created'],
+  principalId: 'u-1',
   state: 'enabled',
   disabledReason: null,
   disabledAt: null,

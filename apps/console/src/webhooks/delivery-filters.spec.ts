@@ -17,5 +17,6 @@ describe('the delivery log filters', () => {
     expect(filtersFromSearch(filtersToSearch(filters))).toEqual(filters);
     expect(filtersToSearch(NO_DELIVERY_FILTERS)).toBe('');
     expect(filtersFromSearch('?status=exploded').status).toBe('');
+    expect(filtersFromSearch('?status=filtered').status).toBe('filtered');
   });
 });

@@ -1,4 +1,4 @@
-import type { DeliveryStatus } from '../api/webhook-types';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../api/webhook-types';
 import { checkWindow } from './endpoint-form';
 
 /** The delivery log's filters as the form holds them; '' means "any". */
@@ -47,7 +47,7 @@ export function filtersFromSearch(search: string): DeliveryFilterValues {
   const status = params.get('status');
   return {
     endpointId: params.get('endpoint') ?? '',
-    status: status === 'pending' || status === 'succeeded' || status === 'failed' ? status : '',
+    status: DELIVERY_STATUSES.find((known) => known === status) ?? '',
     eventType: params.get('eventType') ?? '',
     since: params.get('since') ?? '',
     until: params.get('until') ?? '',
