@@ -152,6 +152,10 @@ describe('row-level access cannot be borrowed', () => {
         expect((await expectError(await call('serviceAccounts.keys.create', { serviceAccountId: robotId, name: 'k', ...access }, roleAdmin), 403, 'forbidden')).message).toContain('finance');
       }
 
+      // Deleting the role would lift its records' restriction for every reader.
+      expect((await expectError(await call('rbac.roles.delete', { key: 'finance' }, roleAdmin), 403, 'forbidden')).message).toContain('finance');
+      await expectError(await call('records.get', { id: restrictedId }, roleAdmin), 404, 'not_found');
+
       // A role no record is restricted to is still hers to give.
       await org.rpc('rbac.roles.create', { key: 'reader', name: 'Reader', permissions: ['records.read'] });
       expect((await call('rbac.roles.assign', { userId: (await whoAmI(roleAdmin)).userId, roleKey: 'reader' }, roleAdmin)).status).toBe(200);

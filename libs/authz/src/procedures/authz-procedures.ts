@@ -32,7 +32,7 @@ export function createAuthzProcedures(deps: AuthzProcedureDeps): AnyProcedure[] 
     ...createOrganizationProcedures(),
     ...createInviteProcedures(deps),
     ...createMemberProcedures(deps),
-    ...createRoleProcedures(),
+    ...createRoleProcedures(deps),
     ...createGrantProcedures(deps),
     ...createUserProcedures(),
     ...createAccountDeletionProcedures({ graceDays: deps.accountDeletionGraceDays ?? 30 }),

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, conflict, defineProcedure, newId, validationFailed, type AnyProcedure } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
-import { assertWithinGrantCeiling } from '../access/grant-ceiling';
+import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles } from '../access/grant-ceiling';
 import { sqlTextArray } from '../db/sql-values';
 import { ALL_PERMISSIONS, PERMISSIONS } from './permission-catalog';
 import { assertKnownPermissions } from './permission-input';
@@ -135,7 +135,7 @@ export const updateRole = defineProcedure({
   },
 });
 
-export const deleteRole = defineProcedure({
+const deleteRole = (rowAccess: RowAccessRoles) => defineProcedure({
   name: 'rbac.roles.delete',
   summary: 'Delete a custom role; its members lose it on their next call',
   scope: 'organization',
@@ -145,6 +145,9 @@ export const deleteRole = defineProcedure({
   async handler(ctx, input) {
     const role = await requireCustomRole(ctx.em, ctx.organizationId, input.key, 'deleted');
     assertWithinGrantCeiling(ctx.principal, role.permissions, 'delete a role carrying');
+    // The role's records lose their restriction with it (record_access cascades): every reader
+    // of their models sees them, so it is granting the role to everyone.
+    await assertWithinRoleCeiling(ctx.em, rowAccess, ctx.principal, ctx.organizationId, [role.id], 'grant', 'delete');
     await ctx.em.execute('DELETE FROM roles WHERE id = ?', [role.id]);
     ctx.emit(
       createEvent(
@@ -157,6 +160,6 @@ export const deleteRole = defineProcedure({
   },
 });
 
-export function createRoleProcedures(): AnyProcedure[] {
-  return [listPermissions, listRolesProcedure, createRole, updateRole, deleteRole];
+export function createRoleProcedures(deps: { rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
+  return [listPermissions, listRolesProcedure, createRole, updateRole, deleteRole(deps.rowAccessRoles)];
 }
