@@ -66,7 +66,9 @@ describe('The API reference page in Chromium', () => {
     const policy = (await api.request('/api/v1/docs')).headers.get('content-security-policy') ?? '';
     expect(policy).not.toContain('unsafe-inline');
     // Redoc's theme paints its menu; unstyled, it would be transparent.
-    const menuBackground = await page.locator('.menu-content').evaluate((menu) => getComputedStyle(menu).backgroundColor);
+    // Run in the page (a string: this project's TypeScript knows no DOM).
+    await page.locator('.menu-content').waitFor();
+    const menuBackground = await page.evaluate(`getComputedStyle(document.querySelector('.menu-content')).backgroundColor`);
     expect(menuBackground).toBe('rgb(250, 250, 250)');
     expect(problems).toEqual([]);
   });
@@ -93,13 +95,13 @@ describe('The API reference page in Chromium', () => {
     await page.getByText('Typed for your organization: 2 models.').waitFor();
     await page.getByRole('heading', { name: 'Create a record (<b>Loud</b>)' }).waitFor();
     await page.getByText(`<b>Loud</b>: ${description}`).first().waitFor();
-    const injected = await page.evaluate(() => ({
-      styles: [...document.querySelectorAll('style')].filter((style) => style.textContent?.includes('body{display:none}')).length,
+    const injected = await page.evaluate(`({
+      styles: [...document.querySelectorAll('style')].filter((style) => style.textContent.includes('body{display:none}')).length,
       images: document.querySelectorAll('img[src="x"]').length,
       links: document.querySelectorAll('a[href^="https://evil.example"]').length,
-      bold: [...document.querySelectorAll('#reference strong, #reference b')].filter((element) => /bold|Loud/.test(element.textContent ?? '')).length,
+      bold: [...document.querySelectorAll('#reference strong, #reference b')].filter((element) => /bold|Loud/.test(element.textContent)).length,
       bodyDisplay: getComputedStyle(document.body).display,
-    }));
+    })`);
     expect(injected).toEqual({ styles: 0, images: 0, links: 0, bold: 0, bodyDisplay: 'block' });
     expect(problems).toEqual([]);
   });
