@@ -13,6 +13,7 @@ import { createOrganizationWithKey, queryDatabase, sleep, type OrganizationWithK
  */
 const LOOP_SECONDS = 60;
 const HOOK_P99_MS = 2000;
+const GIVE_UP_MS = 20_000;
 const MAX_RUNS_PER_CHAIN = 1000;
 const MAX_QUEUED_RUNS_PER_ORGANIZATION = 10_000;
 
@@ -61,7 +62,8 @@ describe('an organization whose automations loop', () => {
     });
     expect(answer.status).toBe(202);
     const { runId } = (await answer.json()) as { runId: string };
-    for (;;) {
+    // A run still queued this long counts as this long: far over the bound, and the test still ends.
+    while (Date.now() - startedAt < GIVE_UP_MS) {
       const [run] = await queryDatabase<{ status: string; error: string | null }>(api, 'SELECT status, error FROM automation_runs WHERE id = $1', [runId]);
       if (run.status !== 'queued') {
         expect(run).toEqual({ status: 'succeeded', error: null });
@@ -69,6 +71,7 @@ describe('an organization whose automations loop', () => {
       }
       await sleep(20);
     }
+    return GIVE_UP_MS;
   }
 
   it(`keeps another organization's hook runs under ${HOOK_P99_MS} ms (p99) for a minute, and its own records and queue bounded`, async () => {
@@ -87,15 +90,15 @@ describe('an organization whose automations loop', () => {
 
     const delays: Array<Promise<number>> = [];
     let mostQueued = 0;
-    const endsAt = Date.now() + LOOP_SECONDS * 1000;
-    for (let second = 0; Date.now() < endsAt; second++) {
+    const startedAt = Date.now();
+    for (let second = 0; second < LOOP_SECONDS; second++) {
       delays.push(hookToRunFinished(hook, second));
       mostQueued = Math.max(mostQueued, await loopQueued());
-      await sleep(1000);
+      // Every second on the clock, however long the sample took.
+      await sleep(Math.max(0, startedAt + (second + 1) * 1000 - Date.now()));
     }
     const measured = await Promise.all(delays);
 
-    expect(measured.length).toBeGreaterThanOrEqual(LOOP_SECONDS - 5);
     expect(percentile(measured, 99)).toBeLessThan(HOOK_P99_MS);
     expect(mostQueued).toBeLessThanOrEqual(MAX_QUEUED_RUNS_PER_ORGANIZATION);
     // One change: its chain stops at 1,000 runs of 10 records each, and the run log says so.
