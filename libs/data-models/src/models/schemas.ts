@@ -47,8 +47,11 @@ export type FieldOutput = Static<typeof FieldSchema>;
 export const ArchivedModelSchema = Type.Object({ key: Type.String(), archivedAt: Timestamp }, { title: 'ArchivedModel' });
 export type ArchivedModelOutput = Static<typeof ArchivedModelSchema>;
 
-/** `{ items, nextCursor }`, the envelope of every list; named `<Item>List` after a named item (the OpenAPI component's name). */
-export function listEnvelope<T extends TSchema>(item: T, paged: boolean) {
+/**
+ * `{ items, nextCursor }`, the envelope of every list; named `title`, or `<Item>List` after a named
+ * item (the OpenAPI component's name).
+ */
+export function listEnvelope<T extends TSchema>(item: T, paged: boolean, title = typeof item.title === 'string' ? `${item.title}List` : undefined) {
   return Type.Object(
     {
       items: Type.Array(item),
@@ -56,7 +59,7 @@ export function listEnvelope<T extends TSchema>(item: T, paged: boolean) {
         ? Type.Union([Type.String(), Type.Null()], { description: 'Pass it back as `cursor` for the next page; null on the last one' })
         : Type.Null({ description: 'Always null: the list is never paged' }),
     },
-    typeof item.title === 'string' ? { title: `${item.title}List` } : {},
+    title === undefined ? {} : { title },
   );
 }
 
@@ -75,5 +78,5 @@ export const ModelListItemSchema = Type.Object(
 );
 export type ModelListItemOutput = Static<typeof ModelListItemSchema>;
 
-export const ModelListSchema = listEnvelope(ModelListItemSchema, false);
+export const ModelListSchema = listEnvelope(ModelListItemSchema, false, 'ModelList');
 export const FieldListSchema = listEnvelope(FieldSchema, false);
