@@ -1,6 +1,6 @@
 import { fail, ok } from '../core/result';
 import { checkRichText } from '../rich-text/check-rich-text';
-import { exceedsLength } from '../values/text';
+import { exceedsLength, STORABLE_TEXT_PATTERN } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser, isEmptyText } from './field-type-handler';
 import type { TextConfig } from './text';
@@ -18,5 +18,5 @@ export const richTextHandler: FieldTypeHandler<TextConfig> = {
     return check.ok ? ok(value) : fail(path, 'invalid_format', `Disallowed HTML: ${check.reason}`);
   },
   isEmpty: isEmptyText,
-  valueSchema: (config) => ({ type: 'string', maxLength: config.maxLength, contentMediaType: 'text/html' }),
+  valueSchema: (config) => ({ type: 'string', maxLength: config.maxLength, pattern: STORABLE_TEXT_PATTERN, contentMediaType: 'text/html' }),
 };

@@ -1,7 +1,7 @@
 import { integerRule } from '../config/config-rules';
 import { withDefault } from '../config/config-schema';
 import { fail, ok } from '../core/result';
-import { containsLineBreak, exceedsLength, SINGLE_LINE_PATTERN } from '../values/text';
+import { containsLineBreak, exceedsLength, SINGLE_LINE_PATTERN, STORABLE_TEXT_PATTERN } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser, isEmptyText } from './field-type-handler';
 
@@ -32,7 +32,7 @@ function plainTextHandler(options: { ceiling: number; singleLine: boolean }): Fi
     valueSchema: (config) => ({
       type: 'string',
       maxLength: config.maxLength,
-      ...(options.singleLine ? { pattern: SINGLE_LINE_PATTERN } : {}),
+      pattern: options.singleLine ? SINGLE_LINE_PATTERN : STORABLE_TEXT_PATTERN,
     }),
   };
 }

@@ -66,6 +66,10 @@ function compile(mode: WriteMode) {
 const WRONG_VALUES: Array<[key: string, value: unknown]> = [
   ['title', 'x'.repeat(21)],
   ['title', 'two\nlines'],
+  ['title', ''],
+  ['title', 'nul \u0000 inside'],
+  ['notes', 'nul \u0000 inside'],
+  ['body', '<p>nul \u0000 inside</p>'],
   ['notes', 'x'.repeat(51)],
   ['score', 'not a number'],
   ['score', 11],
@@ -97,7 +101,7 @@ describe('recordDataSchema', () => {
     expect(Object.keys(schema.properties)).toEqual(FIELDS.filter((f) => !f.archivedAt).map((f) => f.key));
     const types = new Set(FIELDS.map((f) => f.type));
     expect([...types].sort()).toEqual([...FIELD_TYPES].sort());
-    expect(schema.properties['title']).toEqual({ type: 'string', maxLength: 20, pattern: expect.any(String) });
+    expect(schema.properties['title']).toEqual({ type: 'string', maxLength: 20, pattern: expect.any(String), minLength: 1 });
     expect(schema.properties['score']).toEqual({ type: 'number', minimum: 0, maximum: 10 });
     expect(schema.properties['status']).toMatchObject({ anyOf: [{ type: 'string', enum: ['open', 'done'] }, { type: 'null' }] });
     expect(schema.properties['due_on']).toMatchObject({ anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] });

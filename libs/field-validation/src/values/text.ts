@@ -2,8 +2,14 @@
 const LINE_BREAK_CHARACTERS = '\\n\\v\\f\\r\\u0085\\u2028\\u2029';
 const LINE_BREAK = new RegExp(`[${LINE_BREAK_CHARACTERS}]`);
 
-/** A JSON Schema `pattern` (ECMA-262) for text without line breaks. */
-export const SINGLE_LINE_PATTERN = `^[^${LINE_BREAK_CHARACTERS}]*$`;
+/** U+0000 as a regex class member: the one character PostgreSQL refuses in text (see `unstorableText`). */
+const NUL_CHARACTER = '\\u0000';
+
+/** A JSON Schema `pattern` (ECMA-262) for text PostgreSQL can store: without U+0000. */
+export const STORABLE_TEXT_PATTERN = `^[^${NUL_CHARACTER}]*$`;
+
+/** A JSON Schema `pattern` (ECMA-262) for storable text without line breaks. */
+export const SINGLE_LINE_PATTERN = `^[^${NUL_CHARACTER}${LINE_BREAK_CHARACTERS}]*$`;
 
 export function containsLineBreak(text: string): boolean {
   return LINE_BREAK.test(text);
@@ -51,6 +57,8 @@ export function exceedsLength(text: string, maxLength: number): boolean {
 /** Any UTF-16 surrogate unit; matched without the `u` flag, so each unit is seen on its own. */
 const SURROGATE = /[\ud800-\udfff]/;
 
+const NUL = new RegExp(`[${NUL_CHARACTER}]`);
+
 /** Why PostgreSQL cannot keep a string exactly as it is. */
 export type UnstorableText = 'nul' | 'lone_surrogate';
 
@@ -60,7 +68,7 @@ export type UnstorableText = 'nul' | 'lone_surrogate';
  * parameter would come back as U+FFFD. Both are refused, never altered.
  */
 export function unstorableText(text: string): UnstorableText | undefined {
-  if (text.includes('\u0000')) return 'nul';
+  if (NUL.test(text)) return 'nul';
   // Well-formed text rarely has surrogates at all; only then is each one checked for its partner.
   if (!SURROGATE.test(text)) return undefined;
   for (let index = 0; index < text.length; index++) {
