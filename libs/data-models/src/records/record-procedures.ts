@@ -65,7 +65,7 @@ export interface RecordProcedureDeps {
 }
 
 const RecordIdInput = Type.String({ minLength: 1, maxLength: 64, description: 'The record id (a UUID)' });
-const dataInput = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
+const dataInput = (description: string, example: Record<string, unknown>) => Type.Record(Type.String(), Type.Unknown(), { description, examples: [example] });
 /** The version a change is based on; REST fills it from If-Match. Checked in the write itself. */
 const ExpectedVersionInput = Type.Integer({
   minimum: 0,
@@ -247,7 +247,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     scope: 'organization',
     permission: 'records.create',
     versioned: true,
-    input: Type.Object({ model: ModelKeyInput, data: dataInput('Values keyed by field key; must include title') }, { additionalProperties: false }),
+    input: Type.Object({ model: ModelKeyInput, data: dataInput('Values keyed by field key; must include title', { title: 'Quarterly report' }) }, { additionalProperties: false }),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const cached = models.get(ctx.organizationId, input.model);
@@ -280,7 +280,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     input: Type.Object(
       {
         id: RecordIdInput,
-        data: dataInput('Values to change, keyed by field key; null clears a non-required field'),
+        data: dataInput('Values to change, keyed by field key; null clears a non-required field', { title: 'Quarterly report, revised' }),
         expectedVersion: Type.Optional(ExpectedVersionInput),
       },
       { additionalProperties: false },
