@@ -45,8 +45,9 @@ export function firstIdAt(epochMs: number): string {
  *   - the organization's queue: runs queued and not yet finished, counted through
  *     (organization_id, queued_at); the count stops at the cap.
  * A run over a bound is not queued: it is recorded in one skipped row per automation, minute and
- * bound, whose skipped_runs counts them, so skipping is no growth vector of its own. Schedule
- * slots are exempt (at most one a minute per automation, unique per slot).
+ * bound, whose skipped_runs counts them, so skipping is no growth vector of its own (writes over
+ * a bound wait on one another for that row, and only while over it). Schedule slots are exempt
+ * (at most one a minute per automation, unique per slot).
  *
  * Answered, in the order given, the id of each run: queued, or of the skipped row that counts it;
  * null for a schedule slot already queued. The runners are woken at commit by a NOTIFY in this
