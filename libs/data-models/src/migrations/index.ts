@@ -3,10 +3,12 @@ import { Migration20261122000400_data_models } from './Migration20261122000400_d
 import { Migration20261122000430_model_fields_version } from './Migration20261122000430_model_fields_version';
 import { Migration20261125002000_record_reminders } from './Migration20261125002000_record_reminders';
 import { Migration20261201000200_record_version } from './Migration20261201000200_record_version';
+import { Migration20261203001000_record_search_and_trash } from './Migration20261203001000_record_search_and_trash';
 
 export const dataModelsMigrations: MigrationObject[] = [
   { name: 'Migration20261122000400_data_models', class: Migration20261122000400_data_models },
   { name: 'Migration20261122000430_model_fields_version', class: Migration20261122000430_model_fields_version },
   { name: 'Migration20261125002000_record_reminders', class: Migration20261125002000_record_reminders },
   { name: 'Migration20261201000200_record_version', class: Migration20261201000200_record_version },
+  { name: 'Migration20261203001000_record_search_and_trash', class: Migration20261203001000_record_search_and_trash },
 ];

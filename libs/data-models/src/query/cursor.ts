@@ -40,7 +40,7 @@ export interface CursorRow {
 type PayloadValue = string | null | { h: string };
 
 interface CursorPayload {
-  /** Hash of what the cursor is bound to: model, sort and filter. */
+  /** Hash of what the cursor is bound to: model, sort, filter, search and trash. */
   b: string;
   v: PayloadValue[];
   i: string;
@@ -52,6 +52,10 @@ export interface CursorScope {
   sort: SortPlan;
   /** The normalised filter tree, or undefined. */
   filter: unknown;
+  /** The search text (`q`), or undefined. */
+  search?: string;
+  /** A page of the trash. */
+  deleted?: boolean;
 }
 
 /** Hex characters of SHA-256 kept in a reference: 96 bits, enough to notice that a value changed. */
@@ -90,13 +94,19 @@ export function invalidCursor(): DomainError {
         message: 'This cursor cannot continue this list; request the first page again, without cursor',
       },
     ],
-    "cursor cannot be used: pass the previous page's nextCursor unchanged, with the same model, sort and filter, or start again from the first page",
+    "cursor cannot be used: pass the previous page's nextCursor unchanged, with the same model, sort, filter, q and deleted, or start again from the first page",
   );
+}
+
+/** Appended only when set, so the cursors of a plain list, issued before these existed, stay valid. */
+function listVariant(scope: CursorScope): unknown[] {
+  if (scope.search === undefined && !scope.deleted) return [];
+  return [{ search: scope.search ?? null, deleted: scope.deleted === true }];
 }
 
 function binding(scope: CursorScope): string {
   return createHash('sha256')
-    .update(JSON.stringify([scope.organizationId, scope.modelId, scope.sort.signature, scope.filter ?? null]))
+    .update(JSON.stringify([scope.organizationId, scope.modelId, scope.sort.signature, scope.filter ?? null, ...listVariant(scope)]))
     .digest('base64url')
     .slice(0, 16);
 }

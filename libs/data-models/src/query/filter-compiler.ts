@@ -38,7 +38,7 @@ function resolveTarget(key: string, fields: ReadonlyMap<string, FieldDefinition>
 }
 
 /** LIKE pattern with the caller's text taken literally (`%`, `_` and `\` escaped). */
-function likePattern(text: string, anchored: 'contains' | 'startsWith'): string {
+export function likePattern(text: string, anchored: 'contains' | 'startsWith'): string {
   const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
   return anchored === 'contains' ? `%${escaped}%` : `${escaped}%`;
 }

@@ -13,6 +13,8 @@ import {
 import { joinSql, sql, trustedSql, type SqlFragment } from './sql';
 
 export const DEFAULT_SORT = '-createdAt';
+/** The trash's default order: newest deletion first. */
+export const DEFAULT_TRASH_SORT = '-deletedAt';
 export const MAX_SORT_TERMS = 3;
 
 /** One ORDER BY column; a sort term has one or two (text sorts by its indexed prefix, then in full). */
@@ -54,11 +56,16 @@ function textColumns(expression: SqlFragment, descending: boolean, nullable: boo
   ];
 }
 
-function systemTerm(key: string, descending: boolean): SortTerm | undefined {
+const TIMESTAMP_COLUMNS: Readonly<Record<string, string>> = { createdAt: 'r.created_at', updatedAt: 'r.updated_at', deletedAt: 'r.deleted_at' };
+
+function systemTerm(key: string, descending: boolean, trash: boolean): SortTerm | undefined {
+  // Only deleted records have a deletion time (never null there).
+  if (key === 'deletedAt' && !trash) return undefined;
   switch (key) {
     case 'createdAt':
-    case 'updatedAt': {
-      const column = key === 'createdAt' ? 'r.created_at' : 'r.updated_at';
+    case 'updatedAt':
+    case 'deletedAt': {
+      const column = TIMESTAMP_COLUMNS[key];
       return {
         key,
         descending,
@@ -88,11 +95,12 @@ function fieldTerm(field: FieldDefinition, descending: boolean): SortTerm {
 }
 
 /**
- * Parses `sort` (`createdAt`, `-createdAt`, `updatedAt`, `title` or a field key, `-` for
- * descending, up to 3 comma-separated). Anything unknown or malformed is a 400, never ignored.
+ * Parses `sort` (`createdAt`, `-createdAt`, `updatedAt`, `title` or a field key, and in the trash
+ * `deletedAt`; `-` for descending, up to 3 comma-separated). Anything unknown or malformed is a
+ * 400, never ignored.
  */
-export function parseSort(raw: string | undefined, fields: ReadonlyMap<string, FieldDefinition>): SortPlan {
-  const text = raw === undefined ? DEFAULT_SORT : raw;
+export function parseSort(raw: string | undefined, fields: ReadonlyMap<string, FieldDefinition>, { trash = false } = {}): SortPlan {
+  const text = raw === undefined ? (trash ? DEFAULT_TRASH_SORT : DEFAULT_SORT) : raw;
   const parts = text.split(',');
   if (parts.length > MAX_SORT_TERMS) throw badRequest(`sort takes at most ${MAX_SORT_TERMS} keys`);
   const terms: SortTerm[] = [];
@@ -101,7 +109,7 @@ export function parseSort(raw: string | undefined, fields: ReadonlyMap<string, F
     const key = descending ? part.slice(1) : part;
     if (key === '') throw badRequest('sort has an empty key');
     if (terms.some((term) => term.key === key)) throw badRequest(`sort names "${key}" twice`);
-    const system = systemTerm(key, descending);
+    const system = systemTerm(key, descending, trash);
     const field = system ? undefined : fields.get(key);
     if (!system && !field) throw badRequest(`Cannot sort by "${key}": no such field`);
     terms.push(system ?? fieldTerm(field as FieldDefinition, descending));

@@ -1,6 +1,8 @@
 import type { FieldDefinition, FilterNode } from '@mrp/field-validation';
 import { isCursorReference, sortValueDigestSql, type CursorPosition } from '../query/cursor';
 import { compileFilter } from '../query/filter-compiler';
+import { isoTimestamp } from '../query/field-expressions';
+import { searchCondition } from '../query/search';
 import { keysetCondition, orderByClause, type KeysetValue, type SortPlan } from '../query/sort';
 import { joinSql, sql, trustedSql, type SqlFragment } from '../query/sql';
 import { visibleTo } from './record-access';
@@ -13,6 +15,10 @@ export interface ListQuerySpec {
   fields: ReadonlyMap<string, FieldDefinition>;
   sort: SortPlan;
   filter?: FilterNode;
+  /** Text to search for (`q`), see searchCondition. */
+  search?: string;
+  /** List the soft-deleted records (the trash) instead of the live ones. */
+  deleted?: boolean;
   after?: CursorPosition;
   /** Rows to fetch: the page size plus one, to learn whether another page follows. */
   limit: number;
@@ -24,15 +30,21 @@ export const sortValueColumn = (index: number) => `sort_${index}`;
 /** The CTE holding the sort values a cursor refers to instead of carrying them. */
 const CURSOR_ROW = 'cursor_row';
 
+/** What a trash listing shows beside the record: when and by whom it was deleted. */
+const DELETION_COLUMNS = sql`, ${isoTimestamp('r.deleted_at')} AS deleted_at, r.deleted_by`;
+
+type ListedRecords = Pick<ListQuerySpec, 'organizationId' | 'modelId' | 'roleIds' | 'deleted'>;
+
 /**
- * The records a list shows: the model's live records the caller may see. The one definition of
- * both the page and the cursor row, so a cursor can never read a row the list would not show.
+ * The records a list shows: the model's live (or, for the trash, soft-deleted) records the caller
+ * may see. The one definition of both the page and the cursor row, so a cursor can never read a
+ * row the list would not show.
  */
-function listedRecordConditions(spec: Pick<ListQuerySpec, 'organizationId' | 'modelId' | 'roleIds'>): SqlFragment[] {
+function listedRecordConditions(spec: ListedRecords): SqlFragment[] {
   return [
     sql`r.organization_id = ${spec.organizationId}`,
     sql`r.model_id = ${spec.modelId}`,
-    trustedSql('r.deleted_at IS NULL'),
+    trustedSql(spec.deleted ? 'r.deleted_at IS NOT NULL' : 'r.deleted_at IS NULL'),
     visibleTo(spec.roleIds),
   ];
 }
@@ -43,7 +55,7 @@ function listedRecordConditions(spec: Pick<ListQuerySpec, 'organizationId' | 'mo
  * digest; none once it was deleted, hidden from the caller or re-sorted. Undefined for a cursor
  * that carries all its values.
  */
-export function cursorRowQuery(spec: Pick<ListQuerySpec, 'organizationId' | 'modelId' | 'roleIds' | 'sort' | 'after'>): SqlFragment | undefined {
+export function cursorRowQuery(spec: ListedRecords & Pick<ListQuerySpec, 'sort' | 'after'>): SqlFragment | undefined {
   const after = spec.after;
   if (!after) return undefined;
   const columns: SqlFragment[] = [];
@@ -62,7 +74,7 @@ export function cursorRowQuery(spec: Pick<ListQuerySpec, 'organizationId' | 'mod
 }
 
 /**
- * One page of a model's live records. Hot path: the organization/model/deleted_at prefix and the
+ * One page of a model's live records (or of its trash). Hot path: the organization/model/deleted_at prefix and the
  * ORDER BY match a partial btree index (or a field's expression index), and the page starts at
  * the keyset condition rather than an OFFSET, so page 5,000 costs what page 1 costs.
  *
@@ -73,6 +85,7 @@ export function cursorRowQuery(spec: Pick<ListQuerySpec, 'organizationId' | 'mod
 export function buildListQuery(spec: ListQuerySpec): SqlFragment {
   const conditions = listedRecordConditions(spec);
   if (spec.filter) conditions.push(compileFilter(spec.filter, spec.fields));
+  if (spec.search !== undefined) conditions.push(searchCondition(spec.search, spec.fields));
   const cursorRow = cursorRowQuery(spec);
   if (spec.after) {
     // Not every alternative of an expanded keyset condition involves every value: without this
@@ -85,7 +98,8 @@ export function buildListQuery(spec: ListQuerySpec): SqlFragment {
   }
   const sortValues = spec.sort.terms.map((term, index) => sql`${term.cursorValue} AS ${trustedSql(sortValueColumn(index))}`);
   const withClause = cursorRow ? sql`WITH ${trustedSql(CURSOR_ROW)} AS MATERIALIZED (${cursorRow})\n    ` : trustedSql('');
-  return sql`${withClause}SELECT ${RECORD_COLUMNS}, ${joinSql(sortValues, ', ')}
+  const deletion = spec.deleted ? DELETION_COLUMNS : trustedSql('');
+  return sql`${withClause}SELECT ${RECORD_COLUMNS}${deletion}, ${joinSql(sortValues, ', ')}
     FROM records r
     WHERE ${joinSql(conditions, '\n      AND ')}
     ORDER BY ${orderByClause(spec.sort)}

@@ -24,12 +24,13 @@ import {
   MAX_CURSOR_LENGTH,
   type CursorScope,
 } from '../query/cursor';
-import { DEFAULT_SORT, MAX_SORT_TERMS, parseSort } from '../query/sort';
+import { DEFAULT_SORT, DEFAULT_TRASH_SORT, MAX_SORT_TERMS, parseSort } from '../query/sort';
+import { SEARCH_MAX_LENGTH } from '../query/search';
 import { runSql } from '../query/sql';
 import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import { FieldSelectionInput, parseFieldSelection } from './field-selection';
 import { changedFieldKeys, errorDetail, mergePatch, titleOf, validateWrite, withFormulas } from './record-data';
-import { recordOutput, recordVersion, type RecordRow } from './record-rows';
+import { deletedRecordOutput, recordOutput, recordVersion, type DeletedRecordRow, type RecordRow } from './record-rows';
 import {
   findVisibleRecord,
   insertRecordIfCurrent,
@@ -158,6 +159,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     summary: "Lists a model's records: keyset pages, sort and filter tree",
     scope: 'organization',
     permission: 'records.read',
+    inputPermissions: [{ permission: 'records.delete', when: 'deleted=only', appliesTo: (input) => input.deleted === 'only' }],
     readOnly: true,
     input: Type.Object(
       {
@@ -170,7 +172,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
           Type.String({
             minLength: 1,
             maxLength: 200,
-            description: `Up to ${MAX_SORT_TERMS} comma-separated keys: createdAt, updatedAt, title or a field key; prefix - for descending. Default ${DEFAULT_SORT}`,
+            description: `Up to ${MAX_SORT_TERMS} comma-separated keys: createdAt, updatedAt, title or a field key (and deletedAt with deleted=only); prefix - for descending. Default ${DEFAULT_SORT} (${DEFAULT_TRASH_SORT} with deleted=only)`,
           }),
         ),
         // An object, never its JSON text: the REST door parses the query parameter's text once.
@@ -184,6 +186,16 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
           ),
         ),
         fields: Type.Optional(FieldSelectionInput),
+        q: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: SEARCH_MAX_LENGTH,
+            description: 'Search: records whose title or a text, email or URL field contains this text, in any case (% and _ are literal)',
+          }),
+        ),
+        deleted: Type.Optional(
+          Type.Literal('only', { description: 'only: list the soft-deleted records (the trash) instead, each with deletedAt and deletedBy' }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -192,9 +204,10 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
       const { model, fields } = await loadRecordModel(ctx.em, ctx.organizationId, input.model);
       const definitions = definitionMap(fields);
       const selected = parseFieldSelection(input.fields, fields);
-      const sort = parseSort(input.sort, definitions);
+      const trash = input.deleted === 'only';
+      const sort = parseSort(input.sort, definitions, { trash });
       const filter = input.filter === undefined ? undefined : parseFilter(input.filter, fields);
-      const scope: CursorScope = { organizationId: ctx.organizationId, modelId: model.id, sort, filter };
+      const scope: CursorScope = { organizationId: ctx.organizationId, modelId: model.id, sort, filter, search: input.q, deleted: trash };
       const after = input.cursor === undefined ? undefined : decodeCursor(cursorSecret, scope, input.cursor);
       const limit = input.limit ?? DEFAULT_PAGE_SIZE;
       const query: ListQuerySpec = {
@@ -204,10 +217,12 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
         fields: definitions,
         sort,
         filter,
+        search: input.q,
+        deleted: trash,
         after,
         limit: limit + 1,
       };
-      const rows = await runSql<RecordRow & Record<string, string | null>>(ctx.em, buildListQuery(query));
+      const rows = await runSql<RecordRow & Partial<DeletedRecordRow> & Record<string, string | null>>(ctx.em, buildListQuery(query));
       // A cursor that refers to its row yields no rows once that row is no longer listed: only
       // then, tell that apart from the end of the list (a page with rows proves the row was there).
       if (rows.length === 0 && after && hasCursorReferences(after)) {
@@ -220,7 +235,10 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
         rows.length > limit && last
           ? encodeCursor(cursorSecret, scope, { values: sort.terms.map((_, index) => last[sortValueColumn(index)] ?? null), id: last.id })
           : null;
-      return { items: page.map((row) => recordOutput(row, model.key, fields, selected)), nextCursor };
+      const items = trash
+        ? page.map((row) => deletedRecordOutput(row as DeletedRecordRow, model.key, fields, selected))
+        : page.map((row) => recordOutput(row, model.key, fields, selected));
+      return { items, nextCursor };
     },
   });
 
@@ -338,7 +356,9 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
       const hard = input.hard === true;
       // A purge also reaches records that are already soft-deleted.
       const record = await requireRecord(ctx, input.id, hard ? 'any' : 'live', true);
-      const deleted = hard ? await purgeRecord(ctx.em, record.id, input.expectedVersion) : await softDeleteRecord(ctx.em, record.id, input.expectedVersion);
+      const deleted = hard
+        ? await purgeRecord(ctx.em, record.id, input.expectedVersion)
+        : await softDeleteRecord(ctx.em, { id: record.id, userId: ctx.principal.userId, expectedVersion: input.expectedVersion });
       if (!deleted) throw preconditionFailed(`The record is no longer at version ${input.expectedVersion}`);
       ctx.emit(
         createEvent(

@@ -3,7 +3,7 @@ import type { AnswerVersion } from '@mrp/platform';
 import { isLive, type FieldShape } from '../models/model-store';
 import { isoTimestamp } from '../query/field-expressions';
 import { sql } from '../query/sql';
-import type { RecordOutput } from './schemas';
+import type { DeletedRecordOutput, RecordOutput } from './schemas';
 
 /** The columns every record query selects, timestamps already in the API's format. */
 export const RECORD_COLUMNS = sql`r.id, r.model_id, r.title, r.data, ${isoTimestamp('r.created_at')} AS created_at,
@@ -39,6 +39,13 @@ export function recordOutput(row: RecordRow, modelKey: string, fields: readonly 
     createdBy: row.created_by,
     updatedBy: row.updated_by,
   };
+}
+
+/** A row of the trash listing, which also selects when and by whom the record was deleted. */
+export type DeletedRecordRow = RecordRow & { deleted_at: string; deleted_by: string | null };
+
+export function deletedRecordOutput(row: DeletedRecordRow, modelKey: string, fields: readonly FieldShape[], selected?: ReadonlySet<string>): DeletedRecordOutput {
+  return { ...recordOutput(row, modelKey, fields, selected), deletedAt: row.deleted_at, deletedBy: row.deleted_by };
 }
 
 /**

@@ -160,11 +160,11 @@ export async function updateRecordData(
 }
 
 /** False when `expectedVersion` is given and the record is at another one (nothing written). */
-export async function softDeleteRecord(em: EntityManager, id: string, expectedVersion?: number): Promise<boolean> {
+export async function softDeleteRecord(em: EntityManager, deletion: { id: string; userId: string; expectedVersion?: number }): Promise<boolean> {
   const rows = await runSql(
     em,
-    sql`UPDATE records AS r SET deleted_at = now(), version = r.version + 1
-      WHERE r.id = ${id} AND ${versionCondition(expectedVersion)} RETURNING r.id`,
+    sql`UPDATE records AS r SET deleted_at = now(), deleted_by = ${deletion.userId}, version = r.version + 1
+      WHERE r.id = ${deletion.id} AND ${versionCondition(deletion.expectedVersion)} RETURNING r.id`,
   );
   return rows.length === 1;
 }
@@ -179,7 +179,7 @@ export async function purgeRecord(em: EntityManager, id: string, expectedVersion
 export async function restoreRecord(em: EntityManager, id: string, userId: string): Promise<RecordRow> {
   const [row] = await runSql<RecordRow>(
     em,
-    sql`UPDATE records AS r SET deleted_at = NULL, updated_at = date_trunc('milliseconds', now()), updated_by = ${userId},
+    sql`UPDATE records AS r SET deleted_at = NULL, deleted_by = NULL, updated_at = date_trunc('milliseconds', now()), updated_by = ${userId},
         version = r.version + 1
       WHERE r.id = ${id}
       RETURNING ${RECORD_COLUMNS}`,

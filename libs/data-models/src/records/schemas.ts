@@ -18,7 +18,19 @@ export const RecordSchema = Type.Object(
 );
 export type RecordOutput = Static<typeof RecordSchema>;
 
-export const RecordListSchema = listEnvelope(RecordSchema, true);
+/** A record in the trash (`deleted=only`): the record as it was, and when and by whom it was deleted. */
+export const DeletedRecordSchema = Type.Object(
+  {
+    ...RecordSchema.properties,
+    deletedAt: Timestamp,
+    deletedBy: Type.Union([Type.String(), Type.Null()], { description: 'Who deleted it; null for a record deleted before this was kept' }),
+  },
+  { title: 'DeletedRecord' },
+);
+export type DeletedRecordOutput = Static<typeof DeletedRecordSchema>;
+
+/** A page of live records, or with `deleted=only` of the trash (each then a DeletedRecord). */
+export const RecordListSchema = listEnvelope(Type.Union([RecordSchema, DeletedRecordSchema]), true, 'RecordList');
 export type RecordListOutput = Static<typeof RecordListSchema>;
 
 export const RecordDeletionSchema = Type.Object(
