@@ -26,6 +26,16 @@ function fromHttpError(error: unknown): DomainError | undefined {
   return undefined;
 }
 
+/**
+ * A database failure as the caller is told it: a statement cancelled because the client went
+ * away is the client's doing (an aborted request, as fromHttpError says), never a timeout of ours.
+ */
+function fromDatabase(ctx: Context, error: unknown): DomainError | undefined {
+  const failure = databaseFailure(error);
+  if (failure?.code === 'query_timeout' && requestState(ctx).clientGone) return new DomainError('bad_request', 'The request was aborted');
+  return failure;
+}
+
 /** The contract's error shape, with the request's id (its X-Request-Id) for support to find its log lines. */
 export function errorBody(error: DomainError, requestId: string) {
   return {
@@ -61,7 +71,7 @@ export function errorHandler(logger: Logger) {
         throw new DomainError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
       }
     } catch (error) {
-      const domainError = isDomainError(error) ? error : (fromHttpError(error) ?? databaseFailure(error));
+      const domainError = isDomainError(error) ? error : (fromHttpError(error) ?? fromDatabase(ctx, error));
       if (domainError) {
         sendError(ctx, domainError);
         return;

@@ -9,6 +9,8 @@ export interface RequestState {
   requestId: string;
   log: Logger;
   em: EntityManager;
+  /** The client went away before its answer: what the request was doing was cancelled. */
+  clientGone?: boolean;
 }
 
 /**
@@ -32,6 +34,7 @@ export function requestContext(orm: Orm, logger: Logger) {
     let cancelled = false;
     const stopWatching = watchClientDeparture(ctx.req, ctx.res, () => {
       cancelled = true;
+      state.clientGone = true;
       cancelStatements(em);
     });
     try {
