@@ -54,9 +54,9 @@ describe('the api process', () => {
     const page = await fetch(`http://127.0.0.1:${port}/api/v1/docs`);
     expect(page.status).toBe(200);
     const files = [...(await page.text()).matchAll(/\/api\/v1\/docs\/([\w.-]+\.(?:js|css))/g)].map((match) => match[1]);
-    expect(files).toHaveLength(3);
+    expect(files).toHaveLength(4);
     const answers = await Promise.all(files.map((file) => fetch(`http://127.0.0.1:${port}/api/v1/docs/${file}`)));
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
     app.child.kill('SIGTERM');
     await app.waitForLine(/"msg":"api stopped"/);
     expect((await app.exited).code).toBe(0);
