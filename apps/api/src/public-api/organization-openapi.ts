@@ -19,6 +19,7 @@ export function modelComponentNames(key: string) {
     data: `${key}.Data`,
     patch: `${key}.Patch`,
     record: `${key}.Record`,
+    deletedRecord: `${key}.DeletedRecord`,
     list: `${key}.RecordList`,
     create: `${key}.Create`,
   };
@@ -127,7 +128,7 @@ function withData(schema: SchemaObject, data: SchemaObject, overrides: Record<st
 /**
  * The generic document plus, for each model of the catalog, its named schemas (`<key>.Data` for a
  * record's data as written and read, `<key>.Patch` for an update, `<key>.Record`,
- * `<key>.RecordList`, `<key>.Create`) and its own list and create operations at the concrete path
+ * `<key>.DeletedRecord` (in the trash), `<key>.RecordList`, `<key>.Create`) and its own list and create operations at the concrete path
  * `/models/<key>/records` (which OpenAPI matches before the templated one). `GET` and `PATCH
  * /records/{id}` answer a record of any of these models (`AnyRecord`, told apart by `model`).
  * The generic document is left untouched.
@@ -143,6 +144,7 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
   const getRecord = operationAt(paths, '/records/{id}', 'get');
   const updateRecord = operationAt(paths, '/records/{id}', 'patch');
   const recordSchema = must(schemas['Record'], 'Record schema');
+  const deletedRecordSchema = must(schemas['DeletedRecord'], 'DeletedRecord schema');
   const recordListSchema = must(schemas['RecordList'], 'RecordList schema');
   const createBody = bodyMedia(createRecord).schema as SchemaObject;
 
@@ -154,10 +156,15 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
       ...withData(recordSchema, refTo(names.data), { model: { type: 'string', const: model.key, description: 'The model key' } }),
       title: `${model.name} record`,
     };
+    schemas[names.deletedRecord] = {
+      ...withData(deletedRecordSchema, refTo(names.data), { model: { type: 'string', const: model.key, description: 'The model key' } }),
+      title: `Deleted ${model.name} record`,
+    };
     schemas[names.list] = {
       ...recordListSchema,
       title: `${model.name} records`,
-      properties: { ...recordListSchema.properties, items: { type: 'array', items: refTo(names.record) } },
+      // Live records, or the trash's with deleted=only.
+      properties: { ...recordListSchema.properties, items: { type: 'array', items: { anyOf: [refTo(names.record), refTo(names.deletedRecord)] } } },
     };
     schemas[names.create] = { ...withData(createBody, refTo(names.data)), title: `New ${model.name} record` };
     paths[`/models/${model.key}/records`] = {

@@ -70,10 +70,12 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     path: '/models/:key/records',
     operationId: 'listRecords',
     summary: "List a model's records, one page at a time",
-    description: 'Keyset pagination: pass `nextCursor` back as `cursor` until it is null.',
+    description:
+      'Keyset pagination: pass `nextCursor` back as `cursor` until it is null. `q` searches the title and the text, email and URL fields; ' +
+      '`deleted=only` lists the trash (soft-deleted records, newest deletion first) instead.',
     procedure: 'records.list',
     pathParams: { key: 'model' },
-    query: { limit: 'integer', cursor: 'text', sort: 'text', filter: 'json', fields: 'text' },
+    query: { limit: 'integer', cursor: 'text', sort: 'text', filter: 'json', fields: 'text', q: 'text', deleted: 'text' },
     successStatus: 200,
   },
   {
@@ -115,6 +117,16 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     procedure: 'records.delete',
     pathParams: { id: 'id' },
     query: { hard: 'boolean' },
+    successStatus: 200,
+  },
+  {
+    method: 'post',
+    path: '/records/:id/restore',
+    operationId: 'restoreRecord',
+    summary: 'Restore a soft-deleted record',
+    description: 'A record that is not deleted is a 409.',
+    procedure: 'records.restore',
+    pathParams: { id: 'id' },
     successStatus: 200,
   },
 ];

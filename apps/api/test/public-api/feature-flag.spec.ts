@@ -36,6 +36,7 @@ describe('/api/v1 behind the public-api.enabled flag', () => {
       { name: 'GET /records/{id}', send: (token) => v1(token).get(`/records/${recordId}`) },
       { name: 'PATCH /records/{id}', send: (token) => v1(token).patch(`/records/${recordId}`, { data: { title: 'Changed' } }) },
       { name: 'DELETE /records/{id}', send: (token) => v1(token).delete(`/records/${recordId}?hard=true`) },
+      { name: 'POST /records/{id}/restore', send: (token) => v1(token).post(`/records/${recordId}/restore`, undefined) },
       { name: 'GET /openapi.json', send: (token) => v1(token).get('/openapi.json') },
     ];
   });
@@ -49,7 +50,7 @@ describe('/api/v1 behind the public-api.enabled flag', () => {
   }
 
   it('is off by default: every route, openapi.json included, is 404 public_api_disabled, with or without a key', async () => {
-    expect(routes).toHaveLength(10);
+    expect(routes).toHaveLength(11);
     for (const route of routes) {
       await expectDisabled(await route.send(org.key.token));
       await expectDisabled(await route.send(undefined));

@@ -23,8 +23,15 @@ const REQUIRED_PERMISSIONS: Record<string, string | null> = {
   'GET /records/{id}': 'records.read',
   'PATCH /records/{id}': 'records.update',
   'DELETE /records/{id}': 'records.delete',
+  'POST /records/{id}/restore': 'records.delete',
   'GET /openapi.json': null,
 };
+
+/** The routes that take a JSON body; the rest take none. */
+const BODY_ROUTES = ['POST /models/{key}/records', 'PATCH /records/{id}'];
+
+/** Only a create answers 201. */
+const successStatus = (route: string) => (route === 'POST /models/{key}/records' ? '201' : '200');
 
 function operations(document: OpenAPIV3_1.Document): Map<string, Operation> {
   const found = new Map<string, Operation>();
@@ -76,11 +83,14 @@ describe('GET /api/v1/openapi.json', () => {
     expect(stated).toEqual(REQUIRED_PERMISSIONS);
   });
 
-  it('states the permission a hard delete also needs (x-conditional-permissions), and no other', () => {
+  it('states the permissions a hard delete and the trash also need (x-conditional-permissions), and no other', () => {
     const conditional = [...operations(document)]
       .filter(([, operation]) => operation['x-conditional-permissions'] !== undefined)
       .map(([route, operation]) => [route, operation['x-conditional-permissions']]);
-    expect(conditional).toEqual([['DELETE /records/{id}', [{ permission: 'records.purge', when: 'hard=true' }]]]);
+    expect(conditional).toEqual([
+      ['GET /models/{key}/records', [{ permission: 'records.delete', when: 'deleted=only' }]],
+      ['DELETE /records/{id}', [{ permission: 'records.purge', when: 'hard=true' }]],
+    ]);
     expect(operations(document).get('DELETE /records/{id}')!.description).toContain('records.purge');
   });
 
@@ -100,7 +110,7 @@ describe('GET /api/v1/openapi.json', () => {
     const all = operations(document);
     for (const [route, operation] of all) {
       if (route === 'GET /openapi.json') continue;
-      const success = (operation.responses?.[route.startsWith('POST') ? '201' : '200'] ?? {}) as OpenAPIV3_1.ResponseObject;
+      const success = (operation.responses?.[successStatus(route)] ?? {}) as OpenAPIV3_1.ResponseObject;
       expect({ route, schema: success.content?.['application/json']?.schema }).toEqual({ route, schema: expect.any(Object) });
       const pathParams = [...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       const declared = ((operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((parameter) => parameter.in === 'path');
@@ -110,7 +120,7 @@ describe('GET /api/v1/openapi.json', () => {
     const listQuery = ((all.get('GET /models/{key}/records')!.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
       .filter((parameter) => parameter.in === 'query')
       .map((parameter) => parameter.name);
-    expect(listQuery.sort()).toEqual(['cursor', 'fields', 'filter', 'limit', 'sort']);
+    expect(listQuery.sort()).toEqual(['cursor', 'deleted', 'fields', 'filter', 'limit', 'q', 'sort']);
     const deleteQuery = ((all.get('DELETE /records/{id}')!.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((parameter) => parameter.in === 'query');
     expect(deleteQuery.map((parameter) => parameter.name)).toEqual(['hard']);
 
@@ -120,7 +130,7 @@ describe('GET /api/v1/openapi.json', () => {
       const schema = body.content['application/json'].schema as OpenAPIV3_1.SchemaObject;
       expect(schema).toMatchObject({ type: 'object', required: ['data'], additionalProperties: false, properties: { data: { type: 'object' } } });
     }
-    for (const route of ['GET /me', 'GET /models', 'GET /records/{id}', 'DELETE /records/{id}']) {
+    for (const route of ['GET /me', 'GET /models', 'GET /records/{id}', 'DELETE /records/{id}', 'POST /records/{id}/restore']) {
       expect(all.get(route)!.requestBody).toBeUndefined();
     }
   });
@@ -129,7 +139,7 @@ describe('GET /api/v1/openapi.json', () => {
     const dereferenced = (await SwaggerParser.dereference(structuredClone(document) as never)) as OpenAPIV3_1.Document;
     for (const [route, operation] of operations(dereferenced)) {
       if (route === 'GET /openapi.json') continue;
-      const expected = ['400', '401', '403', '404', '429', '503', ...(route.startsWith('POST') || route.startsWith('PATCH') ? ['413', '415'] : [])];
+      const expected = ['400', '401', '403', '404', '429', '503', ...(BODY_ROUTES.includes(route) ? ['413', '415'] : [])];
       for (const status of expected) {
         const response = operation.responses?.[status] as OpenAPIV3_1.ResponseObject | undefined;
         const schema = response?.content?.['application/json']?.schema as OpenAPIV3_1.SchemaObject | undefined;
@@ -145,13 +155,13 @@ describe('GET /api/v1/openapi.json', () => {
       expect(Object.keys(notNow.headers ?? {})).toEqual(expect.arrayContaining(['Retry-After']));
       const unauthorized = operation.responses?.['401'] as OpenAPIV3_1.ResponseObject;
       expect(Object.keys(unauthorized.headers ?? {})).toEqual(expect.arrayContaining(['WWW-Authenticate', 'X-Request-Id']));
-      const success = operation.responses?.[route.startsWith('POST') ? '201' : '200'] as OpenAPIV3_1.ResponseObject;
-      const answersRecord = ['POST /models/{key}/records', 'GET /records/{id}', 'PATCH /records/{id}'].includes(route);
+      const success = operation.responses?.[successStatus(route)] as OpenAPIV3_1.ResponseObject;
+      const answersRecord = ['POST /models/{key}/records', 'GET /records/{id}', 'PATCH /records/{id}', 'POST /records/{id}/restore'].includes(route);
       const write = /^(POST|PATCH|DELETE) /.test(route);
       expect(Object.keys(success.headers ?? {}).sort()).toEqual([
         ...(answersRecord ? ['ETag'] : []),
         ...(write ? ['Idempotent-Replayed'] : []),
-        ...(route.startsWith('POST') ? ['Location'] : []),
+        ...(successStatus(route) === '201' ? ['Location'] : []),
         'X-RateLimit-Limit',
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
@@ -173,6 +183,7 @@ describe('GET /api/v1/openapi.json', () => {
       'GET /records/{id}': ['If-None-Match'],
       'PATCH /records/{id}': ['Idempotency-Key', 'If-Match'],
       'DELETE /records/{id}': ['Idempotency-Key', 'If-Match'],
+      'POST /records/{id}/restore': ['Idempotency-Key'],
     });
     const all = operations(dereferenced);
     const statuses = (route: string) => Object.keys(all.get(route)!.responses ?? {});
@@ -180,6 +191,7 @@ describe('GET /api/v1/openapi.json', () => {
     expect(statuses('DELETE /records/{id}')).toEqual(expect.arrayContaining(['409', '412']));
     expect(statuses('POST /models/{key}/records')).toContain('409');
     expect(statuses('POST /models/{key}/records')).not.toContain('412');
+    expect(statuses('POST /records/{id}/restore')).toContain('409');
     expect(statuses('GET /records/{id}')).toContain('304');
     expect(statuses('GET /models/{key}/records')).not.toContain('304');
     // The REST body never carries expectedVersion: If-Match is its only way in.
@@ -202,6 +214,6 @@ describe('GET /api/v1/openapi.json', () => {
       }
     }
     expect([...served].sort()).toEqual([...operations(document).keys()].sort());
-    expect(served.size).toBe(10);
+    expect(served.size).toBe(11);
   });
 });

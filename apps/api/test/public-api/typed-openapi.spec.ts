@@ -91,7 +91,15 @@ describe('GET /api/v1/openapi.json with an API key', () => {
         data: { $ref: '#/components/schemas/invoice.Data' },
         id: { format: 'uuid' },
       });
-      expect(propertiesOf(schemas['invoice.RecordList'])['items']).toEqual({ type: 'array', items: { $ref: '#/components/schemas/invoice.Record' } });
+      expect(propertiesOf(schemas['invoice.RecordList'])['items']).toEqual({
+        type: 'array',
+        items: { anyOf: [{ $ref: '#/components/schemas/invoice.Record' }, { $ref: '#/components/schemas/invoice.DeletedRecord' }] },
+      });
+      // The trash (deleted=only) lists deleted records: when and by whom each was deleted.
+      expect(schemas['invoice.DeletedRecord']).toMatchObject({
+        required: expect.arrayContaining(['deletedAt', 'deletedBy']),
+        properties: { model: { const: 'invoice' }, data: { $ref: '#/components/schemas/invoice.Data' }, deletedAt: { format: 'date-time' } },
+      });
       expect(schemas['invoice.Create']).toMatchObject({ required: ['data'], properties: { data: { $ref: '#/components/schemas/invoice.Data' } } });
       expect(schemas['invoice.Patch']['required']).toBeUndefined();
       expect(propertiesOf(schemas['invoice.Patch'])['score']).toEqual(propertiesOf(schemas['invoice.Data'])['score']);
@@ -106,9 +114,11 @@ describe('GET /api/v1/openapi.json with an API key', () => {
       expect(answer(item?.get, '200').schema).toEqual({ $ref: '#/components/schemas/invoice.RecordList' });
       expect(((item?.get?.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).map((parameter) => parameter.name).sort()).toEqual([
         'cursor',
+        'deleted',
         'fields',
         'filter',
         'limit',
+        'q',
         'sort',
       ]);
       expect(item?.post?.['x-required-permission' as never]).toBe('records.create');
