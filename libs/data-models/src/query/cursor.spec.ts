@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { isDomainError } from '@mrp/platform';
 import type { FieldDefinition } from '@mrp/field-validation';
 import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH, sortValueDigest, type CursorScope } from './cursor';
@@ -28,6 +28,21 @@ const signed = (payload: unknown) => {
 };
 
 describe('cursors', () => {
+  it('are bound to the search and to the trash, while a plain list keeps the binding it had before either existed', () => {
+    const plain = scope('-createdAt');
+    const cursor = encodeCursor(secret, plain, { values: ['2030-01-01T00:00:00.000000Z'], id });
+    // The binding of cursors issued before q and deleted existed.
+    const before = createHash('sha256').update(JSON.stringify([organizationId, modelId, plain.sort.signature, null])).digest('base64url').slice(0, 16);
+    expect(payloadOf(cursor).b).toBe(before);
+    expect(payloadOf(encodeCursor(secret, { ...plain, search: undefined, deleted: false }, { values: ['2030-01-01T00:00:00.000000Z'], id })).b).toBe(before);
+    for (const other of [{ search: 'abc' }, { deleted: true }, { search: 'abc', deleted: true }]) {
+      expect(() => decodeCursor(secret, { ...plain, ...other }, cursor)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+    }
+    const searched = encodeCursor(secret, { ...plain, search: 'abc' }, { values: ['2030-01-01T00:00:00.000000Z'], id });
+    expect(() => decodeCursor(secret, { ...plain, search: 'abd' }, searched)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+    expect(decodeCursor(secret, { ...plain, search: 'abc' }, searched)).toEqual({ values: ['2030-01-01T00:00:00.000000Z'], id });
+  });
+
   it('carries short sort values in full, as before', () => {
     const list = scope('price,-createdAt');
     const cursor = encodeCursor(secret, list, { values: ['12.5', '2030-01-01T00:00:00.000000Z'], id });
