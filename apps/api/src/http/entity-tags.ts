@@ -19,7 +19,19 @@ interface ListedTag {
 }
 
 // RFC 9110 8.8.3: an optional W/, then any visible characters but DQUOTE, quoted; a list is comma-separated.
-const LISTED_TAG = /\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(?:,|$)/y;
+const ENTITY_TAG = '(W/)?"([!#-~\\u0080-\\u00ff]*)"';
+const LISTED_TAG = new RegExp(`\\s*${ENTITY_TAG}\\s*(?:,|$)`, 'y');
+const UNCAPTURED_TAG = ENTITY_TAG.replaceAll('(', '(?:');
+
+/**
+ * What If-Match and If-None-Match may hold, as the OpenAPI document declares them (JSON Schema
+ * patterns, from the same tag grammar the parser reads): `*` or one tag for If-Match, `*` or a
+ * comma-separated list for If-None-Match. Empty counts as absent.
+ */
+/** What an ETag this API sends looks like: one strong tag. */
+export const STRONG_ENTITY_TAG_PATTERN = `^${UNCAPTURED_TAG.replace('(?:W/)?', '')}$`;
+export const IF_MATCH_PATTERN = `^\\s*(?:|\\*|${UNCAPTURED_TAG})\\s*$`;
+export const IF_NONE_MATCH_PATTERN = `^\\s*(?:|\\*|${UNCAPTURED_TAG}(?:\\s*,\\s*${UNCAPTURED_TAG})*)\\s*$`;
 
 /** `*`, or the tags of a well-formed list; a malformed header is a 400 naming it. */
 function parseTagList(value: string, header: string): '*' | ListedTag[] {

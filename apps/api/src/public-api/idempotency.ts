@@ -23,7 +23,13 @@ export const IDEMPOTENT_METHODS: ReadonlySet<HttpMethod> = new Set(['post', 'pat
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
-const PRINTABLE = /^[\x20-\x7e]+$/;
+/**
+ * What an Idempotency-Key may hold: printable ASCII (U+0020-U+007E), not only spaces. The OpenAPI
+ * document declares this very pattern (with the length limit), so a client's tooling checks what
+ * the server does.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = '^[ -~]*[!-~][ -~]*$';
+const IDEMPOTENCY_KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** The request's Idempotency-Key, checked (1-255 printable ASCII characters); undefined when it sent none. */
 export function idempotencyKeyOf(ctx: Context): string | undefined {
@@ -31,7 +37,7 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
   if (sent === undefined) return undefined;
   const key = Array.isArray(sent) ? sent.join(', ') : sent;
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw badRequest(`Idempotency-Key may hold at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
-  if (key.trim() === '' || !PRINTABLE.test(key)) throw badRequest('Idempotency-Key must be printable ASCII text, e.g. a UUID');
+  if (!IDEMPOTENCY_KEY.test(key)) throw badRequest('Idempotency-Key must be printable ASCII text, e.g. a UUID');
   return key;
 }
 

@@ -1,7 +1,8 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { Type } from '@sinclair/typebox';
 import { ERROR_CODES, IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH, type ErrorCode } from '@mrp/platform';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS } from './idempotency';
+import { IF_MATCH_PATTERN, IF_NONE_MATCH_PATTERN, STRONG_ENTITY_TAG_PATTERN } from '../http/entity-tags';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_METHODS } from './idempotency';
 import { withExamples } from './openapi-examples';
 import type { BoundRoute } from './route-binding';
 import type { QueryParameter } from './query-parameters';
@@ -64,7 +65,11 @@ const OPEN_API_DOCUMENT_SCHEMA: SchemaObject = {
 };
 
 const requestIdHeader: Record<string, OpenAPIV3_1.HeaderObject> = {
-  'X-Request-Id': { description: "The request's id (the one sent, else a new one); quote it when reporting a problem", schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: "The request's id (the one sent, else a new one); quote it when reporting a problem",
+    required: true,
+    schema: { type: 'string' },
+  },
 };
 
 const rateLimitHeaders: Record<string, OpenAPIV3_1.HeaderObject> = {
@@ -149,7 +154,8 @@ const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}
 
 const ETAG_HEADER: OpenAPIV3_1.HeaderObject = {
   description: 'Strong entity tag of the record as answered; send it back in If-Match (writes) or If-None-Match (reads)',
-  schema: { type: 'string' },
+  required: true,
+  schema: { type: 'string', pattern: STRONG_ENTITY_TAG_PATTERN },
 };
 
 const HEADER_PARAMETERS: Record<string, OpenAPIV3_1.ParameterObject> = {
@@ -161,7 +167,7 @@ const HEADER_PARAMETERS: Record<string, OpenAPIV3_1.ParameterObject> = {
       `Makes a retry safe: the first answer to a key is kept ${IDEMPOTENCY_RETENTION_HOURS} h (per API key) and sent again, with Idempotent-Replayed: true, ` +
       'to a retry of the same request (method, path, query, If-Match, body) without running it again; another request with the key is a 409 idempotency_conflict, ' +
       'a retry while the first still runs a 409 request_in_progress. Failures the request itself decided (4xx but 409 conflict) are kept too; 5xx are not.',
-    schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+    schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN },
   },
   IfMatch: {
     name: 'If-Match',
@@ -170,14 +176,14 @@ const HEADER_PARAMETERS: Record<string, OpenAPIV3_1.ParameterObject> = {
     description:
       'The ETag the change is based on: at another version nothing is written and the answer is 412 precondition_failed (checked in the write itself). ' +
       '`*` asks only that the record exists. One tag only; a malformed value is a 400.',
-    schema: { type: 'string' },
+    schema: { type: 'string', pattern: IF_MATCH_PATTERN },
   },
   IfNoneMatch: {
     name: 'If-None-Match',
     in: 'header',
     required: false,
     description: 'ETags the caller holds (or `*`): when one is the current one, the answer is 304 with no body.',
-    schema: { type: 'string' },
+    schema: { type: 'string', pattern: IF_NONE_MATCH_PATTERN },
   },
 };
 
@@ -190,11 +196,10 @@ function openApiPath(koaPath: string): string {
   return koaPath.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
-/** A query parameter as the document shows it: the procedure's schema, or JSON text holding a value of it. */
-function querySchema(parameter: QueryParameter, schemas: Record<string, SchemaObject>): SchemaObject {
+/** A query parameter's value as the document shows it: the procedure's schema, or (JSON text) a JSON media type of it. */
+function queryValue(parameter: QueryParameter, schemas: Record<string, SchemaObject>): { schema: SchemaObject } | { content: Record<string, { schema: SchemaObject }> } {
   const schema = toSchema(parameter.schema, schemas);
-  if (parameter.parsing !== 'json') return schema;
-  return { type: 'string', contentMediaType: 'application/json', contentSchema: schema } as SchemaObject;
+  return parameter.parsing === 'json' ? { content: { 'application/json': { schema } } } : { schema };
 }
 
 function jsonTextDescription(description: string | undefined): string {
@@ -216,12 +221,12 @@ function operationFor(bound: BoundRoute, schemas: Record<string, SchemaObject>):
       in: 'query' as const,
       required: parameter.required,
       description: parameter.parsing === 'json' ? jsonTextDescription(parameter.schema.description) : parameter.schema.description,
-      schema: querySchema(parameter, schemas),
+      ...queryValue(parameter, schemas),
     })),
   ];
   const idempotent = IDEMPOTENT_METHODS.has(route.method);
   const headers: Record<string, OpenAPIV3_1.HeaderObject> = { ...rateLimitHeaders };
-  if (route.location) headers['Location'] = { description: `Where the created resource lives: /api/v1${route.location}`, schema: { type: 'string' } };
+  if (route.location) headers['Location'] = { description: `Where the created resource lives: /api/v1${route.location}`, required: true, schema: { type: 'string' } };
   if (procedure.versioned) headers['ETag'] = ETAG_HEADER;
   if (idempotent) headers['Idempotent-Replayed'] = { description: 'true on an answer kept for this Idempotency-Key and sent again', schema: { type: 'string', enum: ['true'] } };
   const success: OpenAPIV3_1.ResponseObject = {
@@ -295,7 +300,11 @@ export function buildOpenApiDocument(routes: readonly BoundRoute[]): OpenAPIV3_1
         },
         '400': ref('BadRequest'),
         '401': ref('Unauthorized'),
+        // Like every path below /api/v1 while the public API is switched off.
+        '404': ref('NotFound'),
         '429': ref('RateLimited'),
+        // With a key, the organization's models are read: that query has the same limits as any.
+        '503': ref('Unavailable'),
       },
       'x-required-permission': null,
     },

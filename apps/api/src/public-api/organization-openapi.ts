@@ -17,9 +17,11 @@ const JSON_MEDIA = 'application/json';
 export function modelComponentNames(key: string) {
   return {
     data: `${key}.Data`,
+    selectedData: `${key}.SelectedData`,
     patch: `${key}.Patch`,
     record: `${key}.Record`,
     deletedRecord: `${key}.DeletedRecord`,
+    selectedRecord: `${key}.SelectedRecord`,
     list: `${key}.RecordList`,
     create: `${key}.Create`,
   };
@@ -61,9 +63,15 @@ const refTo = (name: string): SchemaObject => ({ $ref: `#/components/schemas/${n
 function dataSchema(model: CatalogModel, mode: WriteMode): SchemaObject {
   const definitions: FieldDefinition[] = model.fields.map(({ key, type, config, required }) => ({ key, type, config, required }));
   const schema = recordDataSchema(definitions, mode) as JsonSchema & { properties: Record<string, JsonSchema> };
-  const names = new Map(model.fields.map((field) => [field.key, field.name]));
+  const byKey = new Map(model.fields.map((field) => [field.key, field]));
   for (const [key, property] of Object.entries(schema.properties)) {
-    schema.properties[key] = { title: names.get(key) ?? key, ...(literalDescriptions(property) as JsonSchema) };
+    const field = byKey.get(key);
+    schema.properties[key] = {
+      title: field?.name ?? key,
+      ...(literalDescriptions(property) as JsonSchema),
+      // An example id names no record the server would find: the example leaves the relation empty.
+      ...(field?.type === 'RELATION' && !field.required ? { examples: [null] } : {}),
+    };
   }
   const name = markdownLiteral(model.name);
   const what =
@@ -75,6 +83,19 @@ function dataSchema(model: CatalogModel, mode: WriteMode): SchemaObject {
     description: model.description ? `${what}. ${markdownLiteral(model.description)}` : what,
     ...schema,
   } as SchemaObject;
+}
+
+/**
+ * A record's data as a read answers it: `fields=` selects which keys it carries, so none is
+ * required (without `fields=` all of them are there).
+ */
+function selectedDataSchema(model: CatalogModel, data: SchemaObject): SchemaObject {
+  const { required: _required, ...rest } = data;
+  return {
+    ...rest,
+    title: `${model.name} fields`,
+    description: `The data of a record of the ${markdownLiteral(model.name)} model as a read answers it: the fields named by \`fields\`, every field without it`,
+  };
 }
 
 /** What the generic document always holds; missing, it is a programming error (which the tests find). */
@@ -127,10 +148,12 @@ function withData(schema: SchemaObject, data: SchemaObject, overrides: Record<st
 
 /**
  * The generic document plus, for each model of the catalog, its named schemas (`<key>.Data` for a
- * record's data as written and read, `<key>.Patch` for an update, `<key>.Record`,
- * `<key>.DeletedRecord` (in the trash), `<key>.RecordList`, `<key>.Create`) and its own list and create operations at the concrete path
+ * record's data as written and read whole, `<key>.SelectedData` as a read with `fields` answers it,
+ * `<key>.Patch` for an update, `<key>.Record`, `<key>.SelectedRecord`, `<key>.DeletedRecord` (in the trash), `<key>.RecordList`,
+ * `<key>.Create`) and its own list and create operations at the concrete path
  * `/models/<key>/records` (which OpenAPI matches before the templated one). `GET` and `PATCH
- * /records/{id}` answer a record of any of these models (`AnyRecord`, told apart by `model`).
+ * /records/{id}` answer a record of any of these models (`AnySelectedRecord`, `AnyRecord`, told
+ * apart by `model`).
  * The generic document is left untouched.
  */
 export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog: ModelCatalog): OpenAPIV3_1.Document {
@@ -151,20 +174,23 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
   for (const model of catalog.models) {
     const names = modelComponentNames(model.key);
     schemas[names.data] = dataSchema(model, 'create');
+    schemas[names.selectedData] = selectedDataSchema(model, schemas[names.data]);
     schemas[names.patch] = dataSchema(model, 'update');
-    schemas[names.record] = {
-      ...withData(recordSchema, refTo(names.data), { model: { type: 'string', const: model.key, description: 'The model key' } }),
-      title: `${model.name} record`,
+    const modelProperty = { model: { type: 'string', const: model.key, description: 'The model key' } } as const;
+    schemas[names.record] = { ...withData(recordSchema, refTo(names.data), modelProperty), title: `${model.name} record` };
+    schemas[names.selectedRecord] = {
+      ...withData(recordSchema, refTo(names.selectedData), modelProperty),
+      title: `${model.name} record, selected fields`,
     };
     schemas[names.deletedRecord] = {
-      ...withData(deletedRecordSchema, refTo(names.data), { model: { type: 'string', const: model.key, description: 'The model key' } }),
+      ...withData(deletedRecordSchema, refTo(names.selectedData), modelProperty),
       title: `Deleted ${model.name} record`,
     };
     schemas[names.list] = {
       ...recordListSchema,
       title: `${model.name} records`,
       // Live records, or the trash's with deleted=only.
-      properties: { ...recordListSchema.properties, items: { type: 'array', items: { anyOf: [refTo(names.record), refTo(names.deletedRecord)] } } },
+      properties: { ...recordListSchema.properties, items: { type: 'array', items: { anyOf: [refTo(names.selectedRecord), refTo(names.deletedRecord)] } } },
     };
     schemas[names.create] = { ...withData(createBody, refTo(names.data)), title: `New ${model.name} record` };
     paths[`/models/${model.key}/records`] = {
@@ -178,17 +204,22 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
     } as OpenAPIV3_1.TagObject);
   }
 
-  schemas['AnyRecord'] = {
-    description: 'A record of any model the key may read; `model` tells which',
-    oneOf: catalog.models.map((model) => refTo(modelComponentNames(model.key).record)),
+  const anyOf = (description: string, kind: 'record' | 'selectedRecord'): SchemaObject => ({
+    description,
+    oneOf: catalog.models.map((model) => refTo(modelComponentNames(model.key)[kind])),
     discriminator: {
       propertyName: 'model',
-      mapping: Object.fromEntries(catalog.models.map((model) => [model.key, `#/components/schemas/${modelComponentNames(model.key).record}`])),
+      mapping: Object.fromEntries(catalog.models.map((model) => [model.key, `#/components/schemas/${modelComponentNames(model.key)[kind]}`])),
     },
-  };
-  for (const operation of [getRecord, updateRecord]) {
+  });
+  schemas['AnyRecord'] = anyOf('A record of any model the key may read; `model` tells which', 'record');
+  schemas['AnySelectedRecord'] = anyOf('A record of any model the key may read, with the fields `fields` selects; `model` tells which', 'selectedRecord');
+  for (const [operation, schema] of [
+    [getRecord, 'AnySelectedRecord'],
+    [updateRecord, 'AnyRecord'],
+  ] as const) {
     const media = answerMedia(operation, '200');
-    media.schema = refTo('AnyRecord');
+    media.schema = refTo(schema);
     delete media.example;
   }
   const patchBody = bodyMedia(updateRecord);

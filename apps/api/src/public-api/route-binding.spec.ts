@@ -91,11 +91,13 @@ describe('a public route bound to its procedure', () => {
     ]);
   });
 
-  it('documents a JSON parameter as JSON text holding a value of the procedure schema', () => {
-    expect(queryParametersOf(listProcedure({ maxPage: 10, maxSort: 20 }))['filter']).toMatchObject({
+  it('documents a JSON parameter as JSON content holding a value of the procedure schema', () => {
+    const filter = queryParametersOf(listProcedure({ maxPage: 10, maxSort: 20 }))['filter'];
+    expect(filter).toMatchObject({
       description: 'Filter tree; sent as URL-encoded JSON',
-      schema: { type: 'string', contentMediaType: 'application/json', contentSchema: { type: 'object', additionalProperties: true } },
+      content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
     });
+    expect(filter).not.toHaveProperty('schema');
   });
 
   it('takes the body from the input properties the path and the query leave, and never lets it set those', () => {

@@ -101,7 +101,7 @@ describe('/rpc and /api/v1 agree on records.list input', () => {
     expect(parameters['limit'].schema).toEqual(plain(limit));
     expect(parameters['sort'].schema).toEqual(plain(sort));
     expect(parameters['cursor'].schema).toEqual(plain(cursor));
-    expect(parameters['filter'].schema).toEqual({ type: 'string', contentMediaType: 'application/json', contentSchema: plain(listSchema().properties['filter']) });
+    expect(parameters['filter'].content).toEqual({ 'application/json': { schema: plain(listSchema().properties['filter']) } });
     expect(parameters['key'].schema).toEqual(plain(listSchema().properties['model']));
   });
 });

@@ -93,13 +93,17 @@ describe('GET /api/v1/openapi.json with an API key', () => {
       });
       expect(propertiesOf(schemas['invoice.RecordList'])['items']).toEqual({
         type: 'array',
-        items: { anyOf: [{ $ref: '#/components/schemas/invoice.Record' }, { $ref: '#/components/schemas/invoice.DeletedRecord' }] },
+        items: { anyOf: [{ $ref: '#/components/schemas/invoice.SelectedRecord' }, { $ref: '#/components/schemas/invoice.DeletedRecord' }] },
       });
       // The trash (deleted=only) lists deleted records: when and by whom each was deleted.
       expect(schemas['invoice.DeletedRecord']).toMatchObject({
         required: expect.arrayContaining(['deletedAt', 'deletedBy']),
-        properties: { model: { const: 'invoice' }, data: { $ref: '#/components/schemas/invoice.Data' }, deletedAt: { format: 'date-time' } },
+        properties: { model: { const: 'invoice' }, data: { $ref: '#/components/schemas/invoice.SelectedData' }, deletedAt: { format: 'date-time' } },
       });
+      // A read with `fields=` answers only the fields it names: no field of its data is required.
+      expect(propertiesOf(schemas['invoice.SelectedRecord'])['data']).toEqual({ $ref: '#/components/schemas/invoice.SelectedData' });
+      expect(schemas['invoice.SelectedData']).not.toHaveProperty('required');
+      expect(Object.keys(propertiesOf(schemas['invoice.SelectedData']))).toEqual(Object.keys(propertiesOf(schemas['invoice.Data'])));
       expect(schemas['invoice.Create']).toMatchObject({ required: ['data'], properties: { data: { $ref: '#/components/schemas/invoice.Data' } } });
       expect(schemas['invoice.Patch']['required']).toBeUndefined();
       expect(propertiesOf(schemas['invoice.Patch'])['score']).toEqual(propertiesOf(schemas['invoice.Data'])['score']);
@@ -132,7 +136,7 @@ describe('GET /api/v1/openapi.json with an API key', () => {
         discriminator: { propertyName: 'model', mapping: { invoice: '#/components/schemas/invoice.Record', tasks: '#/components/schemas/tasks.Record' } },
       });
       const byId = typed.paths?.['/records/{id}'];
-      expect(answer(byId?.get, '200').schema).toEqual({ $ref: '#/components/schemas/AnyRecord' });
+      expect(answer(byId?.get, '200').schema).toEqual({ $ref: '#/components/schemas/AnySelectedRecord' });
       expect(answer(byId?.patch, '200').schema).toEqual({ $ref: '#/components/schemas/AnyRecord' });
       expect(requestSchema(byId?.patch)).toMatchObject({
         properties: { data: { anyOf: [{ $ref: '#/components/schemas/invoice.Patch' }, { $ref: '#/components/schemas/tasks.Patch' }] } },

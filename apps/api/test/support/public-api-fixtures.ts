@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { CreatedApiKey } from '@mrp/authz';
+import { expectDocumentedAnswer } from './openapi-answers';
 import { PLATFORM_ADMIN, newHuman, sessionToken, type SessionUser, type TestApi } from './test-api';
 
 /** The model every fixture organization gets, with one field of each kind the REST tests need. */
@@ -110,8 +111,16 @@ export interface PublicApiClient {
   raw(method: string, path: string, body: string | undefined, contentType?: string): Promise<Response>;
 }
 
+/**
+ * Every answer is checked against the OpenAPI document the api serves for `token` (status,
+ * documented headers, body): an answer the document does not describe fails the test.
+ */
 export function publicApi(api: TestApi, token: string | undefined): PublicApiClient {
-  const send = (path: string, init: RequestInit & { json?: unknown }) => api.request(`/api/v1${path}`, { ...init, token });
+  const send = async (path: string, init: RequestInit & { json?: unknown }) => {
+    const answer = await api.request(`/api/v1${path}`, { ...init, token });
+    await expectDocumentedAnswer(api, token, { method: init.method ?? 'GET', path }, answer);
+    return answer;
+  };
   return {
     get: (path, headers) => send(path, { method: 'GET', headers }),
     post: (path, json, headers) => send(path, { method: 'POST', json, headers }),

@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { SignJWT } from 'jose';
+import type Koa from 'koa';
+import type { RateLimiter } from '@mrp/authz';
 import { ProcedureRegistry, loadConfig, type AnyProcedure, type Logger, type PlatformConfig } from '@mrp/platform';
 import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { createRuntime, type Runtime } from '@mrp/runtime';
@@ -23,6 +25,12 @@ export interface TestApi {
   /** fetch against the listening server; JSON bodies are encoded for you. */
   request(path: string, init?: RequestInit & { json?: unknown; token?: string; organizationId?: string }): Promise<Response>;
   rpc<T = unknown>(name: string, input: unknown, auth: { token: string; organizationId?: string }): Promise<{ status: number; body: T; response: Response }>;
+  /**
+   * GET /api/v1/openapi.json as this api serves it to `token` (anonymous without one), from the
+   * same runtime and code but a rate limiter that admits everything: reading the document never
+   * takes from the key's bucket, so tests that count it are not disturbed.
+   */
+  openApiDocument(token?: string): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -38,6 +46,10 @@ export interface StartTestApiOptions {
   /** A built console to serve at `/`. */
   consoleDir?: string;
 }
+
+const ADMIT_EVERYTHING: RateLimiter = {
+  take: async () => ({ allowed: true, limit: 1, remaining: 1, retryAfterSeconds: 0, resetSeconds: 0 }),
+};
 
 /** A real api on a real, private PostgreSQL database, listening on a free port. */
 export async function startTestApi(
@@ -58,16 +70,20 @@ export async function startTestApi(
   );
   const runtime = await createRuntime(config, { name: 'api-test', poolSize: 5, statementTimeoutMs: config.statementTimeoutMs, logger });
   if (extraProcedures.length) runtime.procedures = new ProcedureRegistry([...runtime.procedures.all(), ...extraProcedures]);
-  const app = buildApp({
+  const appDeps = {
     runtime,
     authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),
     rateLimiter: createRateLimiter(runtime),
     referencePageDir: resolve(__dirname, '..', '..', 'src', 'public-api', 'reference'),
     consoleDir,
-  });
-  const server: Server = createHttpServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const listen = async (app: Koa) => {
+    const server: Server = createHttpServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  };
+  const { server, url } = await listen(buildApp(appDeps));
+  let documentServer: Promise<{ server: Server; url: string }> | undefined;
 
   const request: TestApi['request'] = (path, init = {}) => {
     const { json, token, organizationId, headers, ...rest } = init;
@@ -93,9 +109,15 @@ export async function startTestApi(
       const response = await request(`/rpc/${name}`, { method: 'POST', json: input, ...auth });
       return { status: response.status, body: (await response.json()) as T, response };
     },
+    async openApiDocument(token) {
+      documentServer ??= listen(buildApp({ ...appDeps, rateLimiter: ADMIT_EVERYTHING }));
+      const { url: documentUrl } = await documentServer;
+      return fetch(`${documentUrl}/api/v1/openapi.json`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const servers = [server, ...(documentServer ? [(await documentServer).server] : [])];
+      for (const open of servers) open.closeAllConnections();
+      await Promise.all(servers.map((open) => new Promise<void>((resolve) => open.close(() => resolve()))));
       await runtime.close();
       if (!sharedDatabase) await database.drop();
     },
