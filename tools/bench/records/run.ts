@@ -8,6 +8,8 @@
  *   - filter on an indexed NUMBER field vs the same filter on an unindexed twin (target: p50 < 10 ms)
  *   - records.create through the procedure vs a bare INSERT loop through `pg` (target: >= 0.5x),
  *     the two loops in alternating blocks
+ *   - search (`q`) with 3-letter substrings of titles, first page (target: p50 < 50 ms), and the plan
+ *     of a title-only search (which the trigram index on titles answers)
  * and writes the figures to the "Records" section of docs/benchmarks.md.
  */
 import { resolve } from 'node:path';
@@ -179,6 +181,29 @@ async function main(): Promise<void> {
     const unindexedFilter = await sample(10, () => list(filterOn('amount_plain')), 1);
     const rangeFilter = await sample(50, () => list({ filter: { and: [{ field: 'amount', op: 'gte', value: 500 }, { field: 'amount', op: 'lt', value: 600 }] }, limit: PAGE_SIZE }));
 
+    console.log('Searching...');
+    // The model searches its title, `note` (TEXT) and `contact` (EMAIL): "der" is in every title
+    // (Order N), "777" in about one in 370, "xyz" in none (the whole model is read).
+    const searchFor = (q: string) => () => list({ q, limit: PAGE_SIZE });
+    const denseSearch = await sample(50, searchFor('der'));
+    const sparseSearch = await sample(50, searchFor('777'));
+    const sparseMatches = (await list({ q: '777', limit: PAGE_SIZE })).items.length;
+    const missingSearch = await sample(10, searchFor('xyz'), 1);
+    // A model whose only searched field is its title gets this condition (searchCondition): its plan, on the same rows.
+    const titleOnlyPlan = async (q: string) => {
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) SELECT r.id FROM records r
+         WHERE r.organization_id = $1 AND r.model_id = $2 AND r.deleted_at IS NULL AND r.title ILIKE $3
+         ORDER BY r.created_at DESC, r.id DESC LIMIT ${PAGE_SIZE + 1}`,
+        [organizationId, modelId, `%${q}%`],
+      );
+      const lines = rows.map((row) => row['QUERY PLAN']);
+      const index = lines.find((line) => /Index|Seq Scan/.test(line))?.replace(/^[\s>-]+/, '') ?? '?';
+      const time = lines.find((line) => line.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '?';
+      return `${index} (${time})`;
+    };
+    const titlePlans = { sparse: await titleOnlyPlan('777'), missing: await titleOnlyPlan('xyz') };
+
     console.log('Creating...');
     const recordData = (index: number) => ({
       title: `Created ${index}`,
@@ -229,6 +254,9 @@ async function main(): Promise<void> {
       ['Filter amount in [500, 600) (indexed)', ms(rangeFilter.p50), ms(rangeFilter.p95), '', ''],
       ['records.create (procedure)', `${procedureRate.toFixed(0)} /s`, '', `${ratio(createRatio)} of bare`, `>= 0.5x: ${verdict(createRatio >= 0.5)}`],
       ['Bare INSERT loop (pg)', `${bareRate.toFixed(0)} /s`, '', 'baseline', ''],
+      ['Search q=der (in every title), page 1', ms(denseSearch.p50), ms(denseSearch.p95), '', `p50 < 50 ms: ${verdict(denseSearch.p50 < 50)}`],
+      ['Search q=777 (1 title in 370), page 1', ms(sparseSearch.p50), ms(sparseSearch.p95), '', `p50 < 50 ms: ${verdict(sparseSearch.p50 < 50)}`],
+      ['Search q=xyz (no match: reads the model)', ms(missingSearch.p50), ms(missingSearch.p95), '', ''],
     ];
     const table = [
       '| Measurement | p50 / rate | p95 | Ratio | Target |',
@@ -241,6 +269,7 @@ async function main(): Promise<void> {
       `- Page ${DEEP_PAGE.toLocaleString('en')} was reached by walking the cursor (${(DEEP_PAGE - 1).toLocaleString('en')} pages in ${walkSeconds.toFixed(1)} s); it starts at "${deepFirst}".`,
       `- The amount index (CREATE INDEX CONCURRENTLY on ${RECORDS.toLocaleString('en')} rows, plus expression statistics) took ${indexSeconds.toFixed(1)} s. The eq filter matches ${indexedMatches} records.`,
       `- Creates: ${CREATE_COUNT.toLocaleString('en')} sequential calls each, one connection, after 50 warm-up calls, in ${CREATE_BLOCKS} alternating blocks of ${(CREATE_COUNT / CREATE_BLOCKS).toLocaleString('en')} (procedure, then bare pg), so that cache warm-up and machine load fall on both alike; the baseline is a single autocommit INSERT with the same data. The procedure runs input validation, the permission check, record validation against the model's fields, formula and relation checks, and a transaction of three round trips: BEGIN, the INSERT (a prepared statement, so PostgreSQL plans it once per connection; its values are bind parameters), COMMIT. The model's fields are cached per process and the INSERT re-checks their version (\`data_models.fields_version\`), writing nothing when they changed: the call then reloads them and validates again.`,
+      `- Search: \`records.list\` with \`q\`, 25 rows, newest first; the model searches its title and its TEXT and EMAIL fields, ILIKE on each, so the list's order index is walked until the page is full (q=777 found ${sparseMatches}). A model whose only searched field is its title is searched through the trigram index: its plan on the same rows for q=777 is a ${titlePlans.sparse}, for q=xyz a ${titlePlans.missing}. Without a match on a model with searched fields, every live record of the model is read (q=xyz).`,
     ].join('\n');
     const section = `## Records\n\nRun by \`npm run bench:records\` on ${new Date().toISOString().slice(0, 10)}.\n\n${table}\n\n${notes}\n`;
     console.log(`\n${section}`);
