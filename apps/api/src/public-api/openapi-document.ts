@@ -1,7 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { Type } from '@sinclair/typebox';
 import { ERROR_CODES, IDEMPOTENCY_RETENTION_HOURS, MAX_IDEMPOTENCY_KEY_LENGTH, type ErrorCode } from '@mrp/platform';
-import { IF_MATCH_PATTERN, IF_NONE_MATCH_PATTERN, STRONG_ENTITY_TAG_PATTERN } from '../http/entity-tags';
+import { EXPECTED_VERSION_PROPERTY, IF_MATCH_PATTERN, IF_NONE_MATCH_PATTERN, STRONG_ENTITY_TAG_PATTERN } from '../http/entity-tags';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_METHODS } from './idempotency';
 import { withExamples } from './openapi-examples';
 import type { BoundRoute } from './route-binding';
@@ -206,6 +206,13 @@ function jsonTextDescription(description: string | undefined): string {
   return description ? `${description}; sent as URL-encoded JSON` : 'URL-encoded JSON';
 }
 
+/** Whether a body names `property` anywhere (a batch's records carry their own `expectedVersion`). */
+function namesProperty(schema: unknown, property: string): boolean {
+  if (schema === null || typeof schema !== 'object') return false;
+  const { properties, items } = schema as { properties?: Record<string, unknown>; items?: unknown };
+  return (properties !== undefined && (Object.hasOwn(properties, property) || Object.values(properties).some((value) => namesProperty(value, property)))) || namesProperty(items, property);
+}
+
 function operationFor(bound: BoundRoute, schemas: Record<string, SchemaObject>): OpenAPIV3_1.OperationObject {
   const { route, procedure, pathParameters, query, body } = bound;
   const parameters: object[] = [
@@ -225,14 +232,22 @@ function operationFor(bound: BoundRoute, schemas: Record<string, SchemaObject>):
     })),
   ];
   const idempotent = IDEMPOTENT_METHODS.has(route.method);
+  const alternative = bound.alternative?.bound;
+  // With an alternative, the primary's own headers are sent only when the primary runs.
+  const onlyWithout = alternative ? ` (not with \`${bound.alternative?.whenBodyHas}\`)` : '';
   const headers: Record<string, OpenAPIV3_1.HeaderObject> = { ...rateLimitHeaders };
-  if (route.location) headers['Location'] = { description: `Where the created resource lives: /api/v1${route.location}`, required: true, schema: { type: 'string' } };
-  if (procedure.versioned) headers['ETag'] = ETAG_HEADER;
+  if (route.location) {
+    headers['Location'] = { description: `Where the created resource lives: /api/v1${route.location}${onlyWithout}`, required: !alternative, schema: { type: 'string' } };
+  }
+  if (procedure.versioned) headers['ETag'] = alternative ? { ...ETAG_HEADER, description: `${ETAG_HEADER.description}${onlyWithout}`, required: false } : ETAG_HEADER;
+  const oneOfEither = (primary: SchemaObject, other: SchemaObject | undefined): SchemaObject => (other ? { oneOf: [primary, other] } : primary);
   if (idempotent) headers['Idempotent-Replayed'] = { description: 'true on an answer kept for this Idempotency-Key and sent again', schema: { type: 'string', enum: ['true'] } };
   const success: OpenAPIV3_1.ResponseObject = {
     description: route.successStatus === 201 ? 'Created' : 'OK',
     headers,
-    ...(procedure.output ? { content: { 'application/json': { schema: toSchema(procedure.output, schemas) } } } : {}),
+    ...(procedure.output
+      ? { content: { 'application/json': { schema: oneOfEither(toSchema(procedure.output, schemas), alternative?.procedure.output && toSchema(alternative.procedure.output, schemas)) } } }
+      : {}),
   };
   const conditionalRead = route.method === 'get' && procedure.versioned === true;
   const responses: OpenAPIV3_1.ResponsesObject = {
@@ -243,7 +258,7 @@ function operationFor(bound: BoundRoute, schemas: Record<string, SchemaObject>):
     '403': ref('Forbidden'),
     '404': ref('NotFound'),
     ...(idempotent ? { '409': ref('Conflict') } : {}),
-    ...(bound.takesIfMatch ? { '412': ref('PreconditionFailed') } : {}),
+    ...(bound.takesIfMatch || namesProperty(body, EXPECTED_VERSION_PROPERTY) ? { '412': ref('PreconditionFailed') } : {}),
     ...(body ? { '413': ref('PayloadTooLarge'), '415': ref('UnsupportedMediaType') } : {}),
     '429': ref('RateLimited'),
     '503': ref('Unavailable'),
@@ -266,7 +281,9 @@ function operationFor(bound: BoundRoute, schemas: Record<string, SchemaObject>):
     ...(description ? { description } : {}),
     tags: [route.path.startsWith('/me') ? 'Identity' : route.path.startsWith('/records') || route.path.endsWith('/records') ? 'Records' : 'Models'],
     parameters,
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(body, schemas) } } } } : {}),
+    ...(body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: oneOfEither(toSchema(body, schemas), alternative?.body && toSchema(alternative.body, schemas)) } } } }
+      : {}),
     responses,
     security: [{ apiKey: [] }],
     'x-required-permission': procedure.permission,

@@ -169,7 +169,14 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
   const recordSchema = must(schemas['Record'], 'Record schema');
   const deletedRecordSchema = must(schemas['DeletedRecord'], 'DeletedRecord schema');
   const recordListSchema = must(schemas['RecordList'], 'RecordList schema');
-  const createBody = bodyMedia(createRecord).schema as SchemaObject;
+  const updateRecords = operationAt(paths, '/models/{key}/records', 'patch');
+  // The create body is one record's (`data`) or a batch's (`records`).
+  const [createBody, createBatchBody] = must((bodyMedia(createRecord).schema as SchemaObject).oneOf, 'oneOf of the create body') as SchemaObject[];
+  const updateBatchBody = bodyMedia(updateRecords).schema as SchemaObject;
+  const batchOf = (body: SchemaObject, data: SchemaObject): SchemaObject => {
+    const records = must(body.properties?.['records'], 'records of a batch body') as SchemaObject & { items: SchemaObject };
+    return { ...body, properties: { ...body.properties, records: { ...records, items: withData(records.items, data) } } };
+  };
 
   for (const model of catalog.models) {
     const names = modelComponentNames(model.key);
@@ -193,9 +200,24 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
       properties: { ...recordListSchema.properties, items: { type: 'array', items: { anyOf: [refTo(names.selectedRecord), refTo(names.deletedRecord)] } } },
     };
     schemas[names.create] = { ...withData(createBody, refTo(names.data)), title: `New ${model.name} record` };
+    const recordBatch: SchemaObject = {
+      type: 'object',
+      title: `${model.name} records`,
+      properties: { items: { type: 'array', items: refTo(names.record) } },
+      required: ['items'],
+    };
     paths[`/models/${model.key}/records`] = {
       get: specialise(listRecords, model, { status: '200', response: refTo(names.list) }),
-      post: specialise(createRecord, model, { status: '201', response: refTo(names.record), body: refTo(names.create) }),
+      post: specialise(createRecord, model, {
+        status: '201',
+        response: { oneOf: [refTo(names.record), recordBatch] },
+        body: { oneOf: [refTo(names.create), { ...batchOf(createBatchBody, refTo(names.data)), title: `New ${model.name} records` }] },
+      }),
+      patch: specialise(updateRecords, model, {
+        status: '200',
+        response: recordBatch,
+        body: { ...batchOf(updateBatchBody, refTo(names.patch)), title: `Changes to ${model.name} records` },
+      }),
     } as OpenAPIV3_1.PathItemObject;
     tags.push({
       name: model.key,

@@ -20,7 +20,7 @@ import { apiKeyAuthentication, type PublicApiState } from './api-key-authenticat
 import { AnswerToReplay, IDEMPOTENT_METHODS, idempotencyKeyOf, idempotentOutcome, requestFingerprint, type HttpAnswer } from './idempotency';
 import { openApiDocumentHandler } from './openapi-route';
 import { parseQuery } from './query-parameters';
-import { bindRoute, type BoundRoute } from './route-binding';
+import { bindRoutes, boundForBody, type BoundRoute } from './route-binding';
 import { PUBLIC_API_PREFIX, PUBLIC_ROUTES } from './route-table';
 
 
@@ -68,22 +68,26 @@ function send(ctx: Context, answer: HttpAnswer): void {
  * A write with an Idempotency-Key keeps its answer in the procedure's transaction, and a retry of
  * it is answered from there; a GET with If-None-Match naming the answer's tag is a 304.
  */
-function routeHandler(runtime: Runtime, bound: BoundRoute) {
-  const { route, procedure, validateBody } = bound;
-  const idempotent = IDEMPOTENT_METHODS.has(route.method);
+function routeHandler(runtime: Runtime, route: BoundRoute) {
+  const idempotent = IDEMPOTENT_METHODS.has(route.route.method);
   return async (ctx: Context) => {
     const { principal } = ctx.state as PublicApiState;
     const idempotencyKey = idempotent ? idempotencyKeyOf(ctx) : undefined;
-    await preflightProcedure(procedure, principal, runtime.flags);
+    await preflightProcedure(route.procedure, principal, runtime.flags);
     const params = ctx.params as Record<string, string>;
-    const query = parseQuery(bound.query, ctx.query);
+    const query = parseQuery(route.query, ctx.query);
     let body: unknown;
-    if (validateBody) {
+    let bound = route;
+    if (route.validateBody) {
       if (!hasJsonContentType(ctx)) throw unsupportedMediaType();
       // No body at all is an empty one: what it lacks is then named as /rpc names it.
       body = (await readJsonBody(ctx)) ?? {};
+      bound = boundForBody(route, body);
+      if (bound !== route) await preflightProcedure(bound.procedure, principal, runtime.flags);
+      const validateBody = bound.validateBody as NonNullable<BoundRoute['validateBody']>;
       if (!validateBody(body)) throw validationFailed(schemaErrorDetails(validateBody.errors));
     }
+    const { procedure } = bound;
     const input = bound.toInput({ params, query, body, ifMatch: ctx.get('If-Match') });
     const { em, requestId } = requestState(ctx);
     if (idempotencyKey === undefined) {
@@ -91,7 +95,7 @@ function routeHandler(runtime: Runtime, bound: BoundRoute) {
         invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps),
       );
       const answer = successAnswer(bound, output);
-      if (route.method === 'get' && answer.headers['ETag'] && ifNoneMatchHits(ctx.get('If-None-Match'), answer.headers['ETag'])) {
+      if (route.route.method === 'get' && answer.headers['ETag'] && ifNoneMatchHits(ctx.get('If-None-Match'), answer.headers['ETag'])) {
         send(ctx, { status: 304, headers: { ETag: answer.headers['ETag'] }, body: null });
         return;
       }
@@ -125,7 +129,7 @@ function routeHandler(runtime: Runtime, bound: BoundRoute) {
 export function publicApiRouter(runtime: Runtime, limiter: RateLimiter): Router {
   // Paths are matched exactly as written: /API/V1/Me is not a route.
   const router = new Router({ prefix: PUBLIC_API_PREFIX, sensitive: true });
-  const routes = PUBLIC_ROUTES.map((route) => bindRoute(route, runtime.procedures.require(route.procedure)));
+  const routes = bindRoutes(PUBLIC_ROUTES, (name) => runtime.procedures.require(name));
   router.get('/openapi.json', openApiDocumentHandler(runtime, limiter, routes));
   const authenticate = apiKeyAuthentication(runtime, limiter);
   for (const bound of routes) router[bound.route.method](bound.route.path, authenticate, routeHandler(runtime, bound));

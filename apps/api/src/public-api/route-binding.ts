@@ -32,6 +32,8 @@ export interface BoundRoute {
   takesIfMatch: boolean;
   /** The procedure's input: the body's properties, then the query's, then the path's and If-Match's (which always win). */
   toInput(request: { params: Record<string, string>; query: Record<string, unknown>; body: unknown; ifMatch?: string }): Record<string, unknown>;
+  /** The route's alternative procedure (see PublicRoute.alternative), bound to the same path. */
+  alternative?: { whenBodyHas: string; bound: BoundRoute };
 }
 
 export interface ObjectSchema {
@@ -72,8 +74,32 @@ function locationTemplate(route: PublicRoute, procedure: AnyProcedure, fail: (pr
   };
 }
 
+/** Binds every route (and its alternative) to the procedures named; throws, at start-up, on a misfit. */
+export function bindRoutes(routes: readonly PublicRoute[], procedureNamed: (name: string) => AnyProcedure): BoundRoute[] {
+  return routes.map((route) => {
+    const bound = bindRoute(route, procedureNamed(route.procedure));
+    if (!route.alternative) return bound;
+    const { procedure, whenBodyHas } = route.alternative;
+    if (!route.body) throw new Error(`Public route ${route.method.toUpperCase()} ${route.path}: an alternative is chosen by the body, and the route takes none`);
+    const alternative = bindRoute({ ...route, procedure, location: undefined, alternative: undefined }, procedureNamed(procedure), { alternativeOf: route });
+    if (!alternative.body?.required?.includes(whenBodyHas)) {
+      throw new Error(`Public route ${route.method.toUpperCase()} ${route.path}: ${procedure} requires no body property "${whenBodyHas}"`);
+    }
+    if (Object.hasOwn(bound.body?.properties ?? {}, whenBodyHas)) {
+      throw new Error(`Public route ${route.method.toUpperCase()} ${route.path}: ${route.procedure} also takes "${whenBodyHas}"`);
+    }
+    return { ...bound, alternative: { whenBodyHas, bound: alternative } };
+  });
+}
+
+/** The bound route a body selects: the alternative when the body has its property. */
+export function boundForBody(bound: BoundRoute, body: unknown): BoundRoute {
+  const alternative = bound.alternative;
+  return alternative && typeof body === 'object' && body !== null && Object.hasOwn(body, alternative.whenBodyHas) ? alternative.bound : bound;
+}
+
 /** Throws, at start-up, when the route and its procedure do not fit together. */
-export function bindRoute(route: PublicRoute, procedure: AnyProcedure): BoundRoute {
+export function bindRoute(route: PublicRoute, procedure: AnyProcedure, options: { alternativeOf?: PublicRoute } = {}): BoundRoute {
   const where = `${route.method.toUpperCase()} ${route.path} (${procedure.name})`;
   const fail = (problem: string): never => {
     throw new Error(`Public route ${where}: ${problem}`);
@@ -122,7 +148,8 @@ export function bindRoute(route: PublicRoute, procedure: AnyProcedure): BoundRou
   return {
     route,
     procedure,
-    locationOf: locationTemplate(route, procedure, fail),
+    // An alternative answers without a Location (a batch creates many resources).
+    locationOf: options.alternativeOf ? undefined : locationTemplate(route, procedure, fail),
     pathParameters,
     query: declareQuery(queryParameters),
     body,

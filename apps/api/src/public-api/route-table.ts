@@ -28,6 +28,12 @@ export interface PublicRoute {
   successStatus: 200 | 201;
   /** For a 201: where the created resource now lives, below /api/v1, `{property}` filled from the answer. */
   location?: string;
+  /**
+   * Another procedure the same method and path run when the JSON body has the property
+   * `whenBodyHas` (a batch beside a single write): same path parameters and status, its own body
+   * and answer, no Location. The document shows both bodies and both answers as `oneOf`.
+   */
+  alternative?: { procedure: string; whenBodyHas: string };
 }
 
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
@@ -82,12 +88,30 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     method: 'post',
     path: '/models/:key/records',
     operationId: 'createRecord',
-    summary: 'Create a record',
+    summary: 'Create a record, or a batch of records',
+    description:
+      'A body with `data` creates one record. A body with `records` creates them all or none, in one transaction, and answers ' +
+      '`items` in the same order, without a Location; a refusal names each bad record by its path (`records[17].data.email`). ' +
+      'A batch takes one request from the rate limit, whatever its size.',
     procedure: 'records.create',
+    alternative: { procedure: 'records.createMany', whenBodyHas: 'records' },
     pathParams: { key: 'model' },
     body: true,
     successStatus: 201,
     location: '/records/{id}',
+  },
+  {
+    method: 'patch',
+    path: '/models/:key/records',
+    operationId: 'updateRecords',
+    summary: 'Update a batch of records (merge, as for one)',
+    description:
+      'All or none, in one transaction. An id the key cannot see is reported as not found (`records[3].id`); a stale ' +
+      '`expectedVersion` fails the whole batch with 412, naming each stale record. A batch takes one request from the rate limit.',
+    procedure: 'records.updateMany',
+    pathParams: { key: 'model' },
+    body: true,
+    successStatus: 200,
   },
   {
     method: 'get',

@@ -97,7 +97,9 @@ describe('The OpenAPI documents with standard tooling', () => {
       const broken = join(directory, 'broken.json');
       writeFileSync(broken, JSON.stringify(document));
       const report = await redoclyLint(broken, directory);
-      expect(report.problems.map((problem) => problem.ruleId)).toEqual(['no-invalid-media-type-examples']);
+      // The body is one record's or a batch's (oneOf): the lint may report the example against each.
+      expect(report.problems.length).toBeGreaterThan(0);
+      expect(new Set(report.problems.map((problem) => problem.ruleId))).toEqual(new Set(['no-invalid-media-type-examples']));
     });
   });
 
@@ -130,7 +132,8 @@ describe('The OpenAPI documents with standard tooling', () => {
         [
           "const invoice: Invoice = { title: 'March', score: 42, status: 'draft', labels: ['vip'], due_on: '2024-03-31', customer: null };",
           'export const body: NewInvoice = { data: invoice };',
-          'export const scoreOf = (created: CreatedInvoice): number => created.data.score;',
+          "export const scoreOf = (created: CreatedInvoice): number => ('items' in created ? created.items[0].data.score : created.data.score);",
+          "export const batch: NewInvoice = { records: [{ data: invoice }] };",
           "export const describe = (record: AnyRecord): string => (record.model === 'invoice' ? `score ${record.data.score.toFixed(1)}` : record.data.title);",
         ].join('\n'),
       );

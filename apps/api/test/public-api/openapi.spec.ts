@@ -22,13 +22,14 @@ const REQUIRED_PERMISSIONS: Record<string, string | null> = {
   'POST /models/{key}/records': 'records.create',
   'GET /records/{id}': 'records.read',
   'PATCH /records/{id}': 'records.update',
+  'PATCH /models/{key}/records': 'records.update',
   'DELETE /records/{id}': 'records.delete',
   'POST /records/{id}/restore': 'records.delete',
   'GET /openapi.json': null,
 };
 
 /** The routes that take a JSON body; the rest take none. */
-const BODY_ROUTES = ['POST /models/{key}/records', 'PATCH /records/{id}'];
+const BODY_ROUTES = ['POST /models/{key}/records', 'PATCH /models/{key}/records', 'PATCH /records/{id}'];
 
 /** Only a create answers 201. */
 const successStatus = (route: string) => (route === 'POST /models/{key}/records' ? '201' : '200');
@@ -128,7 +129,14 @@ describe('GET /api/v1/openapi.json', () => {
       const body = all.get(route)!.requestBody as OpenAPIV3_1.RequestBodyObject;
       expect(body.required).toBe(true);
       const schema = body.content['application/json'].schema as OpenAPIV3_1.SchemaObject;
-      expect(schema).toMatchObject({ type: 'object', required: ['data'], additionalProperties: false, properties: { data: { type: 'object' } } });
+      // A create's body is one record's or, with `records`, a batch's.
+      const oneRecord = route.startsWith('POST') ? schema.oneOf?.[0] : schema;
+      expect(oneRecord).toMatchObject({ type: 'object', required: ['data'], additionalProperties: false, properties: { data: { type: 'object' } } });
+    }
+    const createBody = (all.get('POST /models/{key}/records')!.requestBody as OpenAPIV3_1.RequestBodyObject).content['application/json'].schema as OpenAPIV3_1.SchemaObject;
+    const updateManyBody = (all.get('PATCH /models/{key}/records')!.requestBody as OpenAPIV3_1.RequestBodyObject).content['application/json'].schema;
+    for (const batch of [createBody.oneOf?.[1], updateManyBody]) {
+      expect(batch).toMatchObject({ type: 'object', required: ['records'], additionalProperties: false, properties: { records: { type: 'array', minItems: 1, maxItems: 1000 } } });
     }
     for (const route of ['GET /me', 'GET /models', 'GET /records/{id}', 'DELETE /records/{id}', 'POST /records/{id}/restore']) {
       expect(all.get(route)!.requestBody).toBeUndefined();
@@ -180,6 +188,7 @@ describe('GET /api/v1/openapi.json', () => {
     );
     expect(Object.fromEntries([...headerParameters].filter(([, names]) => names.length > 0))).toEqual({
       'POST /models/{key}/records': ['Idempotency-Key'],
+      'PATCH /models/{key}/records': ['Idempotency-Key'],
       'GET /records/{id}': ['If-None-Match'],
       'PATCH /records/{id}': ['Idempotency-Key', 'If-Match'],
       'DELETE /records/{id}': ['Idempotency-Key', 'If-Match'],
@@ -191,6 +200,8 @@ describe('GET /api/v1/openapi.json', () => {
     expect(statuses('DELETE /records/{id}')).toEqual(expect.arrayContaining(['409', '412']));
     expect(statuses('POST /models/{key}/records')).toContain('409');
     expect(statuses('POST /models/{key}/records')).not.toContain('412');
+    // A batch update names each record's version in its body, so it may answer 412 without If-Match.
+    expect(statuses('PATCH /models/{key}/records')).toEqual(expect.arrayContaining(['409', '412']));
     expect(statuses('POST /records/{id}/restore')).toContain('409');
     expect(statuses('GET /records/{id}')).toContain('304');
     expect(statuses('GET /models/{key}/records')).not.toContain('304');
@@ -214,6 +225,6 @@ describe('GET /api/v1/openapi.json', () => {
       }
     }
     expect([...served].sort()).toEqual([...operations(document).keys()].sort());
-    expect(served.size).toBe(11);
+    expect(served.size).toBe(12);
   });
 });

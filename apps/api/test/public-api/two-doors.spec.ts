@@ -141,12 +141,32 @@ describe('/rpc and /api/v1 agree on record bodies', () => {
   it('documents the body as the procedure input the path leaves', async () => {
     const document = (await (await api.request('/api/v1/openapi.json')).json()) as OpenAPIV3_1.Document;
     const body = document.paths!['/models/{key}/records']!.post!.requestBody as OpenAPIV3_1.RequestBodyObject;
-    const input = api.runtime.procedures.require('records.create').input as TSchema & { properties: Record<string, TSchema> };
+    const inputOf = (name: string) => api.runtime.procedures.require(name).input as TSchema & { properties: Record<string, TSchema> };
+    // One record's body (records.create), or a batch's (records.createMany): told apart by `records`.
     expect(body.content['application/json'].schema).toEqual({
-      type: 'object',
-      properties: { data: JSON.parse(JSON.stringify(input.properties['data'])) },
-      required: ['data'],
-      additionalProperties: false,
+      oneOf: [
+        {
+          type: 'object',
+          properties: { data: JSON.parse(JSON.stringify(inputOf('records.create').properties['data'])) },
+          required: ['data'],
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          properties: { records: JSON.parse(JSON.stringify(inputOf('records.createMany').properties['records'])) },
+          required: ['records'],
+          additionalProperties: false,
+        },
+      ],
     });
+  });
+
+  it('serves a batch create at the single create\'s path, as records.createMany does on /rpc', async () => {
+    const batch = { records: [{ data: { title: 'Batch one' } }, { data: { title: 'Batch two' } }] };
+    const rest = await client.post(`/models/${org.modelKey}/records`, batch);
+    expect(rest.status).toBe(201);
+    const viaRest = (await rest.json()) as { items: Array<{ title: string }> };
+    const viaRpc = await org.rpc<{ items: Array<{ title: string }> }>('records.createMany', { model: org.modelKey, ...batch });
+    expect(viaRest.items.map((item) => item.title)).toEqual(viaRpc.items.map((item) => item.title));
   });
 });

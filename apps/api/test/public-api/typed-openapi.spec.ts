@@ -113,8 +113,21 @@ describe('GET /api/v1/openapi.json with an API key', () => {
       const item = typed.paths?.['/models/invoice/records'];
       expect(item?.post?.operationId).toBe('invoice.createRecord');
       expect(item?.get?.operationId).toBe('invoice.listRecords');
-      expect(requestSchema(item?.post)).toEqual({ $ref: '#/components/schemas/invoice.Create' });
-      expect(answer(item?.post, '201').schema).toEqual({ $ref: '#/components/schemas/invoice.Record' });
+      // One record (`data`), or a batch (`records`, each with the model's data): both typed.
+      expect(requestSchema(item?.post)).toMatchObject({
+        oneOf: [
+          { $ref: '#/components/schemas/invoice.Create' },
+          { required: ['records'], properties: { records: { items: { properties: { data: { $ref: '#/components/schemas/invoice.Data' } } } } } },
+        ],
+      });
+      expect(answer(item?.post, '201').schema).toMatchObject({
+        oneOf: [{ $ref: '#/components/schemas/invoice.Record' }, { properties: { items: { items: { $ref: '#/components/schemas/invoice.Record' } } } }],
+      });
+      expect(item?.patch?.operationId).toBe('invoice.updateRecords');
+      expect(requestSchema(item?.patch)).toMatchObject({
+        properties: { records: { items: { properties: { data: { $ref: '#/components/schemas/invoice.Patch' } } } } },
+      });
+      expect(answer(item?.patch, '200').schema).toMatchObject({ properties: { items: { items: { $ref: '#/components/schemas/invoice.Record' } } } });
       expect(answer(item?.get, '200').schema).toEqual({ $ref: '#/components/schemas/invoice.RecordList' });
       expect(((item?.get?.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).map((parameter) => parameter.name).sort()).toEqual([
         'cursor',
@@ -210,7 +223,7 @@ describe('GET /api/v1/openapi.json with an API key', () => {
       // Titles and summaries are plain text: as given.
       expect(data.title).toBe(name);
       expect(propertiesOf(data)['kind'].title).toBe('<i>Kind</i>');
-      expect(document.paths?.['/models/hostile/records']?.post?.summary).toBe(`Create a record (${name})`);
+      expect(document.paths?.['/models/hostile/records']?.post?.summary).toBe(`Create a record, or a batch of records (${name})`);
     });
 
     it('is counted against the key like any call (rate-limit headers)', async () => {

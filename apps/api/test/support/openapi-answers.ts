@@ -2,7 +2,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { buildOpenApiDocument } from '../../src/public-api/openapi-document';
-import { bindRoute } from '../../src/public-api/route-binding';
+import { bindRoutes } from '../../src/public-api/route-binding';
 import { PUBLIC_API_PREFIX, PUBLIC_ROUTES } from '../../src/public-api/route-table';
 import type { TestApi } from './test-api';
 
@@ -165,7 +165,7 @@ export async function answerProblems(document: Document, asked: AskedFor, answer
 
 /** The document the server builds for everyone, built here too: for when the api serves none (the public API off). */
 function builtGenericDocument(api: TestApi): Document {
-  return buildOpenApiDocument(PUBLIC_ROUTES.map((route) => bindRoute(route, api.runtime.procedures.require(route.procedure))));
+  return buildOpenApiDocument(bindRoutes(PUBLIC_ROUTES, (name) => api.runtime.procedures.require(name)));
 }
 
 /**

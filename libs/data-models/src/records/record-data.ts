@@ -1,4 +1,4 @@
-import { validationFailed } from '@mrp/platform';
+import { validationFailed, type DomainError, type ErrorDetail } from '@mrp/platform';
 import { compileRecordValidator, computeFormulas, TITLE_FIELD_KEY, type FieldError, type RecordValidator } from '@mrp/field-validation';
 import { isLive, liveDefinitions, toDefinition, type FieldShape } from '../models/model-store';
 
@@ -20,6 +20,37 @@ export function validateWrite(fields: readonly FieldShape[], data: unknown, mode
   const result = validatorFor(fields)(data, { mode });
   if (!result.ok) throw validationFailed(result.errors.map(errorDetail));
   return result.value;
+}
+
+/** A batch refusal names at most this many problems, then how many there were in all. */
+export const MAX_BATCH_ERROR_DETAILS = 100;
+
+/** Where a problem of one record of a batch is: `records[17].data.email`. */
+export function batchDetail(index: number, detail: ErrorDetail, under = 'data'): ErrorDetail {
+  const path = detail.field ? `${under}.${detail.field}` : under;
+  return { ...detail, field: `records[${index}].${path}` };
+}
+
+/** One validation_failed for a whole batch: its first problems, and how many there were in all. */
+export function batchRefusal(details: readonly ErrorDetail[]): DomainError {
+  const records = new Set(details.map((detail) => /^records\[(\d+)\]/.exec(detail.field)?.[1])).size;
+  const shown = details.slice(0, MAX_BATCH_ERROR_DETAILS);
+  const more = details.length > shown.length ? `; the first ${shown.length} are listed` : '';
+  return validationFailed(shown, `${details.length} problem${details.length === 1 ? '' : 's'} in ${records} record${records === 1 ? '' : 's'}${more}; nothing was written`);
+}
+
+/** Validates every record of a batch; one refusal names each bad one by its path. */
+export function validateBatch(fields: readonly FieldShape[], batch: readonly unknown[], mode: 'create' | 'update'): Record<string, unknown>[] {
+  const validate = validatorFor(fields);
+  const values: Record<string, unknown>[] = [];
+  const details: ErrorDetail[] = [];
+  batch.forEach((data, index) => {
+    const result = validate(data, { mode });
+    if (result.ok) values.push(result.value);
+    else details.push(...result.errors.map((error) => batchDetail(index, errorDetail(error))));
+  });
+  if (details.length > 0) throw batchRefusal(details);
+  return values;
 }
 
 export function errorDetail(error: FieldError) {

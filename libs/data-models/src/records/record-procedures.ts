@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import {
   conflict,
   defineProcedure,
+  DomainError,
+  type ErrorDetail,
   isDomainError,
   notFound,
   preconditionFailed,
@@ -29,11 +31,15 @@ import { SEARCH_MAX_LENGTH } from '../query/search';
 import { runSql } from '../query/sql';
 import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import { FieldSelectionInput, parseFieldSelection } from './field-selection';
-import { changedFieldKeys, errorDetail, mergePatch, titleOf, validateWrite, withFormulas } from './record-data';
+import { batchDetail, batchRefusal, changedFieldKeys, errorDetail, mergePatch, titleOf, validateBatch, validateWrite, withFormulas } from './record-data';
 import { deletedRecordOutput, recordOutput, recordVersion, type DeletedRecordRow, type RecordRow } from './record-rows';
 import {
   findVisibleRecord,
   insertRecordIfCurrent,
+  insertRecordsIfCurrent,
+  findVisibleRecordsForUpdate,
+  softDeleteRecords,
+  updateRecordsData,
   purgeRecord,
   replaceRecordAccess,
   restoreRecord,
@@ -42,19 +48,25 @@ import {
   type FoundRecord,
   type RecordState,
 } from './record-store';
-import { checkRelationTargets } from './relation-check';
+import { checkRelationTargets, checkRelationTargetsOfBatch } from './relation-check';
 import {
   RecordAccessSchema,
+  RecordBatchDeletionSchema,
+  RecordBatchSchema,
   RecordDeletionSchema,
   RecordListSchema,
   RecordSchema,
   type RecordAccessOutput,
+  type RecordBatchDeletionOutput,
+  type RecordBatchOutput,
   type RecordDeletionOutput,
   type RecordListOutput,
   type RecordOutput,
 } from './schemas';
 
 export const DEFAULT_PAGE_SIZE = 25;
+/** The most records one batch write may carry. */
+export const MAX_BATCH_RECORDS = 1000;
 export const MAX_PAGE_SIZE = 100;
 
 /** A fresh load that is stale by the time of the INSERT means a concurrent field change; this many tries, then 409. */
@@ -126,15 +138,50 @@ async function createRecord(ctx: OrgContext, { model, fields, fieldsVersion }: R
   });
   if (!row) return null;
   const record = withAnswerVersion(recordOutput(row, model.key, fields), recordVersion(row, fieldsVersion));
-  ctx.emit(
-    createEvent(
-      'data-models.record-created',
-      { modelKey: model.key, recordId: record.id, record },
-      // A new record is restricted to no role yet.
-      { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(model.key, 'created'), recordAccess: { roleIds: [] } },
-    ),
-  );
+  ctx.emit(recordCreatedEvent(ctx, model.key, record));
   return record;
+}
+
+function recordCreatedEvent(ctx: OrgContext, modelKey: string, record: RecordOutput) {
+  return createEvent(
+    'data-models.record-created',
+    { modelKey, recordId: record.id, record },
+    // A new record is restricted to no role yet.
+    { organizationId: ctx.organizationId, subscriptionAliases: recordEventAliases(modelKey, 'created'), recordAccess: { roleIds: [] } },
+  );
+}
+
+/**
+ * createRecord for a batch: every record validated (the model's compiled validator), the relations
+ * of all of them checked at once, formulas computed per record, one INSERT; all or nothing.
+ */
+async function createRecords(ctx: OrgContext, { model, fields, fieldsVersion }: RecordModel, batch: ReadonlyArray<{ data: unknown }>): Promise<RecordOutput[] | null> {
+  const values = validateBatch(
+    fields,
+    batch.map((item) => item.data),
+    'create',
+  );
+  if (hasRelationFields(fields)) {
+    const problems = await checkRelationTargetsOfBatch(ctx.em, { organizationId: ctx.organizationId, roleIds: ctx.principal.roleIds }, fields, values);
+    const details = problems.flatMap((errors, index) => errors.map((error) => batchDetail(index, error)));
+    if (details.length > 0) throw batchRefusal(details);
+  }
+  const records = values.map((value) => {
+    const data = withFormulas(fields, mergePatch({}, value));
+    return { title: titleOf(data), data };
+  });
+  const rows = await insertRecordsIfCurrent(ctx.em, {
+    organizationId: ctx.organizationId,
+    modelId: model.id,
+    fieldsVersion,
+    userId: ctx.principal.userId,
+    records,
+  });
+  if (!rows) return null;
+  const outputs = rows.map((row) => recordOutput(row, model.key, fields));
+  // One event per record; the dispatcher hands all of them to each outbox at once.
+  for (const record of outputs) ctx.emit(recordCreatedEvent(ctx, model.key, record));
+  return outputs;
 }
 
 export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): AnyProcedure[] {
@@ -289,6 +336,184 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     },
   });
 
+  /**
+   * Runs a write against the cached model, and when that version turned out stale (or refused
+   * against definitions that may be stale), against fresh loads: only the current ones may refuse.
+   */
+  async function withCurrentModel<T>(ctx: OrgContext, modelKey: string, write: (model: RecordModel) => Promise<T | null>): Promise<T> {
+    const cached = models.get(ctx.organizationId, modelKey);
+    if (cached) {
+      try {
+        const written = await write(cached);
+        if (written !== null) return written;
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+      }
+      models.delete(ctx.organizationId, modelKey);
+    }
+    for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+      const current = await loadRecordModel(ctx.em, ctx.organizationId, modelKey);
+      models.set(ctx.organizationId, current);
+      const written = await write(current);
+      if (written !== null) return written;
+    }
+    throw conflict(`The fields of model "${modelKey}" kept changing while the records were written; try again`);
+  }
+
+  const createMany = defineProcedure({
+    name: 'records.createMany',
+    summary: `Creates 1 to ${MAX_BATCH_RECORDS} records of one model, all or none; each \`data\` must include \`title\``,
+    scope: 'organization',
+    permission: 'records.create',
+    input: Type.Object(
+      {
+        model: ModelKeyInput,
+        records: Type.Array(
+          Type.Object({ data: dataInput('Values keyed by field key; must include title', { title: 'Quarterly report' }) }, { additionalProperties: false }),
+          { minItems: 1, maxItems: MAX_BATCH_RECORDS, description: 'The records to create, answered in this order' },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    output: RecordBatchSchema,
+    async handler(ctx, input): Promise<RecordBatchOutput> {
+      const items = await withCurrentModel(ctx, input.model, (model) => createRecords(ctx, model, input.records));
+      return { items };
+    },
+  });
+
+  /**
+   * The live records a batch names, locked, in the batch's order; one refusal names every id that
+   * is repeated, or that the caller cannot see, as if missing (`records[3].id`).
+   */
+  async function requireRecords(ctx: OrgContext, ids: readonly string[], path: (index: number) => string, modelKey?: string): Promise<FoundRecord[]> {
+    const found = await findVisibleRecordsForUpdate(ctx.em, { organizationId: ctx.organizationId, ids, roleIds: ctx.principal.roleIds, modelKey });
+    const byId = new Map(found.map((record) => [record.id, record]));
+    const seen = new Set<string>();
+    const details: ErrorDetail[] = [];
+    const records = ids.map((id, index) => {
+      const record = byId.get(id.toLowerCase());
+      if (!record) details.push({ field: path(index), code: 'not_found', message: 'Record not found' });
+      else if (seen.has(record.id)) details.push({ field: path(index), code: 'duplicate', message: 'The record is named twice in the batch' });
+      else seen.add(record.id);
+      return record as FoundRecord;
+    });
+    if (details.length > 0) throw batchRefusal(details);
+    return records;
+  }
+
+  const updateMany = defineProcedure({
+    name: 'records.updateMany',
+    summary: `Updates 1 to ${MAX_BATCH_RECORDS} records of one model (merge, as a single update), all or none`,
+    scope: 'organization',
+    permission: 'records.update',
+    input: Type.Object(
+      {
+        model: ModelKeyInput,
+        records: Type.Array(
+          Type.Object(
+            {
+              id: RecordIdInput,
+              data: dataInput('Values to change, keyed by field key; null clears a non-required field', { title: 'Quarterly report, revised' }),
+              expectedVersion: Type.Optional(ExpectedVersionInput),
+            },
+            { additionalProperties: false },
+          ),
+          { minItems: 1, maxItems: MAX_BATCH_RECORDS, description: 'The changes, answered in this order; a record may appear once' },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    output: RecordBatchSchema,
+    async handler(ctx, input): Promise<RecordBatchOutput> {
+      const currents = await requireRecords(
+        ctx,
+        input.records.map((change) => change.id),
+        (index) => `records[${index}].id`,
+        input.model,
+      );
+      const stale: ErrorDetail[] = [];
+      input.records.forEach((change, index) => {
+        const version = currents[index].version;
+        if (change.expectedVersion !== undefined && change.expectedVersion !== version) {
+          stale.push({ field: `records[${index}].expectedVersion`, code: 'precondition_failed', message: `The record is no longer at version ${change.expectedVersion}` });
+        }
+      });
+      if (stale.length > 0) {
+        throw new DomainError('precondition_failed', `${stale.length} record${stale.length === 1 ? ' has' : 's have'} changed since the version named; nothing was written`, stale.slice(0, 100));
+      }
+      // One model, read in one statement: one fields version for all of them.
+      const { fields } = await fieldsOf(ctx, currents[0]);
+      const patches = validateBatch(
+        fields,
+        input.records.map((change) => change.data),
+        'update',
+      );
+      if (hasRelationFields(fields)) {
+        const problems = await checkRelationTargetsOfBatch(ctx.em, { organizationId: ctx.organizationId, roleIds: ctx.principal.roleIds }, fields, patches);
+        const details = problems.flatMap((errors, index) => errors.map((error) => batchDetail(index, error)));
+        if (details.length > 0) throw batchRefusal(details);
+      }
+      const changes = currents.map((current, index) => {
+        const data = withFormulas(fields, mergePatch(current.data, patches[index]));
+        return { id: current.id, title: titleOf(data), data, changedFields: changedFieldKeys(fields, current.data, data) };
+      });
+      const rows = await updateRecordsData(ctx.em, ctx.principal.userId, changes);
+      const items = rows.map((row, index) => {
+        const current = currents[index];
+        const { changedFields } = changes[index];
+        const record = recordOutput(row, current.model_key, fields);
+        ctx.emit(
+          createEvent(
+            'data-models.record-updated',
+            { modelKey: current.model_key, recordId: record.id, changedFields, record, previous: previousValues(current.data, changedFields) },
+            {
+              organizationId: ctx.organizationId,
+              subscriptionAliases: recordEventAliases(current.model_key, 'updated'),
+              recordAccess: { roleIds: current.access_role_ids },
+            },
+          ),
+        );
+        return record;
+      });
+      return { items };
+    },
+  });
+
+  const deleteMany = defineProcedure({
+    name: 'records.deleteMany',
+    summary: `Soft-deletes 1 to ${MAX_BATCH_RECORDS} records, all or none`,
+    scope: 'organization',
+    permission: 'records.delete',
+    input: Type.Object(
+      { ids: Type.Array(RecordIdInput, { minItems: 1, maxItems: MAX_BATCH_RECORDS, description: 'The records to delete; each may appear once' }) },
+      { additionalProperties: false },
+    ),
+    output: RecordBatchDeletionSchema,
+    async handler(ctx, input): Promise<RecordBatchDeletionOutput> {
+      const records = await requireRecords(ctx, input.ids, (index) => `ids[${index}]`);
+      await softDeleteRecords(
+        ctx.em,
+        records.map((record) => record.id),
+        ctx.principal.userId,
+      );
+      for (const record of records) {
+        ctx.emit(
+          createEvent(
+            'data-models.record-deleted',
+            { modelKey: record.model_key, recordId: record.id, hard: false },
+            {
+              organizationId: ctx.organizationId,
+              subscriptionAliases: recordEventAliases(record.model_key, 'deleted'),
+              recordAccess: { roleIds: record.access_role_ids },
+            },
+          ),
+        );
+      }
+      return { items: records.map((record) => ({ id: record.id, deleted: true as const, hard: false })) };
+    },
+  });
+
   const update = defineProcedure({
     name: 'records.update',
     summary: 'Updates a record (merge: given keys only; null clears a non-required field)',
@@ -428,5 +653,5 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     },
   });
 
-  return [list, get, create, update, remove, restore, setAccess];
+  return [list, get, create, createMany, update, updateMany, remove, deleteMany, restore, setAccess];
 }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared, isUuidString, newId, preparedStatement, sqlTextArray, type PreparedStatement } from '@mrp/platform';
 import { isoTimestamp } from '../query/field-expressions';
-import { runSql, sql } from '../query/sql';
-import { boundRoleIds, visibleToRolesIn } from './record-access';
+import { runSql, sql, trustedSql } from '../query/sql';
+import { boundRoleIds, visibleTo, visibleToRolesIn } from './record-access';
 import { RECORD_COLUMNS, type RecordRow } from './record-rows';
 
 export type RecordState = 'live' | 'deleted' | 'any';
@@ -134,6 +134,106 @@ export async function insertRecordIfCurrent(em: EntityManager, record: NewRecord
     updated_by: record.userId,
     deleted: false,
   };
+}
+
+export interface NewRecords {
+  organizationId: string;
+  modelId: string;
+  /** The model's `fields_version` every record was validated against. */
+  fieldsVersion: string;
+  userId: string;
+  records: ReadonlyArray<{ title: string; data: Record<string, unknown> }>;
+}
+
+/**
+ * Inserts a batch in one statement (the records as one JSON parameter, unnested in order), on the
+ * same condition as insertRecordIfCurrent: null, and nothing written, when the model is archived
+ * or its fields changed. The rows come back in the order given.
+ */
+export async function insertRecordsIfCurrent(em: EntityManager, batch: NewRecords): Promise<RecordRow[] | null> {
+  const ids = batch.records.map(() => newId());
+  const items = batch.records.map((record, index) => ({ id: ids[index], title: record.title, data: record.data }));
+  const rows = await runSql<Pick<RecordRow, 'id' | 'data' | 'created_at' | 'updated_at'>>(
+    em,
+    sql`INSERT INTO records AS r (id, organization_id, model_id, title, data, created_by, updated_by)
+      SELECT (b.item->>'id')::uuid, m.organization_id, m.id, b.item->>'title', b.item->'data', ${batch.userId}, ${batch.userId}
+      FROM data_models m, jsonb_array_elements(${JSON.stringify(items)}::jsonb) WITH ORDINALITY AS b(item, n)
+      WHERE m.id = ${batch.modelId} AND m.organization_id = ${batch.organizationId} AND m.archived_at IS NULL
+        AND m.fields_version = ${batch.fieldsVersion}::bigint
+      ORDER BY b.n
+      RETURNING r.id, r.data, ${isoTimestamp('r.created_at')} AS created_at, ${isoTimestamp('r.updated_at')} AS updated_at`,
+  );
+  if (rows.length !== ids.length) return null;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return batch.records.map((record, index) => {
+    const row = byId.get(ids[index]) as (typeof rows)[number];
+    return {
+      version: 1,
+      id: ids[index],
+      model_id: batch.modelId,
+      title: record.title,
+      data: row.data,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      created_by: batch.userId,
+      updated_by: batch.userId,
+      deleted: false,
+    };
+  });
+}
+
+/**
+ * The live records among `ids` that are in the organization, in a live model (the one keyed
+ * `modelKey`, when given) and visible to the caller, locked for the rest of the transaction, in id
+ * order (so two batches lock their common rows in one order). Any other id is simply absent.
+ */
+export async function findVisibleRecordsForUpdate(
+  em: EntityManager,
+  lookup: { organizationId: string; ids: readonly string[]; roleIds: readonly string[]; modelKey?: string },
+): Promise<FoundRecord[]> {
+  const ids = lookup.ids.filter(isUuidString);
+  if (ids.length === 0) return [];
+  const ofModel = lookup.modelKey === undefined ? sql`TRUE` : sql`m.key = ${lookup.modelKey}`;
+  // As findRecordStatement's locking variant: the checks run unlocked, the lock falls on checked rows only.
+  return runSql<FoundRecord>(
+    em,
+    sql`SELECT ${RECORD_COLUMNS}, m.key AS model_key, m.fields_version, ${trustedSql(ACCESS_ROLE_IDS)}
+      FROM records r JOIN data_models m ON m.id = r.model_id
+      WHERE r.id IN (
+          SELECT r.id FROM records r JOIN data_models m ON m.id = r.model_id AND m.archived_at IS NULL
+          WHERE r.id = ANY(ARRAY[${ids}]::uuid[]) AND r.organization_id = ${lookup.organizationId}
+            AND r.deleted_at IS NULL AND ${ofModel} AND ${visibleTo(lookup.roleIds)}
+        ) AND r.deleted_at IS NULL
+      ORDER BY r.id
+      FOR UPDATE OF r`,
+  );
+}
+
+/** Writes each record's new title and data in one statement; the rows in the order given. */
+export async function updateRecordsData(
+  em: EntityManager,
+  userId: string,
+  changes: ReadonlyArray<{ id: string; title: string; data: Record<string, unknown> }>,
+): Promise<RecordRow[]> {
+  const rows = await runSql<RecordRow>(
+    em,
+    sql`UPDATE records AS r SET title = b.item->>'title', data = b.item->'data',
+        updated_at = date_trunc('milliseconds', now()), updated_by = ${userId}, version = r.version + 1
+      FROM jsonb_array_elements(${JSON.stringify(changes)}::jsonb) AS b(item)
+      WHERE r.id = (b.item->>'id')::uuid
+      RETURNING ${RECORD_COLUMNS}`,
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return changes.map((change) => byId.get(change.id) as RecordRow);
+}
+
+/** Soft-deletes the records in one statement. */
+export async function softDeleteRecords(em: EntityManager, ids: readonly string[], userId: string): Promise<void> {
+  await runSql(
+    em,
+    sql`UPDATE records AS r SET deleted_at = now(), deleted_by = ${userId}, version = r.version + 1
+      WHERE r.id = ANY(ARRAY[${[...ids]}]::uuid[])`,
+  );
 }
 
 /**

@@ -4,24 +4,43 @@ import { isLive, type FieldShape } from '../models/model-store';
 import { runSql, sql } from '../query/sql';
 import { visibleTo } from './record-access';
 
+type RelationScope = { organizationId: string; roleIds: readonly string[] };
+
 /**
  * RELATION values must name live records of the target model, in the same organization, that the
  * caller can see: a restricted record the caller cannot see is reported exactly like a missing one.
  */
 export async function checkRelationTargets(
   em: EntityManager,
-  scope: { organizationId: string; roleIds: readonly string[] },
+  scope: RelationScope,
   fields: readonly FieldShape[],
   values: Readonly<Record<string, unknown>>,
 ): Promise<ErrorDetail[]> {
-  const errors: ErrorDetail[] = [];
+  const [errors] = await checkRelationTargetsOfBatch(em, scope, fields, [values]);
+  return errors;
+}
+
+/**
+ * checkRelationTargets for many records at once, with one query per relation field for the whole
+ * batch; the problems of each record, in the order given (field paths relative to its data).
+ */
+export async function checkRelationTargetsOfBatch(
+  em: EntityManager,
+  scope: RelationScope,
+  fields: readonly FieldShape[],
+  batch: ReadonlyArray<Readonly<Record<string, unknown>>>,
+): Promise<ErrorDetail[][]> {
+  const errors: ErrorDetail[][] = batch.map(() => []);
   for (const field of fields) {
     if (field.type !== 'RELATION' || !isLive(field)) continue;
-    const value = values[field.key];
-    if (value === null || value === undefined) continue;
-    const ids = (Array.isArray(value) ? value : [value]).map(String);
+    const named = batch.map((values) => {
+      const value = values[field.key];
+      if (value === null || value === undefined) return undefined;
+      return { many: Array.isArray(value), ids: (Array.isArray(value) ? value : [value]).map(String) };
+    });
+    const wellFormed = [...new Set(named.flatMap((entry) => entry?.ids.filter(isUuidString) ?? []))];
+    if (named.every((entry) => entry === undefined)) continue;
     const targetKey = String(field.config['targetModel'] ?? '');
-    const wellFormed = ids.filter(isUuidString);
     // The target model is joined in, not looked up first: one round trip per relation field.
     const found = new Set(
       wellFormed.length > 0
@@ -37,12 +56,14 @@ export async function checkRelationTargets(
           ).map((row) => row.id)
         : [],
     );
-    ids.forEach((id, index) => {
-      if (found.has(id)) return;
-      errors.push({
-        field: Array.isArray(value) ? `${field.key}[${index}]` : field.key,
-        code: 'not_found',
-        message: `No record ${id} in model "${targetKey}"`,
+    named.forEach((entry, recordIndex) => {
+      entry?.ids.forEach((id, index) => {
+        if (found.has(id)) return;
+        errors[recordIndex].push({
+          field: entry.many ? `${field.key}[${index}]` : field.key,
+          code: 'not_found',
+          message: `No record ${id} in model "${targetKey}"`,
+        });
       });
     });
   }

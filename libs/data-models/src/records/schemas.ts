@@ -18,6 +18,10 @@ export const RecordSchema = Type.Object(
 );
 export type RecordOutput = Static<typeof RecordSchema>;
 
+/** The records a batch created or changed, in the order the request gave them. */
+export const RecordBatchSchema = Type.Object({ items: Type.Array(RecordSchema) }, { title: 'RecordBatch' });
+export type RecordBatchOutput = Static<typeof RecordBatchSchema>;
+
 /** A record in the trash (`deleted=only`): the record as it was, and when and by whom it was deleted. */
 export const DeletedRecordSchema = Type.Object(
   {
@@ -44,3 +48,7 @@ export const RecordAccessSchema = Type.Object(
   { title: 'RecordAccess', description: 'Roles that may see the record; empty = everyone who may read the model' },
 );
 export type RecordAccessOutput = Static<typeof RecordAccessSchema>;
+
+/** The records a batch deleted, in the order the request named them. */
+export const RecordBatchDeletionSchema = Type.Object({ items: Type.Array(RecordDeletionSchema) }, { title: 'RecordBatchDeletion' });
+export type RecordBatchDeletionOutput = Static<typeof RecordBatchDeletionSchema>;
