@@ -90,12 +90,40 @@ function dataSchema(model: CatalogModel, mode: WriteMode): SchemaObject {
  * required (without `fields=` all of them are there).
  */
 function selectedDataSchema(model: CatalogModel, data: SchemaObject): SchemaObject {
-  const { required: _required, ...rest } = data;
+  const { required: _required, properties, ...rest } = data;
+  const relations = new Map(model.fields.filter((field) => field.type === 'RELATION').map((field) => [field.key, field]));
   return {
     ...rest,
+    properties: Object.fromEntries(
+      Object.entries(properties ?? {}).map(([key, property]) => {
+        const relation = relations.get(key);
+        return [key, relation ? expandableRelation(property as SchemaObject, relation.config['multiple'] === true) : property];
+      }),
+    ),
     title: `${model.name} fields`,
     description: `The data of a record of the ${markdownLiteral(model.name)} model as a read answers it: the fields named by \`fields\`, every field without it`,
   };
+}
+
+/** A related record as `expand` answers it: a title only for a record the caller may read. */
+const EXPANDED_RELATION: SchemaObject = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    title: { type: 'string', description: 'Left out when the caller may not read the record, or it is deleted or missing' },
+  },
+  required: ['id'],
+  additionalProperties: false,
+};
+
+/** A relation as a read answers it: its ids, or with `expand` naming it, objects in their place. */
+function expandableRelation(property: SchemaObject, multiple: boolean): SchemaObject {
+  const { title, examples, ...ids } = property as SchemaObject & { examples?: unknown[] };
+  const expanded: SchemaObject = multiple
+    ? { type: 'array', items: EXPANDED_RELATION, description: 'With `expand` naming this field' }
+    : { ...EXPANDED_RELATION, description: 'With `expand` naming this field' };
+  const alternatives = 'anyOf' in ids && Array.isArray(ids.anyOf) && Object.keys(ids).length === 1 ? ids.anyOf : [ids];
+  return { ...(title === undefined ? {} : { title }), anyOf: [...alternatives, expanded], ...(examples === undefined ? {} : { examples }) } as SchemaObject;
 }
 
 /** What the generic document always holds; missing, it is a programming error (which the tests find). */

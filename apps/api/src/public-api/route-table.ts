@@ -81,7 +81,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
       '`deleted=only` lists the trash (soft-deleted records, newest deletion first) instead.',
     procedure: 'records.list',
     pathParams: { key: 'model' },
-    query: { limit: 'integer', cursor: 'text', sort: 'text', filter: 'json', fields: 'text', q: 'text', deleted: 'text' },
+    query: { limit: 'integer', cursor: 'text', sort: 'text', filter: 'json', fields: 'text', expand: 'text', q: 'text', deleted: 'text' },
     successStatus: 200,
   },
   {
@@ -120,7 +120,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     summary: 'Get one record by id',
     procedure: 'records.get',
     pathParams: { id: 'id' },
-    query: { fields: 'text' },
+    query: { fields: 'text', expand: 'text' },
     successStatus: 200,
   },
   {

@@ -121,7 +121,7 @@ describe('GET /api/v1/openapi.json', () => {
     const listQuery = ((all.get('GET /models/{key}/records')!.parameters ?? []) as OpenAPIV3_1.ParameterObject[])
       .filter((parameter) => parameter.in === 'query')
       .map((parameter) => parameter.name);
-    expect(listQuery.sort()).toEqual(['cursor', 'deleted', 'fields', 'filter', 'limit', 'q', 'sort']);
+    expect(listQuery.sort()).toEqual(['cursor', 'deleted', 'expand', 'fields', 'filter', 'limit', 'q', 'sort']);
     const deleteQuery = ((all.get('DELETE /records/{id}')!.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((parameter) => parameter.in === 'query');
     expect(deleteQuery.map((parameter) => parameter.name)).toEqual(['hard']);
 

@@ -132,6 +132,7 @@ describe('GET /api/v1/openapi.json with an API key', () => {
       expect(((item?.get?.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).map((parameter) => parameter.name).sort()).toEqual([
         'cursor',
         'deleted',
+        'expand',
         'fields',
         'filter',
         'limit',

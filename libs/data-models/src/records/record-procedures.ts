@@ -31,7 +31,8 @@ import { SEARCH_MAX_LENGTH } from '../query/search';
 import { runSql } from '../query/sql';
 import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import { FieldSelectionInput, parseFieldSelection } from './field-selection';
-import { batchDetail, batchRefusal, changedFieldKeys, errorDetail, mergePatch, titleOf, validateBatch, validateWrite, withFormulas } from './record-data';
+import { ExpandInput, expandRelations, expansionVariant, parseExpansion } from './relation-expansion';
+import { batchDetail, batchRefusal, changedFieldKeys, errorDetail, MAX_BATCH_ERROR_DETAILS, mergePatch, titleOf, validateBatch, validateWrite, withFormulas } from './record-data';
 import { deletedRecordOutput, recordOutput, recordVersion, type DeletedRecordRow, type RecordRow } from './record-rows';
 import {
   findVisibleRecord,
@@ -233,6 +234,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
           ),
         ),
         fields: Type.Optional(FieldSelectionInput),
+        expand: Type.Optional(ExpandInput),
         q: Type.Optional(
           Type.String({
             minLength: 1,
@@ -251,6 +253,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
       const { model, fields } = await loadRecordModel(ctx.em, ctx.organizationId, input.model);
       const definitions = definitionMap(fields);
       const selected = parseFieldSelection(input.fields, fields);
+      const expanded = parseExpansion(input.expand, fields);
       const trash = input.deleted === 'only';
       const sort = parseSort(input.sort, definitions, { trash });
       const filter = input.filter === undefined ? undefined : parseFilter(input.filter, fields);
@@ -285,6 +288,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
       const items = trash
         ? page.map((row) => deletedRecordOutput(row as DeletedRecordRow, model.key, fields, selected))
         : page.map((row) => recordOutput(row, model.key, fields, selected));
+      if (expanded) await expandRelations(ctx.em, { organizationId: ctx.organizationId, roleIds: ctx.principal.roleIds }, expanded, items);
       return { items, nextCursor };
     },
   });
@@ -296,13 +300,21 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     permission: 'records.read',
     readOnly: true,
     versioned: true,
-    input: Type.Object({ id: RecordIdInput, fields: Type.Optional(FieldSelectionInput) }, { additionalProperties: false }),
+    input: Type.Object(
+      { id: RecordIdInput, fields: Type.Optional(FieldSelectionInput), expand: Type.Optional(ExpandInput) },
+      { additionalProperties: false },
+    ),
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const row = await requireRecord(ctx, input.id, 'live');
       const { fields, fieldsVersion } = await fieldsOf(ctx, row);
       const selected = parseFieldSelection(input.fields, fields);
-      return withAnswerVersion(recordOutput(row, row.model_key, fields, selected), recordVersion(row, fieldsVersion, selected));
+      const expanded = parseExpansion(input.expand, fields);
+      const record = recordOutput(row, row.model_key, fields, selected);
+      const version = recordVersion(row, fieldsVersion, selected);
+      if (!expanded) return withAnswerVersion(record, version);
+      await expandRelations(ctx.em, { organizationId: ctx.organizationId, roleIds: ctx.principal.roleIds }, expanded, [record]);
+      return withAnswerVersion(record, { ...version, variant: version.variant + expansionVariant(expanded, record) });
     },
   });
 
@@ -440,7 +452,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
         }
       });
       if (stale.length > 0) {
-        throw new DomainError('precondition_failed', `${stale.length} record${stale.length === 1 ? ' has' : 's have'} changed since the version named; nothing was written`, stale.slice(0, 100));
+        throw new DomainError('precondition_failed', `${stale.length} record${stale.length === 1 ? ' has' : 's have'} changed since the version named; nothing was written`, stale.slice(0, MAX_BATCH_ERROR_DETAILS));
       }
       // One model, read in one statement: one fields version for all of them.
       const { fields } = await fieldsOf(ctx, currents[0]);

@@ -1,0 +1,95 @@
+import { statementsOf } from '@mrp/platform/testing';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import type { RecordListOutput, RecordOutput } from './schemas';
+
+/** `expand` on records.get and records.list: related titles for what the caller may read, ids alone otherwise. */
+describe('expand', () => {
+  let env: DataModelsTestEnv;
+  let org: TestOrganization;
+  let open: RecordOutput;
+  let secret: RecordOutput;
+  let gone: RecordOutput;
+  let purged: RecordOutput;
+  let payment: RecordOutput;
+  const admin = () => env.principal(org, { roles: ['admin'] });
+  const outsider = () => env.principal(org, { roles: ['member'] });
+  const financeMember = () => env.principal(org, { roles: ['member', 'finance'] });
+
+  beforeAll(async () => {
+    env = await createDataModelsTestEnv();
+    org = await env.createOrganization(['finance']);
+    await env.call('dataModels.create', { key: 'invoices', name: 'Invoices' }, admin());
+    await env.call('dataModels.create', { key: 'payments', name: 'Payments' }, admin());
+    const field = (input: Record<string, unknown>) => env.call('dataModels.fields.create', { model: 'payments', ...input }, admin());
+    await field({ key: 'invoice', name: 'Invoice', type: 'RELATION', config: { targetModel: 'invoices' } });
+    await field({ key: 'covers', name: 'Covers', type: 'RELATION', config: { targetModel: 'invoices', multiple: true } });
+    await field({ key: 'amount', name: 'Amount', type: 'NUMBER' });
+    const invoice = (title: string) => env.call<RecordOutput>('records.create', { model: 'invoices', data: { title } }, admin());
+    [open, secret, gone, purged] = [await invoice('Open'), await invoice('Secret'), await invoice('Gone'), await invoice('Purged')];
+    payment = await env.call<RecordOutput>(
+      'records.create',
+      { model: 'payments', data: { title: 'First', invoice: secret.id, covers: [open.id, secret.id, gone.id, purged.id], amount: 5 } },
+      admin(),
+    );
+    for (let index = 0; index < 29; index++) {
+      await env.call('records.create', { model: 'payments', data: { title: `More ${index}`, invoice: open.id, covers: [open.id, gone.id] } }, admin());
+    }
+    await env.call('records.setAccess', { id: secret.id, roleIds: [org.roles.finance] }, admin());
+    await env.call('records.delete', { id: gone.id }, admin());
+    await env.call('records.delete', { id: purged.id, hard: true }, admin());
+  });
+  afterAll(() => env.close());
+
+  it('gives titles of readable records, and the id alone for a hidden, deleted or missing one (no oracle)', async () => {
+    const seen = await env.call<RecordOutput>('records.get', { id: payment.id, expand: 'invoice,covers' }, outsider());
+    expect(seen.data).toEqual({
+      title: 'First',
+      invoice: { id: secret.id },
+      covers: [{ id: open.id, title: 'Open' }, { id: secret.id }, { id: gone.id }, { id: purged.id }],
+      amount: 5,
+    });
+    const entitled = await env.call<RecordOutput>('records.get', { id: payment.id, expand: 'covers' }, financeMember());
+    expect(entitled.data).toMatchObject({ invoice: secret.id, covers: [{ id: open.id, title: 'Open' }, { id: secret.id, title: 'Secret' }, { id: gone.id }, { id: purged.id }] });
+  });
+
+  it('leaves the ids as they are without expand, and expands only the fields selected', async () => {
+    await expect(env.call<RecordOutput>('records.get', { id: payment.id }, outsider())).resolves.toMatchObject({
+      data: { invoice: secret.id, covers: [open.id, secret.id, gone.id, purged.id] },
+    });
+    const selected = await env.call<RecordOutput>('records.get', { id: payment.id, fields: 'title', expand: 'invoice' }, outsider());
+    expect(selected.data).toEqual({ title: 'First' });
+  });
+
+  it('expands a whole page in one statement', async () => {
+    const list = (input: Record<string, unknown>) => env.call<RecordListOutput>('records.list', { model: 'payments', limit: 30, ...input }, outsider());
+    await list({});
+    const plain = await statementsOf(() => list({}));
+    let page: RecordListOutput | undefined;
+    const expanded = await statementsOf(async () => {
+      page = await list({ expand: 'invoice,covers' });
+    });
+    expect(expanded.length).toBe(plain.length + 1);
+    expect(page?.items).toHaveLength(30);
+    for (const item of page?.items ?? []) {
+      if (item.title === 'First') continue;
+      expect(item.data).toMatchObject({ invoice: { id: open.id, title: 'Open' }, covers: [{ id: open.id, title: 'Open' }, { id: gone.id }] });
+    }
+  });
+
+  it.each([
+    ['nope', 'Unknown field "nope"'],
+    ['amount', 'Field "amount" is not a RELATION field'],
+    ['title', 'Field "title" is not a RELATION field'],
+    ['invoice,', 'An empty key: list relation field keys separated by commas'],
+  ])('refuses expand=%s, naming the key', async (expand, message) => {
+    for (const [name, input] of [
+      ['records.get', { id: payment.id, expand }],
+      ['records.list', { model: 'payments', expand }],
+    ] as const) {
+      await expect(env.call(name, input, outsider())).rejects.toMatchObject({
+        code: 'validation_failed',
+        details: [expect.objectContaining({ field: 'expand', message })],
+      });
+    }
+  });
+});
