@@ -57,7 +57,7 @@ describe('The API reference page in Chromium', () => {
     await page.getByText('The generic reference.', { exact: false }).waitFor();
     await page.getByRole('heading', { name: "List a model's records, one page at a time" }).waitFor();
     await page.getByRole('heading', { name: 'Create a record' }).waitFor();
-    expect(await page.getByRole('heading', { name: 'Create a record (Invoice)' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Create a record, or a batch of records (Invoice)' }).count()).toBe(0);
     expect(problems).toEqual([]);
     expect(requests.filter((request) => !request.url.startsWith(api.url) && !request.url.startsWith('data:'))).toEqual([]);
   });
@@ -77,7 +77,7 @@ describe('The API reference page in Chromium', () => {
     await page.locator('#api-key').fill(org.key.token);
     await page.locator('#use-key').click();
     await page.getByText('Typed for your organization: 2 models.').waitFor();
-    await page.getByRole('heading', { name: 'Create a record (Invoice)' }).waitFor();
+    await page.getByRole('heading', { name: 'Create a record, or a batch of records (Invoice)' }).waitFor();
     await page.getByRole('heading', { name: "List a model's records, one page at a time (Invoice)" }).waitFor();
     const documentRequests = requests.filter((request) => request.url.endsWith('/api/v1/openapi.json'));
     expect(documentRequests.map((request) => request.authorization)).toEqual([undefined, `Bearer ${org.key.token}`]);
@@ -93,7 +93,7 @@ describe('The API reference page in Chromium', () => {
     await page.locator('#api-key').fill(hostile.key.token);
     await page.locator('#use-key').click();
     await page.getByText('Typed for your organization: 2 models.').waitFor();
-    await page.getByRole('heading', { name: 'Create a record (<b>Loud</b>)' }).waitFor();
+    await page.getByRole('heading', { name: 'Create a record, or a batch of records (<b>Loud</b>)' }).waitFor();
     await page.getByText(`<b>Loud</b>: ${description}`).first().waitFor();
     const injected = await page.evaluate(`({
       styles: [...document.querySelectorAll('style')].filter((style) => style.textContent.includes('body{display:none}')).length,
