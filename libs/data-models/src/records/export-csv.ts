@@ -1,0 +1,46 @@
+import type { RecordOutput } from './schemas';
+
+/** A cell a spreadsheet would read as a formula starts with one of these; such text gets a leading `'`. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** A related record as `expand` answers it. */
+function isExpandedRelation(value: unknown): value is { id: string; title?: string } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { id?: unknown }).id === 'string';
+}
+
+/**
+ * The text of one value in a CSV cell: numbers as JSON writes them, booleans true/false, dates and
+ * times as stored (ISO 8601), lists and objects (MULTI_SELECT, FILE, ATTACHMENTS, a multiple
+ * RELATION) as JSON, a RELATION's id, or with `expand` its title (the id alone when the caller may
+ * not read it). Only text that came from the record's own strings is guarded against formula
+ * injection: a negative NUMBER stays a number.
+ */
+export function csvValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return FORMULA_START.test(value) ? `'${value}` : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (isExpandedRelation(value)) return csvValue(value.title ?? value.id);
+  if (Array.isArray(value) && value.every(isExpandedRelation)) return JSON.stringify(value.map((related) => related.title ?? related.id));
+  const json = JSON.stringify(value);
+  return FORMULA_START.test(json) ? `'${json}` : json;
+}
+
+/** One CSV line (RFC 4180): a cell holding a quote, comma or line break is quoted, its quotes doubled; CRLF ends it. */
+export function csvLine(cells: readonly string[]): string {
+  return `${cells.map((cell) => (NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(',')}\r\n`;
+}
+
+/** The header line: id, the exported field keys, createdAt, updatedAt. */
+export function csvHeader(fieldKeys: readonly string[]): string {
+  return csvLine(['id', ...fieldKeys, 'createdAt', 'updatedAt']);
+}
+
+export function csvRecord(record: RecordOutput, fieldKeys: readonly string[]): string {
+  return csvLine([record.id, ...fieldKeys.map((key) => csvValue(record.data[key])), record.createdAt, record.updatedAt]);
+}
+
+/** The last line of an export that failed after its first byte, so it is never mistaken for a complete one. */
+export function csvErrorTrailer(code: string, message: string): string {
+  return csvLine(['#error', code, message]);
+}

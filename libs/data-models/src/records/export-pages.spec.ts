@@ -1,0 +1,37 @@
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { definitionMap, loadRecordModel } from '../models/model-store';
+import { parseSort } from '../query/sort';
+import { listedPages } from './export-pages';
+import type { RecordRow } from './record-rows';
+import type { RecordListOutput, RecordOutput } from './schemas';
+
+describe('listedPages', () => {
+  let env: DataModelsTestEnv;
+  let org: TestOrganization;
+  beforeAll(async () => {
+    env = await createDataModelsTestEnv();
+    org = await env.createOrganization(['finance']);
+    const admin = env.principal(org, { roles: ['admin'] });
+    await env.call('dataModels.create', { key: 'items', name: 'Items' }, admin);
+    await env.call('dataModels.fields.create', { model: 'items', key: 'rank', name: 'Rank', type: 'NUMBER' }, admin);
+    for (let index = 0; index < 11; index++) {
+      const record = await env.call<RecordOutput>('records.create', { model: 'items', data: { title: `Item ${index}`, rank: index % 3 } }, admin);
+      if (index === 4) await env.call('records.setAccess', { id: record.id, roleIds: [org.roles.finance] }, admin);
+    }
+  });
+  afterAll(() => env.close());
+
+  it('reads, page by page, exactly what the list shows the caller, in its order', async () => {
+    const member = env.principal(org, { roles: ['member'] });
+    const list = await env.call<RecordListOutput>('records.list', { model: 'items', sort: 'rank,-title', limit: 100 }, member);
+    const em = env.db.orm.em.fork();
+    const { model, fields } = await loadRecordModel(em, org.id, 'items');
+    const definitions = definitionMap(fields);
+    const pages: RecordRow[][] = [];
+    const spec = { organizationId: org.id, modelId: model.id, roleIds: member.roleIds, fields: definitions, sort: parseSort('rank,-title', definitions) };
+    for await (const page of listedPages(em, spec, 3)) pages.push(page);
+    expect(pages.map((page) => page.length)).toEqual([3, 3, 3, 1]);
+    expect(pages.flat().map((row) => row.id)).toEqual(list.items.map((item) => item.id));
+    expect(list.items).toHaveLength(10);
+  });
+});
