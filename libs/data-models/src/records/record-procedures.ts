@@ -152,6 +152,15 @@ function recordCreatedEvent(ctx: OrgContext, modelKey: string, record: RecordOut
   );
 }
 
+/** The event of an update, single or batched: the record as it now is, and the changed fields' previous values. */
+function recordUpdatedEvent(organizationId: string, current: FoundRecord, record: RecordOutput, changedFields: readonly string[]) {
+  return createEvent(
+    'data-models.record-updated',
+    { modelKey: current.model_key, recordId: record.id, changedFields: [...changedFields], record, previous: previousValues(current.data, changedFields) },
+    { organizationId, subscriptionAliases: recordEventAliases(current.model_key, 'updated'), recordAccess: { roleIds: current.access_role_ids } },
+  );
+}
+
 /**
  * createRecord for a batch: every record validated (the model's compiled validator), the relations
  * of all of them checked at once, formulas computed per record, one INSERT; all or nothing.
@@ -475,17 +484,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
         const current = currents[index];
         const { changedFields } = changes[index];
         const record = recordOutput(row, current.model_key, fields);
-        ctx.emit(
-          createEvent(
-            'data-models.record-updated',
-            { modelKey: current.model_key, recordId: record.id, changedFields, record, previous: previousValues(current.data, changedFields) },
-            {
-              organizationId: ctx.organizationId,
-              subscriptionAliases: recordEventAliases(current.model_key, 'updated'),
-              recordAccess: { roleIds: current.access_role_ids },
-            },
-          ),
-        );
+        ctx.emit(recordUpdatedEvent(ctx.organizationId, current, record, changedFields));
         return record;
       });
       return { items };
@@ -557,17 +556,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
       });
       if (!row) throw preconditionFailed(`The record is no longer at version ${input.expectedVersion}`);
       const record = withAnswerVersion(recordOutput(row, current.model_key, fields), recordVersion(row, fieldsVersion));
-      ctx.emit(
-        createEvent(
-          'data-models.record-updated',
-          { modelKey: current.model_key, recordId: record.id, changedFields, record, previous: previousValues(current.data, changedFields) },
-          {
-            organizationId: ctx.organizationId,
-            subscriptionAliases: recordEventAliases(current.model_key, 'updated'),
-            recordAccess: { roleIds: current.access_role_ids },
-          },
-        ),
-      );
+      ctx.emit(recordUpdatedEvent(ctx.organizationId, current, record, changedFields));
       return record;
     },
   });
