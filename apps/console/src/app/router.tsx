@@ -9,19 +9,42 @@ export function navigate(path: string, { replace = false } = {}): void {
   window.dispatchEvent(new Event(NAVIGATED));
 }
 
-/** The current path; re-renders on navigate() and on the browser's back and forward. */
-export function useCurrentPath(): string {
-  const [path, setPath] = useState(() => location.pathname);
+/** Re-reads `read()` on navigate() and on the browser's back and forward. */
+function useLocationPart(read: () => string): string {
+  const [value, setValue] = useState(read);
   useEffect(() => {
-    const update = () => setPath(location.pathname);
+    const update = () => setValue(read());
     window.addEventListener('popstate', update);
     window.addEventListener(NAVIGATED, update);
     return () => {
       window.removeEventListener('popstate', update);
       window.removeEventListener(NAVIGATED, update);
     };
-  }, []);
-  return path;
+  }, [read]);
+  return value;
+}
+
+const readPath = () => location.pathname;
+const readSearch = () => location.search;
+
+/** The current path; re-renders on navigate() and on the browser's back and forward. */
+export function useCurrentPath(): string {
+  return useLocationPart(readPath);
+}
+
+/** The current query string (`''` or `?a=b`); re-renders like useCurrentPath. */
+export function useCurrentSearch(): string {
+  return useLocationPart(readSearch);
+}
+
+/**
+ * Sets the query string of the current path. `replace` for state that changes as one types (no
+ * history entry per key); a push for a change one may want to go back from.
+ */
+export function setSearch(search: string, { replace = false } = {}): void {
+  const query = search === '' || search.startsWith('?') ? search : `?${search}`;
+  if (query === location.search) return;
+  navigate(`${location.pathname}${query}${location.hash}`, { replace });
 }
 
 /**
