@@ -7,6 +7,7 @@ import type { UserNotifier } from '../notifier/user-notifier';
 import { createInviteProcedures } from '../organizations/invite-procedures';
 import { createMemberProcedures } from '../organizations/member-procedures';
 import { createOrganizationProcedures } from '../organizations/organization-procedures';
+import { createPendingInviteProcedures } from '../organizations/pending-invite-procedures';
 import { pruneRateLimitBuckets } from '../rate-limit/prune-buckets-procedure';
 import { createGrantProcedures } from '../rbac/grant-procedures';
 import { createRoleProcedures } from '../rbac/role-procedures';
@@ -31,6 +32,7 @@ export function createAuthzProcedures(deps: AuthzProcedureDeps): AnyProcedure[] 
     getMe,
     ...createOrganizationProcedures(),
     ...createInviteProcedures(deps),
+    ...createPendingInviteProcedures(),
     ...createMemberProcedures(deps),
     ...createRoleProcedures(deps),
     ...createGrantProcedures(deps),
