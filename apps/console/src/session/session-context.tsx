@@ -2,7 +2,12 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { createRpcClient, type RpcClient } from '../api/rpc-client';
 import { isRpcError } from '../api/rpc-error';
 import type { Me } from '../api/types';
+import { openSessionChannel, type SessionChannel } from './session-channel';
 import { chooseOrganization, loadStoredSession, storeOrganization, storeToken } from './session-storage';
+
+/** How long a new tab waits for an open tab to share its session before showing the sign-in. */
+const ASK_OTHER_TABS_MS = 300;
+const canAskOtherTabs = () => typeof BroadcastChannel !== 'undefined';
 
 export type SessionState =
   | { status: 'signed-out'; notice?: string }
@@ -38,13 +43,24 @@ export function useSignedIn(): Extract<SessionState, { status: 'signed-in' }> & 
 export function SessionProvider({ children, fetch }: { children: ReactNode; fetch?: typeof globalThis.fetch }) {
   const stored = useRef(loadStoredSession());
   const credentials = useRef({ token: stored.current.token, organizationId: stored.current.organizationId });
-  const [state, setState] = useState<SessionState>(() => (stored.current.token ? { status: 'loading' } : { status: 'signed-out' }));
+  const [state, setState] = useState<SessionState>(() =>
+    stored.current.token || canAskOtherTabs() ? { status: 'loading' } : { status: 'signed-out' },
+  );
+  const channel = useRef<SessionChannel | null>(null);
 
-  const signOut = useCallback((notice?: string) => {
+  const endSession = useCallback((notice?: string) => {
     credentials.current = { token: null, organizationId: credentials.current.organizationId };
     storeToken(null);
     setState({ status: 'signed-out', notice });
   }, []);
+
+  const signOut = useCallback(
+    (notice?: string) => {
+      endSession(notice);
+      channel.current?.announceSignOut();
+    },
+    [endSession],
+  );
 
   const rpc = useMemo(
     () =>
@@ -75,12 +91,33 @@ export function SessionProvider({ children, fetch }: { children: ReactNode; fetc
   );
 
   useEffect(() => {
-    const { token, organizationId } = stored.current;
-    if (!token) return;
-    load(token, organizationId).catch((error: unknown) => {
-      signOut(isRpcError(error) ? `Sign in again: ${error.message}` : undefined);
+    const opened = openSessionChannel({
+      current: () => (credentials.current.token ? { ...credentials.current } : null),
+      onSignedOut: () => {
+        if (credentials.current.token) endSession('You signed out in another tab.');
+      },
     });
-  }, [load, signOut]);
+    channel.current = opened;
+    let active = true;
+    const resume = (token: string, organizationId: string | null) =>
+      load(token, organizationId).catch((error: unknown) => {
+        if (active) endSession(isRpcError(error) ? `Sign in again: ${error.message}` : undefined);
+      });
+    const { token, organizationId } = stored.current;
+    if (token) void resume(token, organizationId);
+    else if (opened) {
+      void opened.ask(ASK_OTHER_TABS_MS).then((shared) => {
+        if (!active || credentials.current.token) return;
+        if (shared?.token) void resume(shared.token, stored.current.organizationId ?? shared.organizationId);
+        else setState((current) => (current.status === 'loading' ? { status: 'signed-out' } : current));
+      });
+    }
+    return () => {
+      active = false;
+      opened?.close();
+      channel.current = null;
+    };
+  }, [load, endSession]);
 
   const session = useMemo<Session>(
     () => ({

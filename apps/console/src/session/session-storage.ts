@@ -1,7 +1,8 @@
 /**
  * Where the console keeps the session between reloads. The token lives in sessionStorage: it ends
- * with the tab, so a shared computer does not keep a credential after the window is closed. The
- * chosen organization is a preference, kept in localStorage.
+ * with the tab, so a shared computer does not keep a credential after the window is closed; a new
+ * tab gets it from an open one over session-channel.ts. The chosen organization is a preference,
+ * kept in localStorage.
  */
 const TOKEN_KEY = 'console.session';
 const ORGANIZATION_KEY = 'console.organization';
