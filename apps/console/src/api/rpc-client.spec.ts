@@ -20,6 +20,14 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 
 describe('the rpc client', () => {
+  it('gives the version of an answer from its entity tag, and none without one', async () => {
+    const { fetch } = fakeFetch(({ url }) => (url.endsWith('records.get') ? json(200, { id: 'r1' }, { ETag: '"7-3"' }) : json(200, { items: [] })));
+    const rpc = createRpcClient({ fetch, credentials: () => null });
+
+    await expect(rpc.callVersioned('records.get', { id: 'r1' })).resolves.toEqual({ body: { id: 'r1' }, version: 7 });
+    await expect(rpc.callVersioned('records.list', {})).resolves.toEqual({ body: { items: [] }, version: undefined });
+  });
+
   it('posts the input to /rpc/{procedure} with the session, the organization and a request id', async () => {
     const { fetch, sent } = fakeFetch(() => json(200, { items: [] }));
     const rpc = createRpcClient({ fetch, credentials: () => ({ token: 'jwt', organizationId: 'org-1' }), newRequestId: () => 'req-1' });

@@ -7,8 +7,22 @@ export interface RpcCredentials {
   organizationId: string | null;
 }
 
+/** An answer with the version of what it shows (its `ETag`), for a later call's `expectedVersion`. */
+export interface VersionedAnswer<T> {
+  body: T;
+  /** Undefined when the procedure answers no version. */
+  version?: number;
+}
+
 export interface RpcClient {
   call<T>(procedure: string, input?: unknown): Promise<T>;
+  callVersioned<T>(procedure: string, input?: unknown): Promise<VersionedAnswer<T>>;
+}
+
+/** The resource's own version in an entity tag `"<version>-<variant>"`. */
+export function versionOfEntityTag(tag: string | null): number | undefined {
+  const match = tag ? /^"(\d+)-/.exec(tag) : null;
+  return match ? Number(match[1]) : undefined;
 }
 
 export interface RpcClientOptions {
@@ -43,45 +57,50 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   const newRequestId = options.newRequestId ?? (() => crypto.randomUUID());
   const baseUrl = options.baseUrl ?? '';
 
+  async function send<T>(procedure: string, input: unknown): Promise<VersionedAnswer<T>> {
+    const requestId = newRequestId();
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Request-Id': requestId };
+    const credentials = options.credentials();
+    if (credentials) {
+      headers.Authorization = `Bearer ${credentials.token}`;
+      if (credentials.organizationId) headers['X-Organization-Id'] = credentials.organizationId;
+    }
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}/rpc/${encodeURIComponent(procedure)}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(input),
+      });
+    } catch {
+      throw new RpcError({
+        code: 'network_error',
+        message: 'Check your connection, or whether the platform is running, and try again.',
+        status: 0,
+        requestId,
+      });
+    }
+    const answeredId = response.headers.get('X-Request-Id') ?? requestId;
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      body = undefined;
+    }
+    if (response.ok && body !== undefined) return { body: body as T, version: versionOfEntityTag(response.headers.get('ETag')) };
+    const error = (body as ErrorBody | undefined)?.error;
+    const rpcError =
+      error && typeof error.code === 'string' && typeof error.message === 'string'
+        ? new RpcError({ code: error.code, message: error.message, status: response.status, requestId: answeredId, details: detailsFrom(error.details) })
+        : new RpcError({ code: 'bad_response', message: `HTTP ${response.status}`, status: response.status, requestId: answeredId });
+    if (rpcError.status === 401) options.onUnauthorized?.(rpcError);
+    throw rpcError;
+  }
+
   return {
     async call<T>(procedure: string, input: unknown = {}): Promise<T> {
-      const requestId = newRequestId();
-      const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Request-Id': requestId };
-      const credentials = options.credentials();
-      if (credentials) {
-        headers.Authorization = `Bearer ${credentials.token}`;
-        if (credentials.organizationId) headers['X-Organization-Id'] = credentials.organizationId;
-      }
-      let response: Response;
-      try {
-        response = await doFetch(`${baseUrl}/rpc/${encodeURIComponent(procedure)}`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(input),
-        });
-      } catch {
-        throw new RpcError({
-          code: 'network_error',
-          message: 'Check your connection, or whether the platform is running, and try again.',
-          status: 0,
-          requestId,
-        });
-      }
-      const answeredId = response.headers.get('X-Request-Id') ?? requestId;
-      let body: unknown;
-      try {
-        body = await response.json();
-      } catch {
-        body = undefined;
-      }
-      if (response.ok && body !== undefined) return body as T;
-      const error = (body as ErrorBody | undefined)?.error;
-      const rpcError =
-        error && typeof error.code === 'string' && typeof error.message === 'string'
-          ? new RpcError({ code: error.code, message: error.message, status: response.status, requestId: answeredId, details: detailsFrom(error.details) })
-          : new RpcError({ code: 'bad_response', message: `HTTP ${response.status}`, status: response.status, requestId: answeredId });
-      if (rpcError.status === 401) options.onUnauthorized?.(rpcError);
-      throw rpcError;
+      return (await send<T>(procedure, input)).body;
     },
+    callVersioned: (procedure, input = {}) => send(procedure, input),
   };
 }
