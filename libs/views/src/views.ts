@@ -6,6 +6,7 @@ import { createColumnProcedures } from './boards/column-procedures';
 import { createCalendarProcedures } from './calendars/calendar-procedures';
 import { createCardEventDeriver } from './cards/card-event-deriver';
 import { createCardProcedures } from './cards/card-procedures';
+import { createGridViewProcedures } from './grids/grid-view-procedures';
 import { modelCall, type ViewsDeps } from './model-calls';
 
 export interface Views {
@@ -25,6 +26,7 @@ export function createViews(deps: ViewsDeps): Views {
       ...createColumnProcedures(call),
       ...createCardProcedures({ call, notifier: deps.notifier }),
       ...createCalendarProcedures(call),
+      ...createGridViewProcedures(call),
     ],
     deriver: createCardEventDeriver(routes),
     routes,

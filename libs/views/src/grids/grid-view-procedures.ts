@@ -1,0 +1,174 @@
+import { Type } from '@sinclair/typebox';
+import {
+  defineProcedure,
+  forbidden,
+  isDomainError,
+  newId,
+  notFound,
+  toIso,
+  validationFailed,
+  type AnyProcedure,
+  type ProcedureContext,
+} from '@mrp/platform';
+import { IdInput, KeyInput } from '../boards/board-procedures';
+import type { ModelCall } from '../model-calls';
+import { GridViewSchema, GridViewStateSchema, MAX_STATE_LENGTH, type GridView, type GridViewState } from './grid-view-schemas';
+
+const NameInput = Type.String({ minLength: 1, maxLength: 200 });
+const SharedInput = Type.Boolean({ description: 'true shares the view with the organization (needs data-models.manage)' });
+const SHARING = 'data-models.manage';
+
+interface GridViewRow {
+  id: string;
+  model_key: string;
+  name: string;
+  state: GridViewState;
+  shared: boolean;
+  created_by: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const COLUMNS = 'id, model_key, name, state, shared, created_by, created_at, updated_at';
+
+const gridView = (row: GridViewRow): GridView => ({
+  id: row.id,
+  modelKey: row.model_key,
+  name: row.name,
+  state: row.state,
+  shared: row.shared,
+  createdBy: row.created_by,
+  createdAt: toIso(row.created_at),
+  updatedAt: toIso(row.updated_at),
+});
+
+type OrgContext = ProcedureContext<'organization'>;
+
+/** A view the caller may see: a shared one, or their own; another's personal view does not exist for them. */
+async function requireVisibleView(ctx: OrgContext, id: string): Promise<GridViewRow> {
+  const [row] = await ctx.em.execute<GridViewRow[]>(
+    `SELECT ${COLUMNS} FROM grid_views WHERE id = ? AND organization_id = ? AND (shared OR created_by = ?) FOR UPDATE`,
+    [id, ctx.organizationId, ctx.principal.userId],
+  );
+  if (!row) throw notFound('Grid view');
+  return row;
+}
+
+/** A shared view belongs to the organization: changing it takes the permission that shares one. */
+function requireMayChange(ctx: OrgContext, row: GridViewRow): void {
+  if (row.shared && !ctx.hasPermission(SHARING)) throw forbidden(`Changing a shared view needs ${SHARING}`);
+}
+
+export function createGridViewProcedures(call: ModelCall): AnyProcedure[] {
+  /**
+   * A state is saved only when the model's records list accepts its search, filter and sort, so
+   * a view never names a field the model lacks or an operator its type refuses; the list's own
+   * refusal is answered, its paths under `state`.
+   */
+  async function checkState(ctx: OrgContext, modelKey: string, state: GridViewState): Promise<void> {
+    if (JSON.stringify(state).length > MAX_STATE_LENGTH) {
+      throw validationFailed([{ field: 'state', code: 'too_long', message: `A view's state takes at most ${MAX_STATE_LENGTH} characters of JSON` }]);
+    }
+    try {
+      await call(ctx, 'records.list', {
+        model: modelKey,
+        sort: state.sort,
+        limit: 1,
+        fields: 'title',
+        ...(state.q ? { q: state.q } : {}),
+        ...(state.filter ? { filter: state.filter } : {}),
+      });
+    } catch (error) {
+      if (isDomainError(error) && error.code === 'validation_failed' && error.details) {
+        throw validationFailed(error.details.map((detail) => ({ ...detail, field: `state.${detail.field}` })));
+      }
+      // The list refuses a sort it cannot apply as a bad request, with the reason in its message.
+      if (isDomainError(error) && error.code === 'bad_request') throw validationFailed([{ field: 'state.sort', code: 'invalid_option', message: error.message }]);
+      throw error;
+    }
+  }
+
+  const list = defineProcedure({
+    name: 'views.grids.list',
+    summary: "Lists a model's saved grid views the caller sees: their own and the shared ones",
+    scope: 'organization',
+    permission: 'records.read',
+    readOnly: true,
+    input: Type.Object({ modelKey: KeyInput }, { additionalProperties: false }),
+    output: Type.Object({ items: Type.Array(GridViewSchema), nextCursor: Type.Null() }),
+    async handler(ctx, input) {
+      const rows = await ctx.em.execute<GridViewRow[]>(
+        `SELECT ${COLUMNS} FROM grid_views
+          WHERE organization_id = ? AND model_key = ? AND (shared OR created_by = ?)
+          ORDER BY lower(name), name, id`,
+        [ctx.organizationId, input.modelKey, ctx.principal.userId],
+      );
+      return { items: rows.map(gridView), nextCursor: null };
+    },
+  });
+
+  const create = defineProcedure({
+    name: 'views.grids.create',
+    summary: "Saves a view of a model's records grid, personal or shared with the organization",
+    scope: 'organization',
+    permission: 'records.read',
+    inputPermissions: [{ permission: SHARING, when: 'shared=true', appliesTo: (input) => input.shared === true }],
+    input: Type.Object(
+      { modelKey: KeyInput, name: NameInput, state: GridViewStateSchema, shared: Type.Optional(SharedInput) },
+      { additionalProperties: false },
+    ),
+    output: GridViewSchema,
+    async handler(ctx, input) {
+      await checkState(ctx, input.modelKey, input.state);
+      const [row] = await ctx.em.execute<GridViewRow[]>(
+        `INSERT INTO grid_views (id, organization_id, model_key, name, state, shared, created_by)
+         VALUES (?, ?, ?, ?, ?::jsonb, ?, ?) RETURNING ${COLUMNS}`,
+        [newId(), ctx.organizationId, input.modelKey, input.name, JSON.stringify(input.state), input.shared === true, ctx.principal.userId],
+      );
+      return gridView(row as GridViewRow);
+    },
+  });
+
+  const update = defineProcedure({
+    name: 'views.grids.update',
+    summary: 'Renames a saved grid view, replaces its state, or shares it (or takes it back as the caller’s own)',
+    scope: 'organization',
+    permission: 'records.read',
+    inputPermissions: [{ permission: SHARING, when: 'shared is given', appliesTo: (input) => input.shared !== undefined }],
+    input: Type.Object(
+      { id: IdInput, name: Type.Optional(NameInput), state: Type.Optional(GridViewStateSchema), shared: Type.Optional(SharedInput) },
+      { additionalProperties: false },
+    ),
+    output: GridViewSchema,
+    async handler(ctx, input) {
+      const current = await requireVisibleView(ctx, input.id);
+      requireMayChange(ctx, current);
+      if (input.state) await checkState(ctx, current.model_key, input.state);
+      const shared = input.shared ?? current.shared;
+      // A view becoming personal becomes the caller's; one staying as it was keeps its owner.
+      const owner = shared === current.shared ? current.created_by : ctx.principal.userId;
+      const [row] = await ctx.em.execute<GridViewRow[]>(
+        `UPDATE grid_views SET name = ?, state = ?::jsonb, shared = ?, created_by = ?, updated_at = now() WHERE id = ? RETURNING ${COLUMNS}`,
+        [input.name ?? current.name, JSON.stringify(input.state ?? current.state), shared, owner, current.id],
+      );
+      return gridView(row as GridViewRow);
+    },
+  });
+
+  const remove = defineProcedure({
+    name: 'views.grids.delete',
+    summary: 'Deletes a saved grid view (a shared one needs data-models.manage); the records stay',
+    scope: 'organization',
+    permission: 'records.read',
+    input: Type.Object({ id: IdInput }, { additionalProperties: false }),
+    output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+    async handler(ctx, input) {
+      const current = await requireVisibleView(ctx, input.id);
+      requireMayChange(ctx, current);
+      await ctx.em.execute('DELETE FROM grid_views WHERE id = ?', [current.id]);
+      return { id: current.id, deleted: true as const };
+    },
+  });
+
+  return [list, create, update, remove];
+}
