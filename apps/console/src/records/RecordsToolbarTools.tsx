@@ -1,4 +1,5 @@
 import type { DataField } from '../data-models/types';
+import { SavedViewsMenu } from '../saved-views/SavedViewsMenu';
 import type { ViewStateHandle } from './view-state';
 
 /** What every tool of the records toolbar is given. */
@@ -18,6 +19,10 @@ export interface RecordsToolProps {
  * trash. Each is one line here, loaded on demand (`lazy`) when it is large.
  */
 export function RecordsToolbarTools(props: RecordsToolProps) {
-  void props;
-  return <div className="records-toolbar-tools">{/* Mount tools here, one per line: <SomeTool {...props} /> */}</div>;
+  return (
+    <div className="records-toolbar-tools">
+      {/* Mount tools here, one per line: <SomeTool {...props} /> */}
+      <SavedViewsMenu {...props} />
+    </div>
+  );
 }

@@ -1,0 +1,48 @@
+import { viewStateFromSearch, viewStateToSearch, type GridViewState } from '../records/view-state';
+
+/** `views.grids.list` items, `views.grids.create|update` */
+export interface GridView {
+  id: string;
+  modelKey: string;
+  name: string;
+  state: GridViewState;
+  /** Seen by every member; else by its owner (createdBy) alone. */
+  shared: boolean;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Sharing a view, and changing or deleting a shared one, takes this permission. */
+export const SHARING_PERMISSION = 'data-models.manage';
+
+/** Two states show the same grid when they give the same address (defaults left out, keys in one order). */
+export function sameState(a: GridViewState, b: GridViewState): boolean {
+  return viewStateToSearch(a) === viewStateToSearch(b);
+}
+
+/**
+ * A saved state as the address would hold it: what the address cannot keep (a malformed part,
+ * which takes its default there) is dropped here too, so applying it and comparing agree.
+ */
+export function normalizedState(state: GridViewState): GridViewState {
+  return viewStateFromSearch(viewStateToSearch(state));
+}
+
+/**
+ * The view the grid shows: the one picked, while it is still listed; else the first whose state
+ * is the grid's (a reload of a view's address finds it again).
+ */
+export function activeView(views: readonly GridView[], state: GridViewState, pickedId: string | undefined): GridView | undefined {
+  const picked = pickedId === undefined ? undefined : views.find((view) => view.id === pickedId);
+  return picked ?? views.find((view) => sameState(normalizedState(view.state), state));
+}
+
+export function mayChangeView(view: GridView, permissions: ReadonlySet<string>): boolean {
+  return !view.shared || permissions.has(SHARING_PERMISSION);
+}
+
+/** The caller's own views and the shared ones, each by name as listed. */
+export function groupViews(views: readonly GridView[]): { personal: GridView[]; shared: GridView[] } {
+  return { personal: views.filter((view) => !view.shared), shared: views.filter((view) => view.shared) };
+}
