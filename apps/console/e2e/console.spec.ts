@@ -44,7 +44,7 @@ describe('the console in Chromium', () => {
     await api?.close();
   });
 
-  it('signs in through the development sign-in, creates the first organization and lands on the API keys page', async () => {
+  it('signs in through the development sign-in, creates the first organization and lands on the Data models page', async () => {
     await page.goto(`${api.url}/`);
     await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
     await page.getByRole('button', { name: `Continue as ${E2E_ADMIN_EMAIL}` }).waitFor();
@@ -60,13 +60,15 @@ describe('the console in Chromium', () => {
     await page.getByRole('textbox', { name: 'Organization name' }).fill('Console E2E');
     await page.getByRole('button', { name: 'Create organization' }).click();
 
-    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/api-keys');
+    await page.getByRole('heading', { name: 'Data models', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/models');
     expect(await page.getByLabel('Organization').locator('option:checked').textContent()).toBe('Console E2E');
-    await page.getByText('No keys yet.').waitFor();
     await page.waitForLoadState('networkidle');
-    firstPageJs.apiKeysGzipBytes = javaScriptLoaded();
-    expect(firstPageJs.apiKeysGzipBytes).toBeLessThan(FIRST_PAGE_JS_LIMIT);
+    firstPageJs.dataModelsGzipBytes = javaScriptLoaded();
+    expect(firstPageJs.dataModelsGzipBytes).toBeLessThan(FIRST_PAGE_JS_LIMIT);
+
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('No keys yet.').waitFor();
   });
 
   it('creates a limited key shown once, which works on /api/v1/me, and revoking it in the page gets it a 401', async () => {

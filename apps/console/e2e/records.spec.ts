@@ -66,9 +66,7 @@ describe('the data models and records pages in Chromium', () => {
     await page.getByRole('heading', { name: 'Create your organization' }).waitFor();
     await page.getByRole('textbox', { name: 'Organization name' }).fill('Records E2E');
     await page.getByRole('button', { name: 'Create organization' }).click();
-    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
 
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Data models' }).click();
     await page.getByRole('heading', { name: 'Data models', level: 1 }).waitFor();
     await page.getByText('No data models yet.').waitFor();
     await createModelInPage('Companies', 'companies');

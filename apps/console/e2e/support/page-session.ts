@@ -7,7 +7,7 @@ export async function signInWithNewOrganization(page: Page, apiUrl: string, orga
   await page.getByRole('button', { name: `Continue as ${E2E_ADMIN_EMAIL}` }).click();
   await page.getByRole('textbox', { name: 'Organization name' }).fill(organizationName);
   await page.getByRole('button', { name: 'Create organization' }).click();
-  await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Data models', level: 1 }).waitFor();
 }
 
 /**

@@ -2,6 +2,7 @@ import { Suspense, useEffect, useRef } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { API_REFERENCE_PATH } from './api-reference';
 import { useSignedIn } from '../session/session-context';
+import { NotificationBell } from '../organization/NotificationBell';
 import { OrganizationSwitcher } from './OrganizationSwitcher';
 import { useAvailablePages } from './page-availability';
 import { HOME_PATH, PAGES } from './pages';
@@ -18,9 +19,11 @@ export function Shell() {
   const route = PAGES.map((page) => ({ page, params: matchPath(page.path, path) })).find((candidate) => candidate.params);
   const allowed = route && available?.includes(route.page);
 
+  // The data when the person may read it, else the first page they may see.
+  const home = available?.find((page) => page.path === HOME_PATH)?.path ?? available?.[0]?.path ?? HOME_PATH;
   useEffect(() => {
-    if (path === '/' && available) navigate(available[0]?.path ?? HOME_PATH, { replace: true });
-  }, [path, available]);
+    if (path === '/' && available) navigate(home, { replace: true });
+  }, [path, available, home]);
 
   useEffect(() => {
     document.title = `${route?.page.title ?? 'Console'} · Console`;
@@ -38,9 +41,10 @@ export function Shell() {
       <header className="topbar">
         <span className="brand">Console</span>
         <OrganizationSwitcher />
-        <span className="topbar-user" title={me.user.email}>
+        <NotificationBell current={path === '/inbox'} />
+        <Link to="/account" className="topbar-user" title={`${me.user.email}: your account`} aria-current={path === '/account' ? 'page' : undefined}>
           {me.user.displayName}
-        </span>
+        </Link>
         <button type="button" className="button button-quiet" onClick={() => signOut()}>
           Sign out
         </button>
@@ -88,7 +92,7 @@ export function Shell() {
                   : 'There is no page at this address.'}
               </p>
               <p>
-                <Link to={available[0]?.path ?? HOME_PATH}>Go to the first page</Link>
+                <Link to={home}>Go to the first page</Link>
               </p>
             </section>
           )}
