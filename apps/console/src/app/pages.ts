@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { AUTOMATION_PAGES } from '../automations/pages';
+import { ORGANIZATION_PAGES } from '../organization/pages';
 import { VIEW_PAGES } from '../views/pages';
 import { WEBHOOK_PAGES } from '../webhooks/pages';
 
@@ -69,7 +70,8 @@ export const PAGES: PageDefinition[] = [
   ...VIEW_PAGES,
   ...WEBHOOK_PAGES,
   ...AUTOMATION_PAGES,
+  ...ORGANIZATION_PAGES,
 ];
 
-/** Where `/` leads. */
-export const HOME_PATH = '/api-keys';
+/** Where `/` and signing in lead: the data, when the person may read it (else their first page). */
+export const HOME_PATH = '/models';
