@@ -32,7 +32,7 @@ module.exports = [
             },
             {
               sourceTag: 'scope:automations',
-              onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz'],
+              onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz', 'scope:field-validation'],
             },
             // Boards and calendars reach the data of models only through data-models' procedures.
             {

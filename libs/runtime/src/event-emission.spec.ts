@@ -92,9 +92,10 @@ const newServiceAccount = async (roleKeys: string[] = []) =>
 const newRecord = async (title: string) =>
   call<{ id: string }>('records.create', { model: 'tasks', data: { title } }, owner, organizationId);
 
-/** An http automation of the owner's with these actions, run once by hand and then by a runner. */
-async function runAutomationOnce(actions: unknown[]): Promise<{ automationId: string; runId: string; causedBy: EventCause }> {
+/** An http automation of the owner's with these actions, run once by hand (after `beforeRun`) and then by a runner. */
+async function runAutomationOnce(actions: unknown[], beforeRun?: () => Promise<unknown>): Promise<{ automationId: string; runId: string; causedBy: EventCause }> {
   const { id: automationId } = await call<{ id: string }>('automations.create', { name: 'Once', trigger: { type: 'http' }, actions }, owner, organizationId);
+  await beforeRun?.();
   const { runId } = await call<{ runId: string }>('automations.run', { id: automationId }, owner, organizationId);
   await createAutomationRunner(runtime).drain();
   return { automationId, runId, causedBy: { automationRunId: runId, automationChain: [automationId] } };
@@ -490,7 +491,11 @@ const SCENARIOS: { [T in Covered]: [Scenario<T>, ...Array<Scenario<T>>] } = {
     {
       cause: 'a run whose action failed',
       async run() {
-        const { automationId, runId, causedBy } = await runAutomationOnce([{ type: 'create-record', model: 'no_such_model', data: { title: 'Run' } }]);
+        // A model archived after the automation was saved (a missing one is refused at save).
+        await call('dataModels.create', { key: 'doomed', name: 'Doomed' }, owner, organizationId);
+        const { automationId, runId, causedBy } = await runAutomationOnce([{ type: 'create-record', model: 'doomed', data: { title: 'Run' } }], () =>
+          call('dataModels.archive', { key: 'doomed' }, owner, organizationId),
+        );
         return { payload: { automationId, runId, error: 'Action 1 (create-record) failed: Data model not found' }, organizationId, causedBy };
       },
     },

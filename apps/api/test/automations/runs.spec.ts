@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@mrp/platform';
 import { startTestApi, type TestApi } from '../support/test-api';
-import { createOrganizationWithKey, publicApi, queryDatabase, type OrganizationWithKey } from '../support/public-api-fixtures';
+import { createOrganizationWithKey, expectError, publicApi, queryDatabase, type OrganizationWithKey } from '../support/public-api-fixtures';
 import { finishedRuns, startTestRunner, type TestRunner } from '../support/automation-runner';
 
 interface Automation {
@@ -241,6 +241,80 @@ describe('automation runs', () => {
     expect(types.filter((row) => row.type.startsWith('notification.'))).toEqual([]);
     await org.rpc('automations.delete', { id: everything.id });
     await org.rpc('automations.delete', { id: automation.id });
+    await clearInvoices();
+  });
+
+  const rpcAsOwner = (name: string, input: unknown) =>
+    api.request(`/rpc/${name}`, { method: 'POST', json: input, token: org.owner.session, organizationId: org.organizationId });
+
+  it('refuses at save an action naming a missing model or field, or a value its field refuses; a template passes until it runs', async () => {
+    const definition = (actions: unknown[]) => ({ name: 'Checked', trigger: { type: 'http' }, actions });
+    const refused = await rpcAsOwner(
+      'automations.create',
+      definition([
+        { type: 'create-record', model: 'dealz', data: { title: 'Deal' } },
+        { type: 'create-record', model: 'invoices', data: { title: 'Invoice', amout: 3, amount: 'twelve' } },
+        { type: 'update-record', model: 'invoices', filter: { field: 'sauce', op: 'eq', value: 'x' }, data: { amount: '{{input.amount}}' } },
+        { type: 'create-record', model: 'invoices', data: { amount: 1 } },
+      ]),
+    );
+    expect((await expectError(refused, 400, 'validation_failed')).details).toEqual([
+      { field: 'actions[0].model', code: 'not_found', message: 'The organization has no model "dealz"' },
+      { field: 'actions[1].data.amout', code: 'unknown_field', message: 'Unknown field "amout".' },
+      { field: 'actions[1].data.amount', code: 'invalid_type', message: expect.any(String) },
+      { field: 'actions[2].filter.field', code: expect.any(String), message: expect.stringContaining('sauce') },
+      { field: 'actions[3].data.title', code: 'required', message: expect.any(String) },
+    ]);
+    expect(await queryDatabase(api, "SELECT id FROM automations WHERE name = 'Checked'")).toEqual([]);
+
+    // Templates are values of any type until a run renders them; what they render to is checked then.
+    const templated = await org.rpc<Automation>(
+      'automations.create',
+      definition([{ type: 'create-record', model: 'invoices', data: { title: '{{input.title}}', amount: '{{input.amount}}', source: 'checked' } }]),
+    );
+    const changedToWrongType = await rpcAsOwner('automations.update', {
+      id: templated.id,
+      actions: [{ type: 'create-record', model: 'invoices', data: { title: 'Fixed', amount: true } }],
+    });
+    expect((await expectError(changedToWrongType, 400, 'validation_failed')).details?.map((detail) => detail.field)).toEqual(['actions[0].data.amount']);
+    await org.rpc('automations.run', { id: templated.id, input: { title: 'Rendered', amount: 42 } });
+    const [run] = await finishedRuns(api, templated.id, 1);
+    expect(run.status).toBe('succeeded');
+    expect((await invoices()).map((invoice) => [invoice.title, invoice.data.amount])).toEqual([['Rendered', 42]]);
+    await org.rpc('automations.delete', { id: templated.id });
+    await clearInvoices();
+  });
+
+  it('keeps a stored automation working when its model changes later: only actions being saved are checked', async () => {
+    await org.rpc('dataModels.fields.create', { model: 'invoices', key: 'legacy_code', name: 'Legacy code', type: 'TEXT' });
+    const actions = [{ type: 'create-record', model: 'invoices', data: { title: 'Kept {{input.n}}', legacy_code: 'L-1' } }];
+    const stored = await org.rpc<Automation>('automations.create', { name: 'Stored', trigger: { type: 'http' }, actions });
+    const later = await org.rpc<Automation>('automations.create', {
+      name: 'Unaffected',
+      trigger: { type: 'http' },
+      actions: [{ type: 'create-record', model: 'invoices', data: { title: 'Still {{input.n}}' } }],
+    });
+    await org.rpc('dataModels.fields.archive', { model: 'invoices', key: 'legacy_code' });
+
+    // Renaming, pausing and resuming it do not touch its actions.
+    expect((await rpcAsOwner('automations.update', { id: stored.id, name: 'Stored, renamed', enabled: false })).status).toBe(200);
+    expect((await rpcAsOwner('automations.update', { id: stored.id, enabled: true })).status).toBe(200);
+    // Saving its actions again is checked against today's model.
+    const resaved = await rpcAsOwner('automations.update', { id: stored.id, actions });
+    expect((await expectError(resaved, 400, 'validation_failed')).details).toEqual([
+      { field: 'actions[0].data.legacy_code', code: 'unknown_field', message: 'Unknown field "legacy_code".' },
+    ]);
+
+    // Runs still happen: the other automation succeeds, the stale one fails with the record's own refusal.
+    await org.rpc('automations.run', { id: later.id, input: { n: 1 } });
+    expect((await finishedRuns(api, later.id, 1))[0].status).toBe('succeeded');
+    await org.rpc('automations.run', { id: stored.id, input: { n: 2 } });
+    const [staleRun] = await finishedRuns(api, stored.id, 1);
+    expect(staleRun.status).toBe('failed');
+    expect(staleRun.action_results[0].error?.code).toBe('validation_failed');
+    expect((await invoices()).map((invoice) => invoice.title)).toEqual(['Still 1']);
+    await org.rpc('automations.delete', { id: stored.id });
+    await org.rpc('automations.delete', { id: later.id });
     await clearInvoices();
   });
 

@@ -1,5 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { badRequest, conflict, defineProcedure, newId, notFound, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
+import {
+  badRequest,
+  conflict,
+  defineProcedure,
+  newId,
+  notFound,
+  validationFailed,
+  type AnyProcedure,
+  type InvocationDeps,
+  type ProcedureContext,
+  type ProcedureRegistry,
+} from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import type { RowAccessRoles } from '@mrp/authz';
 import { enqueueRuns } from '../runs/run-queue';
@@ -15,6 +26,7 @@ import {
 } from './automation-schemas';
 import { AUTOMATION_COLUMNS, requireAutomation, toAutomationView, triggerColumns, triggerOf, type AutomationRow } from './automation-rows';
 import { checkDefinition } from './check-definition';
+import { readTargetModels } from './target-models';
 import { assertMayActAsCurrentOwner, assertMayActAsOwner } from './owner-authority';
 import { nextSlot } from './schedule';
 import { assertStorableJson } from './storable-json';
@@ -80,7 +92,14 @@ export const getAutomation = defineProcedure({
   },
 });
 
-const createAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
+/** What the definition procedures are built with: the registry data-models' catalog is read through. */
+export interface DefinitionDeps {
+  rowAccessRoles: RowAccessRoles;
+  procedures(): ProcedureRegistry;
+  invocation(): InvocationDeps;
+}
+
+const createAutomation = (deps: DefinitionDeps) => defineProcedure({
   name: 'automations.create',
   summary: 'Creates an automation: one trigger (http, schedule or event), actions run in order as its owner',
   scope: 'organization',
@@ -98,9 +117,9 @@ const createAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
   ),
   output: WithSecret,
   async handler(ctx, input): Promise<AutomationView & { secret?: string }> {
-    const { trigger, actions } = checkDefinition(input.trigger, input.actions);
+    const { trigger, actions } = checkDefinition(input.trigger, input.actions, await readTargetModels(ctx, deps, input.actions));
     const ownerId = input.ownerId ?? ctx.principal.userId;
-    await assertMayActAsOwner(ctx.em, rowAccess, ctx.principal, ctx.organizationId, ownerId, 'create');
+    await assertMayActAsOwner(ctx.em, deps.rowAccessRoles, ctx.principal, ctx.organizationId, ownerId, 'create');
     // Two creations at once must not both pass the limit: they queue on the organization's lock.
     await ctx.em.execute("SELECT pg_advisory_xact_lock(hashtextextended('automations:' || ?, 0))", [ctx.organizationId]);
     const [{ count }] = await ctx.em.execute<Array<{ count: number }>>('SELECT count(*)::int AS count FROM automations WHERE organization_id = ?', [
@@ -145,7 +164,7 @@ const createAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
 /** Changes that lend the owner's authority to something new; renaming or disabling lends nothing. */
 const LENDS_AUTHORITY = ['ownerId', 'trigger', 'actions', 'maxRunsPerMinute'] as const;
 
-const updateAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
+const updateAutomation = (deps: DefinitionDeps) => defineProcedure({
   name: 'automations.update',
   summary: 'Changes an automation; a new http trigger gets a new secret, shown once',
   scope: 'organization',
@@ -168,11 +187,13 @@ const updateAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
     if (Object.keys(changes).length === 0) throw badRequest('Nothing to change');
     const current = await requireAutomation(ctx.em, ctx.organizationId, id, { forUpdate: true });
     const currentTrigger = triggerOf(current);
-    const definition = checkDefinition(input.trigger ?? currentTrigger, input.actions ?? current.actions);
+    // Only new actions are checked against today's models: a model archived since must not block a rename or a pause.
+    const targets = input.actions === undefined ? undefined : await readTargetModels(ctx, deps, input.actions);
+    const definition = checkDefinition(input.trigger ?? currentTrigger, input.actions ?? current.actions, targets);
     if (input.ownerId !== undefined && input.ownerId !== current.owner_id) {
-      await assertMayActAsOwner(ctx.em, rowAccess, ctx.principal, ctx.organizationId, input.ownerId, 'hand over');
+      await assertMayActAsOwner(ctx.em, deps.rowAccessRoles, ctx.principal, ctx.organizationId, input.ownerId, 'hand over');
     } else if (LENDS_AUTHORITY.some((key) => input[key] !== undefined) || (input.enabled === true && !current.enabled)) {
-      await assertMayActAsCurrentOwner(ctx.em, rowAccess, ctx.principal, ctx.organizationId, current.owner_id, 'change');
+      await assertMayActAsCurrentOwner(ctx.em, deps.rowAccessRoles, ctx.principal, ctx.organizationId, current.owner_id, 'change');
     }
 
     const trigger = definition.trigger;
@@ -289,13 +310,13 @@ const runAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
   },
 });
 
-export function createAutomationDefinitionProcedures(deps: { rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
+export function createAutomationDefinitionProcedures(deps: DefinitionDeps): AnyProcedure[] {
   const rowAccess = deps.rowAccessRoles;
   return [
     listAutomations,
     getAutomation,
-    createAutomation(rowAccess),
-    updateAutomation(rowAccess),
+    createAutomation(deps),
+    updateAutomation(deps),
     rotateAutomationSecret(rowAccess),
     deleteAutomation,
     runAutomation(rowAccess),

@@ -4,6 +4,7 @@ import type { ActionInputValue, AutomationAction, AutomationTrigger, TriggerInpu
 import { scheduleProblem } from './schedule';
 import { templateProblems, type TemplateRoot } from './templates';
 import { assertStorableJson } from './storable-json';
+import { targetProblems, type TargetModel } from './check-targets';
 
 /** An action's templates and values together: a definition is data kept in a row, not a document store. */
 const MAX_ACTIONS_JSON_BYTES = 64 * 1024;
@@ -81,13 +82,24 @@ function checkAction(input: ActionInputValue, at: string, roots: ReadonlySet<Tem
 /**
  * The trigger and actions as stored, or `validation_failed` with every problem and its path.
  * Templates may use `event.` only with an event trigger: nothing else has an event to read.
+ * With `models` (the organization's live models by key), record actions are also checked against
+ * them; an action whose own shape is already refused is not.
  */
-export function checkDefinition(trigger: TriggerInputValue, actions: readonly ActionInputValue[]): { trigger: AutomationTrigger; actions: AutomationAction[] } {
+export function checkDefinition(
+  trigger: TriggerInputValue,
+  actions: readonly ActionInputValue[],
+  models?: ReadonlyMap<string, TargetModel>,
+): { trigger: AutomationTrigger; actions: AutomationAction[] } {
   assertStorableJson(actions, 'actions');
   const problems: Problems = [];
   const checkedTrigger = checkTrigger(trigger, problems);
   const roots = new Set<TemplateRoot>(checkedTrigger.type === 'event' ? ['input', 'event', 'now'] : ['input', 'now']);
   const checkedActions = actions.map((action, index) => checkAction(action, `actions[${index}]`, roots, problems));
+  if (models) {
+    const refused = (index: number) => problems.some((problem) => problem.field === `actions[${index}]` || problem.field.startsWith(`actions[${index}].`));
+    const checkable = checkedActions.map((action, index) => (refused(index) ? ({ type: 'notify', title: '' } as const) : action));
+    problems.push(...targetProblems(checkable, models));
+  }
   if (Buffer.byteLength(JSON.stringify(checkedActions)) > MAX_ACTIONS_JSON_BYTES) {
     problems.push({ field: 'actions', code: 'too_long', message: `the actions take more than ${MAX_ACTIONS_JSON_BYTES / 1024} KiB` });
   }

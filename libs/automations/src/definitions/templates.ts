@@ -104,3 +104,11 @@ export function renderTemplate(value: unknown, context: TemplateContext): unknow
   }
   return value;
 }
+
+/** Whether any string inside `value` holds a placeholder: its value is known only when a run renders it. */
+export function holdsTemplate(value: unknown): boolean {
+  for (const [, text] of stringsOf(value, '')) {
+    if (/\{\{[^{}]*\}\}/.test(text)) return true;
+  }
+  return false;
+}
