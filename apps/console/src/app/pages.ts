@@ -67,6 +67,12 @@ export const PAGES: PageDefinition[] = [
     component: lazy(() => import('../pages/RecordsPage')),
     requires: { permission: 'records.read' },
   },
+  {
+    path: '/models/:key/trash',
+    title: 'Trash',
+    component: lazy(() => import('../pages/TrashPage')),
+    requires: { permission: 'records.delete' },
+  },
   ...VIEW_PAGES,
   ...WEBHOOK_PAGES,
   ...AUTOMATION_PAGES,
