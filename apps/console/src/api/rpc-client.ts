@@ -16,7 +16,8 @@ export interface VersionedAnswer<T> {
 
 export interface RpcClient {
   call<T>(procedure: string, input?: unknown): Promise<T>;
-  callVersioned<T>(procedure: string, input?: unknown): Promise<VersionedAnswer<T>>;
+  /** `call` with the answer's version; optional so that stand-in clients (tests) need only `call`. */
+  callVersioned?<T>(procedure: string, input?: unknown): Promise<VersionedAnswer<T>>;
 }
 
 /** The resource's own version in an entity tag `"<version>-<variant>"`. */
