@@ -29,7 +29,7 @@ describe('sending records in batches', () => {
   });
 
   it('stops at a refused batch, naming its records by their index among all', async () => {
-    const refusal = new RpcError({ code: 'validation_failed', message: 'no', status: 400, details: [{ field: 'records[3].data.title', code: 'required', message: 'Required' }] });
+    const refusal = new RpcError({ code: 'validation_failed', message: 'no', status: 400, requestId: 'req-1', details: [{ field: 'records[3].data.title', code: 'required', message: 'Required' }] });
     const call = vi.fn().mockResolvedValueOnce({ items: [] }).mockRejectedValueOnce(refusal);
     const failure = await sendInBatches({ rpc: { call } as RpcClient, model: 'deals', records, batchSize: 10 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(BatchRefused);

@@ -1,5 +1,7 @@
 import type { DataField } from '../data-models/types';
+import { ImportButton } from '../import/ImportButton';
 import { SavedViewsMenu } from '../saved-views/SavedViewsMenu';
+import { TrashLink } from '../trash/TrashLink';
 import type { ViewStateHandle } from './view-state';
 
 /** What every tool of the records toolbar is given. */
@@ -23,6 +25,8 @@ export function RecordsToolbarTools(props: RecordsToolProps) {
     <div className="records-toolbar-tools">
       {/* Mount tools here, one per line: <SomeTool {...props} /> */}
       <SavedViewsMenu {...props} />
+      <ImportButton {...props} />
+      <TrashLink {...props} />
     </div>
   );
 }
