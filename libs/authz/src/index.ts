@@ -34,4 +34,4 @@ export {
   type RoleCeilingMode,
 } from './access/grant-ceiling';
 export { assertMayActAsMember } from './delegation/act-as-member';
-export { loadMembersAccess } from './access/organization-access';
+export { liveMemberAccessSql } from './access/member-access-sql';

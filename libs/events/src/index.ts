@@ -6,7 +6,7 @@ export { createEventDispatcher, type EventDeriver, type EventPersister } from '.
 export { eventsModule } from './events-module';
 export * from './receiver';
 export { createEndpointProcedures } from './webhooks/endpoints/endpoint-procedures';
-export { createWebhookOutbox, type WebhookOutbox, type PrincipalAccess, type ReaderAccess } from './webhooks/deliveries/webhook-outbox';
+export { createWebhookOutbox, webhookDeliveryStatements, type WebhookOutbox, type ReaderAccess } from './webhooks/deliveries/webhook-outbox';
 export { createRecordAttemptsProcedure, WEBHOOK_DELIVERY_PERMISSION } from './webhooks/deliveries/record-attempts';
 export { claimDueDeliveries } from './webhooks/deliveries/delivery-queue';
 export { DeliveryWorker } from './webhooks/worker/delivery-worker';

@@ -7,6 +7,8 @@ import {
 } from '@mrp/platform/testing';
 // Loading every module defines every prepared statement.
 import './modules';
+// The composition defines the webhook outbox's statements, over authz's member-access rule.
+import './webhooks';
 
 /**
  * Every prepared statement of the product (the hot paths: the API-key lookup, the model and its

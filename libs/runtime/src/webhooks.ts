@@ -8,6 +8,7 @@ import {
   pruneWebhookDeliveries,
   createRecordAttemptsProcedure,
   createWebhookOutbox,
+  webhookDeliveryStatements,
   createWebhookSender,
   createWakeNotifier,
   wakeDeliveryWorkers,
@@ -17,7 +18,7 @@ import {
   type WebhookSecretResolver,
   type WebhookSender,
 } from '@mrp/events';
-import { assertMayActAsMember, loadMembersAccess, memberOrganizationIds } from '@mrp/authz';
+import { assertMayActAsMember, liveMemberAccessSql, memberOrganizationIds } from '@mrp/authz';
 import { recordRowAccessRoles } from '@mrp/data-models';
 import type { Notifier } from '@mrp/notifications';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
@@ -85,6 +86,9 @@ export interface Webhooks {
 /** At most one wake-up of the workers (delivery, automation runs) per this many milliseconds from one process (decision 89). */
 export const WAKE_INTERVAL_MS = 10;
 
+/** The outbox decides in its insert whether an endpoint's principal may read a record, by authz's rule. */
+const DELIVERY_STATEMENTS = webhookDeliveryStatements(liveMemberAccessSql);
+
 /** The whole webhook capability of one process, from its configuration. */
 export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notifier, logger: Logger, options: WebhookOptions = {}): Webhooks {
   const policy = createAddressPolicy({
@@ -106,7 +110,7 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
     purpose: 'webhook delivery',
     logger,
   });
-  const outbox = createWebhookOutbox(memberOrganizationIds, () => wakeNotifier.wake(), loadMembersAccess);
+  const outbox = createWebhookOutbox(memberOrganizationIds, () => wakeNotifier.wake(), DELIVERY_STATEMENTS);
   return {
     outbox,
     procedures: [

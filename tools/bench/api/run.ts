@@ -29,7 +29,7 @@ import { writeSection } from '../shared/markdown-section';
 import { cpuSince, postgresCpu, treeCpu } from '../shared/process-cpu';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../shared/throwaway-database';
 import { MODEL_KEY, sampleData, seedDatabase, type Seeded } from './seed';
-import { apiEnvironment, startApiProcess, startFloorProcess, type ServerProcess } from './server-process';
+import { apiEnvironment, startApiProcess, startFloorProcess, startOtherApiProcess, type ServerProcess } from './server-process';
 import { wrk, type LoadFigures, type WrkRequest, type WrkSettings } from './wrk';
 
 const LOAD: WrkSettings = { threads: 1, connections: 16, seconds: Number(process.env.BENCH_DURATION_SECONDS ?? 10) };
@@ -48,6 +48,20 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
  * one worker only, and writes nothing to docs/benchmarks.md.
  */
 const ONLY_ROUTES = process.env.BENCH_ROUTES ? process.env.BENCH_ROUTES.split(';').map((name) => name.trim()) : undefined;
+/**
+ * To measure a regression against an earlier commit in the same rounds: BENCH_OTHER_APIS, entries
+ * `label=path` separated by semicolons, each the api bundle of another build (`apps/api/dist/main.js`
+ * of a worktree at that commit), run with one worker against the same database. Its schema is this
+ * build's: an earlier bundle must run on the later schema. Printed, never written to the docs.
+ */
+const OTHER_APIS = (process.env.BENCH_OTHER_APIS ?? '')
+  .split(';')
+  .filter(Boolean)
+  .map((entry) => {
+    const [label, bundle] = entry.split('=');
+    if (!label || !bundle) throw new Error(`BENCH_OTHER_APIS entries are label=path, got "${entry}"`);
+    return { label: `api (${label.trim()})`, bundle: bundle.trim() };
+  });
 const KEYS = 16;
 const POOL_SIZE = 10;
 /** Against the floor with the bucket (GET, POST), or the api's own plain request (the extras: ETags and retries, compression). */
@@ -312,19 +326,24 @@ async function main(): Promise<void> {
     const floorBucket = await startServer(startFloorProcess(FLOOR, database.url, { poolSize: POOL_SIZE, bucket: true }));
     const api = await startServer(startApiProcess(API, { ...environment, API_WORKERS: '1' }, (process.env.BENCH_API_NODE_OPTIONS ?? '').split(' ').filter(Boolean)));
     const apiTwo = await startServer(startApiProcess('api, 2 workers', { ...environment, API_WORKERS: '2' }));
+    const others: Contender[] = [];
+    for (const other of OTHER_APIS) {
+      others.push({ label: other.label, server: await startServer(startOtherApiProcess(other.label, other.bundle, { ...environment, API_WORKERS: '1' })), keys: 'keys' });
+    }
     const contenders: Contender[] = [
       { label: 'floor', server: floor, keys: 'keys' },
       { label: FLOOR, server: floorBucket, keys: 'keys' },
       { label: API, server: api, keys: 'keys' },
       { label: 'api, 1 worker, one key', server: api, keys: 'one key' },
       { label: 'api, 2 workers', server: apiTwo, keys: 'keys' },
+      ...others,
     ];
     const routeList = routes(seeded).filter((route) => !ONLY_ROUTES || ONLY_ROUTES.includes(route.name));
     if (routeList.length === 0) throw new Error(`BENCH_ROUTES names no route; the routes are: ${routes(seeded).map((route) => route.name).join(', ')}`);
     console.log(`Measuring: wrk -t${LOAD.threads} -c${LOAD.connections}, ${LOAD.seconds} s after ${WARMUP_SECONDS} s warm-up, ${ROUNDS} rounds`);
     const runningOn = (route: Route) =>
       contenders.filter(
-        (contender) => (!route.contenders || route.contenders.includes(contender.label)) && (!ONLY_ROUTES || contender.label === FLOOR || contender.label === API),
+        (contender) => (!route.contenders || route.contenders.includes(contender.label)) && (!ONLY_ROUTES || contender.label === FLOOR || contender.label === API || others.includes(contender)),
       );
     if (PREWARM_SECONDS > 0) {
       console.log(`Warming every server on every route for ${PREWARM_SECONDS} s (not measured)`);
@@ -353,7 +372,17 @@ async function main(): Promise<void> {
     for (const verdict of verdicts(results, routeList)) {
       console.log(`${verdict.route}: ${verdict.ratios.map((r) => `${r.toFixed(2)}x`).join(', ')} of ${verdict.against}; p99 ${verdict.p99Ratios.map((r) => `${r.toFixed(2)}x`).join(', ')}: ${verdict.met ? 'met' : 'MISSED'}`);
     }
-    if (ONLY_ROUTES) return;
+    for (const route of routeList) {
+      const floorRuns = results.get(route.name)?.get(FLOOR) ?? [];
+      for (const label of [API, ...others.map((other) => other.label)]) {
+        const runs = results.get(route.name)?.get(label) ?? [];
+        if (others.length === 0 || runs.length === 0 || floorRuns.length === 0) continue;
+        const ratios = runs.map((figures, round) => figures.requestsPerSecond / floorRuns[round].requestsPerSecond);
+        const postgres = runs.map((figures) => figures.postgresCpuMs.toFixed(3));
+        console.log(`  ${route.name} ${label}: ${ratios.map((r) => `${r.toFixed(2)}x`).join(', ')} of ${FLOOR}; PostgreSQL CPU ${postgres.join(', ')} ms`);
+      }
+    }
+    if (ONLY_ROUTES || others.length > 0) return;
     const docs = resolve(__dirname, '../../../docs/benchmarks.md');
     writeSection(docs, section(results, routeList, { database, loadBefore, loadAfter: loadavg()[0] }));
     console.log(`\nWrote the "API" section of ${docs}`);

@@ -85,3 +85,8 @@ export function startFloorProcess(name: string, databaseUrl: string, options: { 
   floorBuilt = true;
   return start(name, [FLOOR_BUNDLE], { DATABASE_URL: databaseUrl, POOL_SIZE: String(options.poolSize), FLOOR_BUCKET: options.bucket ? '1' : '0' });
 }
+
+/** Another build's api bundle (an earlier commit's), run as the api is, to compare in the same rounds. */
+export function startOtherApiProcess(name: string, bundle: string, env: Record<string, string>): Promise<ServerProcess> {
+  return start(name, ['--enable-source-maps', resolve(bundle)], env);
+}

@@ -43,3 +43,21 @@ export type CannotAct = 'deleted' | 'disabled' | null;
 export function ownerCannotActSql(user: UserRowAlias): string {
   return `(CASE WHEN ${user}.deleted_at IS NOT NULL THEN 'deleted' WHEN ${user}.disabled_at IS NOT NULL THEN 'disabled' END)`;
 }
+
+/**
+ * The live access (role_ids, permissions) of the member `userId` of `organizationId` who may act
+ * (neither deleted nor disabled): one row, or none. Both are column references of the statement
+ * it is spliced into, for other libs' statements that decide per row what a member may read
+ * (the webhook outbox, for an endpoint's principal) without a round trip of their own.
+ */
+export function liveMemberAccessSql(organizationId: string, userId: string): string {
+  if (!COLUMN_REFERENCE.test(organizationId) || !COLUMN_REFERENCE.test(userId)) throw new Error('liveMemberAccessSql takes column references only');
+  return `SELECT access.role_ids, access.permissions
+            FROM memberships m
+            JOIN users u ON u.id = m.user_id
+            CROSS JOIN LATERAL (${memberAccessSql('m.id')}) access
+           WHERE m.organization_id = ${organizationId} AND m.user_id = ${userId} AND ${ownerCannotActSql('u')} IS NULL`;
+}
+
+/** `alias.column`, lower case: what liveMemberAccessSql splices, and nothing a value could be. */
+const COLUMN_REFERENCE = /^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/;

@@ -6,7 +6,7 @@ import { listenForRouteChanges } from '../../bus/route-change-listener';
 import type { ChannelListener } from '../../bus/channel-listener';
 import { createEventDispatcher } from '../../bus/event-dispatcher';
 import { InProcessEventBus } from '../../bus/in-process-event-bus';
-import { createWebhookOutbox, deliveryBody, type WebhookOutbox } from './webhook-outbox';
+import { createWebhookOutbox, deliveryBody, webhookDeliveryStatements, type MemberAccessSql, type ReaderAccess, type WebhookOutbox } from './webhook-outbox';
 import { claimDueDeliveries } from './delivery-queue';
 
 const recordCreated = (organizationId: string): EventEnvelope => ({
@@ -16,6 +16,16 @@ const recordCreated = (organizationId: string): EventEnvelope => ({
   organizationId,
   payload: { recordId: newId() },
 });
+
+/** No one is a member: a member-access relation with no rows. */
+const noMembers = () => 'SELECT ARRAY[]::text[] AS role_ids, ARRAY[]::text[] AS permissions WHERE false';
+
+/** A member-access relation over fixed members of any organization, in place of authz's. */
+function membersOf(readers: ReadonlyMap<string, ReaderAccess>): MemberAccessSql {
+  const literal = (values: readonly string[]) => `ARRAY[${values.map((value) => `'${value}'`).join(',')}]::text[]`;
+  const rows = [...readers].map(([id, access]) => `('${id}', ${literal(access.roleIds)}, ${literal(access.permissions)})`).join(', ');
+  return (_organizationId, userId) => `SELECT a.role_ids, a.permissions FROM (VALUES ${rows}) AS a(id, role_ids, permissions) WHERE a.id = ${userId}`;
+}
 
 /** Waits until `check` holds, as a change announced by another process reaches this one. */
 async function eventually(check: () => Promise<boolean>): Promise<void> {
@@ -40,7 +50,7 @@ describe('the webhook outbox with routes kept in memory', () => {
 
   beforeAll(async () => {
     bed = await createWebhookTestBed([]);
-    outbox = createWebhookOutbox(async () => new Map(), () => void wakeUps++, async () => new Map());
+    outbox = createWebhookOutbox(async () => new Map(), () => void wakeUps++, webhookDeliveryStatements(noMembers));
     listener = await listenForRouteChanges({ databaseUrl: bed.db.database.url, logger: silentLogger, caches: [outbox.routes] });
   });
   afterAll(async () => {
@@ -196,7 +206,7 @@ describe('the webhook outbox with routes kept in memory', () => {
         ['finance-reader', { roleIds: [finance], permissions: ['records.read'] }],
         ['finance-no-read', { roleIds: [finance], permissions: [] }],
       ]);
-      const reading = createWebhookOutbox(async () => new Map(), () => undefined, async (_em, _organizationId, ids) => new Map(ids.flatMap((id) => (readers.has(id) ? [[id, readers.get(id)!] as const] : []))));
+      const reading = createWebhookOutbox(async () => new Map(), () => undefined, webhookDeliveryStatements(membersOf(readers)));
       const organization = await bed.organization();
       const endpoints: Record<string, string> = {};
       for (const principal of ['reader', 'finance-reader', 'finance-no-read', 'gone']) {

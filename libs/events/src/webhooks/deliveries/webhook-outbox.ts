@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePreparedAtCommit, newId, preparedStatement, sqlTextArray, type EventEnvelope } from '@mrp/platform';
+import { executePreparedAtCommit, newId, preparedStatement, sqlTextArray, type EventEnvelope, type PreparedStatement } from '@mrp/platform';
 import { eventMatches } from '../../bus/subscription-pattern';
 import type { EventPersister } from '../../bus/event-dispatcher';
 import { RouteCache } from '../../bus/route-cache';
@@ -14,17 +14,16 @@ export interface ReaderAccess {
 }
 
 /**
- * The live access of those of `principalIds` who may act in the organization (members, not
- * disabled or deleted); anyone missing from the answer reads nothing. authz's, handed in.
+ * SQL selecting the live access (`role_ids`, `permissions`) of the member `userId` of
+ * `organizationId` who may act: one row, or none. Both arguments are column references of the
+ * statement it goes into. authz's, handed in, so the delivery insert decides readability itself.
  */
-export type PrincipalAccess = (em: EntityManager, organizationId: string, principalIds: readonly string[]) => Promise<Map<string, ReaderAccess>>;
+export type MemberAccessSql = (organizationId: string, userId: string) => string;
 
 interface RoutableEndpoint {
   id: string;
   organization_id: string | null;
   subscriptions: string[];
-  /** Whom the endpoint acts as; null: nobody (record events are filtered). */
-  principal_id: string | null;
 }
 
 /**
@@ -56,42 +55,84 @@ export function deliveryBody(event: EventEnvelope): string {
 
 /**
  * Queues deliveries from `rows`, a relation `d` of (id, endpoint_id, event_id, event_type, body,
- * idempotency_key). Prepared (planned once per connection, no query builder): it runs in the
- * transaction of every change that has an endpoint to tell. No foreign key to the endpoint (a lock
- * on its row per insert, decision 89): the join re-checks it, re-checked here because a change
- * another process made may not have reached this one's routes yet; a delivery whose endpoint is
- * deleted before this commits is dropped by the claim.
+ * idempotency_key, record_access_role_ids). Prepared (planned once per connection, no query
+ * builder): it runs in the transaction of every change that has an endpoint to tell. No foreign
+ * key to the endpoint (a lock on its row per insert, decision 89): the join re-checks it,
+ * re-checked here because a change another process made may not have reached this one's routes
+ * yet; a delivery whose endpoint is deleted before this commits is dropped by the claim.
+ *
+ * Whether the endpoint's principal may read the event's record is decided here, on its live
+ * access, in the insert's own round trip: `mayReadEventRecord`'s rule. A delivery it may not read
+ * is kept as filtered, completed, without the payload.
  */
-function queueDeliveriesFrom(rows: string): string {
+function queueDeliveriesFrom(rows: string, memberAccess: MemberAccessSql): string {
   return `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key, status,
                                   record_access_role_ids, completed_at)
-   SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key, d.status,
-          d.record_access_role_ids, CASE WHEN d.status = 'filtered' THEN now() END
+   SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type,
+          CASE WHEN s.readable THEN d.body ELSE (d.body::jsonb - 'payload')::text END, d.idempotency_key,
+          CASE WHEN s.readable THEN 'pending' ELSE 'filtered' END,
+          d.record_access_role_ids, CASE WHEN s.readable THEN NULL ELSE now() END
      FROM ${rows}
      -- One lookup by primary key per row (LIMIT keeps the planner from scanning every enabled endpoint instead).
      CROSS JOIN LATERAL (
-       SELECT organization_id FROM webhook_endpoints WHERE id = d.endpoint_id AND state = 'enabled' LIMIT 1
-     ) e`;
+       SELECT organization_id, principal_id FROM webhook_endpoints WHERE id = d.endpoint_id AND state = 'enabled' LIMIT 1
+     ) e
+     CROSS JOIN LATERAL (
+       SELECT CASE
+         WHEN d.record_access_role_ids IS NULL THEN true
+         -- A platform-wide endpoint acts as no member: it gets records no role restricts.
+         WHEN e.organization_id IS NULL THEN cardinality(d.record_access_role_ids) = 0
+         -- An endpoint acting as nobody, or as someone who left, disabled or deleted, reads no record.
+         ELSE EXISTS (
+           SELECT 1 FROM (${memberAccess('e.organization_id', 'e.principal_id')}) reader
+            WHERE 'records.read' = ANY(reader.permissions)
+              AND (cardinality(d.record_access_role_ids) = 0 OR reader.role_ids && d.record_access_role_ids::text[])
+         )
+       END AS readable
+     ) s`;
 }
 
-/** Any number of deliveries: $1 is a JSON array of rows. */
-const QUEUE_DELIVERIES = preparedStatement(
-  queueDeliveriesFrom(
-    'jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, body text, idempotency_key text, status text, record_access_role_ids uuid[])',
-  ),
-  { purpose: 'webhook deliveries queued', indexes: ['webhook_endpoints_pkey'] },
-);
+/** The endpoint by its key; the principal's membership, user, grants and roles by theirs. */
+const DELIVERY_INSERT_INDEXES = [
+  'webhook_endpoints_pkey',
+  'memberships_organization_id_user_id_key',
+  'users_pkey',
+  'role_grants_membership_id_role_id_key',
+  'roles_pkey',
+];
+
+export interface DeliveryStatements {
+  one: PreparedStatement;
+  many: PreparedStatement;
+}
 
 /**
- * The common case, one delivery, with one parameter per column: the body travels as it is, not
- * escaped into a JSON string and parsed back by PostgreSQL.
+ * The statements that queue deliveries, over the member-access rule handed in. Made once, where
+ * the product is composed (a prepared statement is defined at load, so its plan can be checked).
  */
-const QUEUE_ONE_DELIVERY = preparedStatement(
-  queueDeliveriesFrom(
-    '(VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::text, $8::uuid[])) AS d(id, endpoint_id, event_id, event_type, body, idempotency_key, status, record_access_role_ids)',
-  ),
-  { purpose: 'a webhook delivery queued', indexes: ['webhook_endpoints_pkey'] },
-);
+export function webhookDeliveryStatements(memberAccess: MemberAccessSql): DeliveryStatements {
+  return {
+    /** Any number of deliveries: $1 is a JSON array of rows. */
+    many: preparedStatement(
+      queueDeliveriesFrom(
+        'jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, body text, idempotency_key text, record_access_role_ids uuid[])',
+        memberAccess,
+      ),
+      { purpose: 'webhook deliveries queued', indexes: DELIVERY_INSERT_INDEXES },
+    ),
+    /**
+     * The common case, one delivery, with one parameter per column: the body travels as it is, not
+     * escaped into a JSON string and parsed back by PostgreSQL.
+     */
+    one: preparedStatement(
+      queueDeliveriesFrom(
+        '(VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::uuid[])) AS d(id, endpoint_id, event_id, event_type, body, idempotency_key, record_access_role_ids)',
+        memberAccess,
+      ),
+      { purpose: 'a webhook delivery queued', indexes: DELIVERY_INSERT_INDEXES },
+    ),
+  };
+}
 
 interface QueuedDelivery {
   id: string;
@@ -100,7 +141,6 @@ interface QueuedDelivery {
   event_type: string;
   body: string;
   idempotency_key: string;
-  status: 'pending' | 'filtered';
   record_access_role_ids: string[] | null;
 }
 
@@ -126,34 +166,19 @@ export interface WebhookOutbox extends EventPersister {
   routes: RouteCache<RoutableEndpoint>;
 }
 
-export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wakeWorkers: () => void, principalAccess: PrincipalAccess): WebhookOutbox {
+export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wakeWorkers: () => void, statements: DeliveryStatements): WebhookOutbox {
   // The events whose transaction queued deliveries; held weakly, so a rolled-back one is simply forgotten.
   const queuedDeliveries = new WeakSet<EventEnvelope>();
   const routes = new RouteCache<RoutableEndpoint>({
     load: (em, organizationIds) =>
       em.execute<RoutableEndpoint[]>(
-        `SELECT id, organization_id, subscriptions, principal_id FROM webhook_endpoints
+        `SELECT id, organization_id, subscriptions FROM webhook_endpoints
           WHERE state = 'enabled' AND (organization_id IS NULL OR organization_id = ANY(?::uuid[]))`,
         [sqlTextArray(organizationIds)],
       ),
     organizationOf: (endpoint) => endpoint.organization_id,
     idOf: (endpoint) => endpoint.id,
   });
-  /** The live access of the principals of organizations' endpoints a record event matched, by organization. */
-  async function readersOf(em: EntityManager, matches: ReadonlyArray<{ event: EventEnvelope; endpoint: RoutableEndpoint }>) {
-    const principalsByOrganization = new Map<string, Set<string>>();
-    for (const { event, endpoint } of matches) {
-      if (!event.recordAccess || endpoint.organization_id === null || endpoint.principal_id === null) continue;
-      const principals = principalsByOrganization.get(endpoint.organization_id) ?? new Set<string>();
-      principals.add(endpoint.principal_id);
-      principalsByOrganization.set(endpoint.organization_id, principals);
-    }
-    const readers = new Map<string, Map<string, ReaderAccess>>();
-    for (const [organizationId, principals] of principalsByOrganization) {
-      readers.set(organizationId, await principalAccess(em, organizationId, [...principals]));
-    }
-    return readers;
-  }
 
   return {
     routes,
@@ -173,60 +198,42 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
       const endpoints = await routes.routesFor(em, organizationIds.length > 0 ? organizationIds : [NO_ORGANIZATION]);
       if (endpoints.length === 0) return;
 
-      const matches: Array<{ event: EventEnvelope; endpoint: RoutableEndpoint }> = [];
+      const rows: QueuedDelivery[] = [];
+      const bodies = new Map<EventEnvelope, string>();
       for (const event of routable) {
         const owners = new Set(organizationsOf(event));
         for (const endpoint of endpoints) {
           const ownsEvent = endpoint.organization_id === null || owners.has(endpoint.organization_id);
-          if (ownsEvent && endpoint.subscriptions.some((pattern) => eventMatches(pattern, event))) matches.push({ event, endpoint });
+          if (!ownsEvent || !endpoint.subscriptions.some((pattern) => eventMatches(pattern, event))) continue;
+          let body = bodies.get(event);
+          if (body === undefined) bodies.set(event, (body = deliveryBody(event)));
+          rows.push({
+            id: newId(),
+            endpoint_id: endpoint.id,
+            event_id: event.id,
+            event_type: event.type,
+            body,
+            idempotency_key: newId(),
+            record_access_role_ids: event.recordAccess ? [...event.recordAccess.roleIds] : null,
+          });
+          // Possibly filtered in the insert; waking the workers for nothing then costs one empty claim.
+          queuedDeliveries.add(event);
         }
       }
-      if (matches.length === 0) return;
-      const readers = await readersOf(em, matches);
-
-      const rows: QueuedDelivery[] = [];
-      const bodies = new Map<EventEnvelope, string>();
-      for (const { event, endpoint } of matches) {
-        // A platform-wide endpoint acts as no member: it gets records no role restricts.
-        const reader =
-          endpoint.organization_id === null
-            ? { roleIds: [], permissions: ['records.read'] }
-            : endpoint.principal_id === null
-              ? undefined
-              : readers.get(endpoint.organization_id)?.get(endpoint.principal_id);
-        const readable = mayReadEventRecord(event, reader);
-        let body = readable ? bodies.get(event) : undefined;
-        if (body === undefined) {
-          // A filtered delivery keeps the event without its payload: the log says what was withheld, not what it held.
-          body = deliveryBody(readable ? event : { ...event, payload: undefined });
-          if (readable) bodies.set(event, body);
-        }
-        rows.push({
-          id: newId(),
-          endpoint_id: endpoint.id,
-          event_id: event.id,
-          event_type: event.type,
-          body,
-          idempotency_key: newId(),
-          status: readable ? 'pending' : 'filtered',
-          record_access_role_ids: event.recordAccess ? [...event.recordAccess.roleIds] : null,
-        });
-        if (readable) queuedDeliveries.add(event);
-      }
+      if (rows.length === 0) return;
       if (rows.length === 1) {
-        const [{ id, endpoint_id, event_id, event_type, body, idempotency_key, status, record_access_role_ids }] = rows;
-        await executePreparedAtCommit(em, QUEUE_ONE_DELIVERY, [
+        const [{ id, endpoint_id, event_id, event_type, body, idempotency_key, record_access_role_ids }] = rows;
+        await executePreparedAtCommit(em, statements.one, [
           id,
           endpoint_id,
           event_id,
           event_type,
           body,
           idempotency_key,
-          status,
           record_access_role_ids === null ? null : sqlTextArray(record_access_role_ids),
         ]);
       } else {
-        await executePreparedAtCommit(em, QUEUE_DELIVERIES, [JSON.stringify(rows)]);
+        await executePreparedAtCommit(em, statements.many, [JSON.stringify(rows)]);
       }
     },
   };
