@@ -62,8 +62,8 @@ export default function TrashPage({ params }: PageProps) {
         <h1 id="page-title">{name}: trash</h1>
       </div>
       <p className="page-intro">
-        Deleted records stay here until someone restores them{mayPurge ? ' or deletes them forever' : ''}. A restored record comes back with its values and
-        history.
+        Deleted records stay here until someone restores them{mayPurge ? ' or deletes them forever' : ''}. A restored record comes back with all its
+        values.
       </p>
       <p className="trash-status" role="status" aria-live="polite">
         {status}
