@@ -44,6 +44,7 @@ export function Shell() {
         <NotificationBell current={path === '/inbox'} />
         <Link to="/account" className="topbar-user" title={`${me.user.email}: your account`} aria-current={path === '/account' ? 'page' : undefined}>
           {me.user.displayName}
+          <span className="visually-hidden"> (your account)</span>
         </Link>
         <button type="button" className="button button-quiet" onClick={() => signOut()}>
           Sign out
