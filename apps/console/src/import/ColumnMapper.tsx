@@ -20,7 +20,9 @@ export function ColumnMapper({ headers, samples, fields, mapping, onChange }: Co
         <thead>
           <tr>
             <th scope="col">CSV column</th>
-            <th scope="col">First values</th>
+            <th scope="col" className="import-sample">
+              First values
+            </th>
             <th scope="col">Field</th>
           </tr>
         </thead>

@@ -1,0 +1,161 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page, Request } from 'playwright-core';
+import { launchChromium, screenshotBothWidths, type Browser } from './support/chromium';
+import { startConsoleApi, type ConsoleApi } from './support/console-api';
+import { pageRpc, signInWithNewOrganization } from './support/page-session';
+
+interface ApiRecord {
+  id: string;
+  title: string;
+  data: Record<string, unknown>;
+}
+
+const ROWS = 1000;
+/** Data rows (0-based) the rules refuse: a word for a number, an email without a domain, no title. */
+const BAD = { age: 99, email: 499, title: 899 } as const;
+const contactTitle = (row: number) => `Contact ${String(row + 1).padStart(4, '0')}`;
+
+function contactsCsv(): string {
+  const lines = ['Title,Email,AGE,Plan'];
+  for (let row = 0; row < ROWS; row += 1) {
+    const title = row === BAD.title ? '' : contactTitle(row);
+    const email = row === BAD.email ? 'not-an-email' : `person${row}@example.com`;
+    const age = row === BAD.age ? 'old' : String(20 + (row % 50));
+    lines.push(`${title},${email},${age},${row % 2 === 0 ? 'Free' : 'pro'}`);
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/**
+ * CSV import in Chromium over a real api: 1,000 rows of which 3 are bad; every row is checked in
+ * the browser and nothing is sent until the bad ones are left out; then exactly the 997 good ones
+ * exist, checked over /api/v1. The bad rows' CSV, corrected in place, imports the last three.
+ */
+describe('CSV import in Chromium', () => {
+  let api: ConsoleApi;
+  let browser: Browser;
+  let page: Page;
+  let apiKey = '';
+  let folder = '';
+  let badRowsFile = '';
+  const batches: number[] = [];
+
+  const rpc = <T>(procedure: string, input: unknown) => pageRpc<T>(page, api.url, procedure, input);
+  /** Every record of the model as /api/v1 lists it, page after page. */
+  async function restRecords(): Promise<ApiRecord[]> {
+    const records: ApiRecord[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `limit=100&sort=title${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const response = await fetch(`${api.url}/api/v1/models/contacts/records?${query}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { items: ApiRecord[]; nextCursor: string | null };
+      records.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return records;
+  }
+  const dialog = () => page.getByRole('dialog', { name: 'Import CSV into Contacts' });
+
+  beforeAll(async () => {
+    api = await startConsoleApi();
+    browser = await launchChromium();
+    page = browser.page;
+    folder = mkdtempSync(join(tmpdir(), 'console-import-e2e-'));
+    page.on('request', (request: Request) => {
+      if (new URL(request.url()).pathname === '/rpc/records.createMany') batches.push((JSON.parse(request.postData() ?? '{}') as { records: unknown[] }).records.length);
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('maps the columns by key or name and lists the 3 bad rows by row and column, sending nothing', async () => {
+    await signInWithNewOrganization(page, api.url, 'Import E2E');
+    apiKey = (await rpc<{ token: string }>('apiKeys.create', { name: 'import e2e', fullAccess: true })).token;
+    await rpc('dataModels.create', { key: 'contacts', name: 'Contacts' });
+    await rpc('dataModels.fields.create', { model: 'contacts', key: 'email', name: 'Email', type: 'EMAIL' });
+    await rpc('dataModels.fields.create', { model: 'contacts', key: 'age', name: 'Age', type: 'NUMBER', config: { precision: 0, min: 0 } });
+    await rpc('dataModels.fields.create', {
+      model: 'contacts',
+      key: 'plan',
+      name: 'Plan',
+      type: 'SELECT',
+      config: { options: [{ value: 'free', label: 'Free' }, { value: 'pro', label: 'Pro' }] },
+    });
+    const file = join(folder, 'contacts.csv');
+    writeFileSync(file, contactsCsv());
+
+    await page.goto(`${api.url}/models/contacts/records`);
+    await page.getByRole('heading', { name: 'Contacts records', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await dialog().getByLabel('CSV file').setInputFiles(file);
+    await dialog().getByText('contacts.csv: 1,000 rows.').waitFor();
+    for (const [column, field] of [['Title', 'Title'], ['Email', 'Email'], ['AGE', 'Age'], ['Plan', 'Plan']]) {
+      expect(await dialog().getByLabel(`Field for column ${column}`).locator('option:checked').textContent()).toMatch(new RegExp(`^${field}`));
+    }
+    await screenshotBothWidths(page, 'import-columns');
+
+    await dialog().getByRole('button', { name: 'Check 1,000 rows' }).click();
+    await dialog().getByText('997 rows are ready to import. 3 rows have errors').waitFor();
+    const errors = dialog().getByRole('region', { name: 'Rows with errors' });
+    const listed = await errors.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent ?? '')));
+    expect(listed.map(([row, column]) => [row, column])).toEqual([
+      [String(BAD.age + 2), 'AGE'],
+      [String(BAD.email + 2), 'Email'],
+      [String(BAD.title + 2), 'Title'],
+    ]);
+    expect(await errors.getByLabel(`Row ${BAD.age + 2}, AGE`).inputValue()).toBe('old');
+    await screenshotBothWidths(page, 'import-errors');
+
+    const download = page.waitForEvent('download');
+    await dialog().getByRole('button', { name: 'Download the rows with errors (CSV)' }).click();
+    badRowsFile = join(folder, 'bad-rows.csv');
+    await (await download).saveAs(badRowsFile);
+    const badLines = readFileSync(badRowsFile, 'utf8').trim().split(/\r\n/);
+    expect(badLines).toHaveLength(4);
+    expect(badLines[0]).toBe('Title,Email,AGE,Plan,Import errors');
+    expect(badLines[1]).toMatch(new RegExp(`^${contactTitle(BAD.age)},person${BAD.age}@example.com,old,pro,"?AGE: `));
+
+    expect(batches).toEqual([]);
+    expect(await restRecords()).toEqual([]);
+  });
+
+  it('leaves the bad rows out on request and imports exactly the 997 others', async () => {
+    await dialog().getByRole('button', { name: 'Leave out 3 rows and import 997' }).click();
+    await dialog().getByText('Imported 997 of 997 records.').waitFor();
+    expect(batches).toEqual([997]);
+    const records = await restRecords();
+    expect(records).toHaveLength(997);
+    const expected = Array.from({ length: ROWS }, (_, row) => row)
+      .filter((row) => !Object.values(BAD).includes(row as never))
+      .map(contactTitle);
+    expect(records.map((record) => record.title)).toEqual(expected);
+    expect(records.find((record) => record.title === contactTitle(0))?.data).toEqual({ title: contactTitle(0), email: 'person0@example.com', age: 20, plan: 'free' });
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    await dialog().waitFor({ state: 'detached' });
+  });
+
+  it('imports the downloaded bad rows once corrected in place', async () => {
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await dialog().getByLabel('CSV file').setInputFiles(badRowsFile);
+    expect(await dialog().getByLabel('Field for column Import errors').locator('option:checked').textContent()).toBe('Don’t import');
+    await dialog().getByRole('button', { name: 'Check 3 rows' }).click();
+    const errors = dialog().getByRole('region', { name: 'Rows with errors' });
+    await errors.getByLabel('Row 2, AGE').fill('41');
+    await errors.getByLabel('Row 3, Email').fill('person499@example.com');
+    await errors.getByLabel('Row 4, Title').fill(contactTitle(BAD.title));
+    await dialog().getByRole('button', { name: 'Check again' }).click();
+    await dialog().getByText('3 rows are ready to import. Every row passed the checks.').waitFor();
+    await dialog().getByRole('button', { name: 'Import 3 records' }).click();
+    await dialog().getByText('Imported 3 of 3 records.').waitFor();
+    const records = await restRecords();
+    expect(records).toHaveLength(ROWS);
+    expect(records.find((record) => record.title === contactTitle(BAD.age))?.data).toMatchObject({ age: 41 });
+  });
+});
