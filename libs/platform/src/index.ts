@@ -88,6 +88,7 @@ export { executePrepared, executePreparedAtCommit } from './database/execute-pre
 export { withSession } from './database/session';
 export type { SessionQuery } from './database/direct-pg-driver';
 export { runInTransaction } from './database/transaction';
+export { withStatementTimeout } from './database/statement-timeout';
 export { cancelStatements, forgetCancelledStatements } from './database/cancel-statements';
 export { databaseFailure, DATABASE_RETRY_AFTER_SECONDS } from './database/database-failures';
 export { OrganizationShare, type OrganizationShareOptions } from './database/organization-share';

@@ -21,7 +21,7 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...createNotificationProcedures(),
     createSendNotificationProcedure(notifier),
     createSendDueEmailsProcedure(services.emailSender?.send),
-    ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret, notifier }),
+    ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret, exportStatementTimeoutMs: services.config.taskStatementTimeoutMs, notifier }),
     ...services.webhooks.procedures,
     ...services.automations.procedures,
     ...services.views.procedures,

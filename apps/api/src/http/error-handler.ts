@@ -55,6 +55,14 @@ export function sendError(ctx: Context, error: DomainError): void {
   if (error.code === 'unauthorized') ctx.set('WWW-Authenticate', 'Bearer');
 }
 
+/** A failure as the caller is told it; an unexpected one is logged with its stack and told as a bare internal error. */
+export function answeredError(ctx: Context, error: unknown, logger: Logger): DomainError {
+  const domainError = isDomainError(error) ? error : (fromHttpError(error) ?? fromDatabase(ctx, error));
+  if (domainError) return domainError;
+  (ctx.state.log ?? logger).error({ err: error }, 'unhandled error');
+  return new DomainError('internal_error', 'Something went wrong on our side; the request id identifies it');
+}
+
 /**
  * Turns every failure into the contract's error shape. A statement stopped by its timeout and a
  * pool that had no connection in time are 503s with Retry-After (`databaseFailure`). Unexpected
@@ -71,13 +79,7 @@ export function errorHandler(logger: Logger) {
         throw new DomainError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
       }
     } catch (error) {
-      const domainError = isDomainError(error) ? error : (fromHttpError(error) ?? fromDatabase(ctx, error));
-      if (domainError) {
-        sendError(ctx, domainError);
-        return;
-      }
-      (ctx.state.log ?? logger).error({ err: error }, 'unhandled error');
-      sendError(ctx, new DomainError('internal_error', 'Something went wrong on our side; the request id identifies it'));
+      sendError(ctx, answeredError(ctx, error, logger));
     }
   };
 }

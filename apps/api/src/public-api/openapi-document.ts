@@ -192,6 +192,36 @@ const NOT_MODIFIED: OpenAPIV3_1.ResponseObject = {
   headers: { ...rateLimitHeaders, ETag: ETAG_HEADER },
 };
 
+const EXPORT_HEADERS: Record<string, OpenAPIV3_1.HeaderObject> = {
+  'Content-Disposition': {
+    description: 'A download named after the model: attachment; filename="<model key>.csv" (or .ndjson)',
+    required: true,
+    schema: { type: 'string', pattern: '^attachment; filename="[A-Za-z0-9_-]+\\.(csv|ndjson)"$' },
+  },
+};
+
+/** An export's two formats: CSV text, and NDJSON whose every line is a record, and the last one perhaps an error. */
+function exportContent(schemas: Record<string, SchemaObject>): Record<string, OpenAPIV3_1.MediaTypeObject> {
+  if (!schemas['Record']) throw new Error('OpenAPI: the export refers to the Record schema, which no route answers');
+  return {
+    'text/csv': {
+      schema: {
+        type: 'string',
+        description:
+          'RFC 4180, CRLF line ends: a header row (id, the field keys, createdAt, updatedAt), then one row per record; ' +
+          'a failure after the first byte ends it with the row `#error,<code>,<message>`',
+      },
+      example: 'id,title,amount,createdAt,updatedAt\r\n0190f5d2-0a7b-7c3e-8a1b-2f4e6d8c9a01,Pay rent,12.5,2026-11-27T09:00:00.000Z,2026-11-27T09:00:00.000Z\r\n',
+    },
+    'application/x-ndjson': {
+      schema: {
+        description: 'Each line one record as the list answers it; a failure after the first byte ends the stream with an error line',
+        anyOf: [{ $ref: '#/components/schemas/Record' }, { $ref: '#/components/schemas/Error' }],
+      },
+    },
+  };
+}
+
 function openApiPath(koaPath: string): string {
   return koaPath.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
@@ -242,9 +272,11 @@ function operationFor(bound: BoundRoute, schemas: Record<string, SchemaObject>):
   if (procedure.versioned) headers['ETag'] = alternative ? { ...ETAG_HEADER, description: `${ETAG_HEADER.description}${onlyWithout}`, required: false } : ETAG_HEADER;
   const oneOfEither = (primary: SchemaObject, other: SchemaObject | undefined): SchemaObject => (other ? { oneOf: [primary, other] } : primary);
   if (idempotent) headers['Idempotent-Replayed'] = { description: 'true on an answer kept for this Idempotency-Key and sent again', schema: { type: 'string', enum: ['true'] } };
+  if (route.streamsExport) Object.assign(headers, EXPORT_HEADERS);
   const success: OpenAPIV3_1.ResponseObject = {
     description: route.successStatus === 201 ? 'Created' : 'OK',
     headers,
+    ...(route.streamsExport ? { content: exportContent(schemas) } : {}),
     ...(procedure.output
       ? { content: { 'application/json': { schema: oneOfEither(toSchema(procedure.output, schemas), alternative?.procedure.output && toSchema(alternative.procedure.output, schemas)) } } }
       : {}),
@@ -279,7 +311,7 @@ function operationFor(bound: BoundRoute, schemas: Record<string, SchemaObject>):
     operationId: route.operationId,
     summary: route.summary,
     ...(description ? { description } : {}),
-    tags: [route.path.startsWith('/me') ? 'Identity' : route.path.startsWith('/records') || route.path.endsWith('/records') ? 'Records' : 'Models'],
+    tags: [route.path.startsWith('/me') ? 'Identity' : /(^|\/)records(\/|$)/.test(route.path) ? 'Records' : 'Models'],
     parameters,
     ...(body
       ? { requestBody: { required: true, content: { 'application/json': { schema: oneOfEither(toSchema(body, schemas), alternative?.body && toSchema(alternative.body, schemas)) } } } }

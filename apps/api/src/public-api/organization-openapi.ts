@@ -8,6 +8,8 @@ type Operation = OpenAPIV3_1.OperationObject;
 type CatalogModel = ModelCatalog['models'][number];
 
 const JSON_MEDIA = 'application/json';
+const NDJSON_MEDIA = 'application/x-ndjson';
+const CSV_MEDIA = 'text/csv';
 
 /**
  * The components of one model. Model keys are immutable and hold no dot, so `<key>.<Kind>` names
@@ -140,16 +142,16 @@ function bodyMedia(operation: Operation): OpenAPIV3_1.MediaTypeObject {
   return must((operation.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content[JSON_MEDIA], `request body of ${operation.operationId}`);
 }
 
-function answerMedia(operation: Operation, status: string): OpenAPIV3_1.MediaTypeObject {
+function answerMedia(operation: Operation, status: string, mediaType = JSON_MEDIA): OpenAPIV3_1.MediaTypeObject {
   const response = operation.responses?.[status] as OpenAPIV3_1.ResponseObject | undefined;
-  return must(response?.content?.[JSON_MEDIA], `${status} answer of ${operation.operationId}`);
+  return must(response?.content?.[mediaType], `${status} ${mediaType} answer of ${operation.operationId}`);
 }
 
 /** A copy of the generic operation with its success answer (and body) typed for one model, its example to be sampled again. */
 function specialise(
   generic: Operation,
   model: CatalogModel,
-  typed: { status: string; response: SchemaObject; body?: SchemaObject },
+  typed: { status: string; response: SchemaObject; body?: SchemaObject; mediaType?: string },
 ): Operation {
   const operation = structuredClone(generic);
   operation.operationId = `${model.key}.${generic.operationId}`;
@@ -158,7 +160,7 @@ function specialise(
   operation.parameters = ((operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter(
     (parameter) => !(parameter.in === 'path' && parameter.name === 'key'),
   );
-  const media = answerMedia(operation, typed.status);
+  const media = answerMedia(operation, typed.status, typed.mediaType);
   media.schema = typed.response;
   delete media.example;
   if (typed.body) {
@@ -198,6 +200,8 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
   const deletedRecordSchema = must(schemas['DeletedRecord'], 'DeletedRecord schema');
   const recordListSchema = must(schemas['RecordList'], 'RecordList schema');
   const updateRecords = operationAt(paths, '/models/{key}/records', 'patch');
+  const exportRecords = operationAt(paths, '/models/{key}/records/export', 'get');
+  const errorSchema = refTo('Error');
   // The create body is one record's (`data`) or a batch's (`records`).
   const [createBody, createBatchBody] = must((bodyMedia(createRecord).schema as SchemaObject).oneOf, 'oneOf of the create body') as SchemaObject[];
   const updateBatchBody = bodyMedia(updateRecords).schema as SchemaObject;
@@ -247,6 +251,14 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
         body: { ...batchOf(updateBatchBody, refTo(names.patch)), title: `Changes to ${model.name} records` },
       }),
     } as OpenAPIV3_1.PathItemObject;
+    const exported = specialise(exportRecords, model, {
+      status: '200',
+      mediaType: NDJSON_MEDIA,
+      response: { description: `Each line one ${markdownLiteral(model.name)} record; the last one perhaps an error`, anyOf: [refTo(names.selectedRecord), errorSchema] },
+    });
+    const csv = answerMedia(exported, '200', CSV_MEDIA);
+    csv.schema = { ...csv.schema, description: `${(csv.schema as SchemaObject).description ?? ''}. Without \`fields\`, the columns are: ${['id', ...model.fields.map((field) => field.key), 'createdAt', 'updatedAt'].join(', ')}` };
+    paths[`/models/${model.key}/records/export`] = { get: exported } as OpenAPIV3_1.PathItemObject;
     tags.push({
       name: model.key,
       description: model.description ? `${markdownLiteral(model.name)}: ${markdownLiteral(model.description)}` : `Records of the ${markdownLiteral(model.name)} model`,

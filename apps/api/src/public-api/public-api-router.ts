@@ -10,6 +10,7 @@ import {
   type Principal,
 } from '@mrp/platform';
 import type { RateLimiter } from '@mrp/authz';
+import type { RecordExport } from '@mrp/data-models';
 import type { Runtime } from '@mrp/runtime';
 import { entityTag, ifNoneMatchHits } from '../http/entity-tags';
 import { errorBody } from '../http/error-handler';
@@ -18,6 +19,7 @@ import { hasJsonContentType, readJsonBody, unsupportedMediaType } from '../http/
 import { requestState } from '../http/request-context';
 import { apiKeyAuthentication, type PublicApiState } from './api-key-authentication';
 import { AnswerToReplay, IDEMPOTENT_METHODS, idempotencyKeyOf, idempotentOutcome, requestFingerprint, type HttpAnswer } from './idempotency';
+import { sendExport } from './export-stream';
 import { openApiDocumentHandler } from './openapi-route';
 import { parseQuery } from './query-parameters';
 import { bindRoutes, boundForBody, type BoundRoute } from './route-binding';
@@ -90,6 +92,16 @@ function routeHandler(runtime: Runtime, route: BoundRoute) {
     const { procedure } = bound;
     const input = bound.toInput({ params, query, body, ifMatch: ctx.get('If-Match') });
     const { em, requestId } = requestState(ctx);
+    if (route.route.streamsExport) {
+      // The organization's share is taken per page, never for the whole export: one export cannot hold a place for long.
+      const shared = <T>(work: () => Promise<T>) => runtime.organizationShare.run(principal.organizationId, work);
+      const { exported, first } = await shared(async () => {
+        const output = await invokeProcedure<RecordExport>(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps);
+        return { exported: output, first: await output.pages.next() };
+      });
+      await sendExport(ctx, exported, first, () => shared(() => exported.pages.next()), runtime.logger);
+      return;
+    }
     if (idempotencyKey === undefined) {
       const output = await runtime.organizationShare.run(principal.organizationId, () =>
         invokeProcedure(procedure, input, { em, principal, correlationId: requestId }, runtime.invocationDeps),

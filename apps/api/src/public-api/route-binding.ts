@@ -111,6 +111,9 @@ export function bindRoute(route: PublicRoute, procedure: AnyProcedure, options: 
   const propertySchema = (property: string): TSchema =>
     Object.hasOwn(properties, property) ? properties[property] : fail(`the procedure has no input property "${property}"`);
 
+  if ((route.streamsExport === true) !== (procedure.streamsAnswer === true)) {
+    fail(route.streamsExport ? 'the route streams an export, and the procedure answers none' : 'the procedure streams its answer: the route must say streamsExport');
+  }
   const namesInPath = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => match[1]).sort();
   const mapped = Object.keys(route.pathParams ?? {}).sort();
   if (namesInPath.join() !== mapped.join()) fail(`pathParams must map exactly the path's parameters (${namesInPath.join(', ') || 'none'})`);

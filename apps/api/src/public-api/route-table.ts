@@ -34,6 +34,11 @@ export interface PublicRoute {
    * and answer, no Location. The document shows both bodies and both answers as `oneOf`.
    */
   alternative?: { procedure: string; whenBodyHas: string };
+  /**
+   * The procedure answers a record export (records.export, `streamsAnswer`): the route writes it
+   * as a CSV or NDJSON download while it reads it (export-stream.ts), and the document shows both.
+   */
+  streamsExport?: true;
 }
 
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
@@ -83,6 +88,23 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     pathParams: { key: 'model' },
     query: { limit: 'integer', cursor: 'text', sort: 'text', filter: 'json', fields: 'text', expand: 'text', q: 'text', deleted: 'text' },
     successStatus: 200,
+  },
+  {
+    method: 'get',
+    path: '/models/:key/records/export',
+    operationId: 'exportRecords',
+    summary: "Export every record of a model that the key may read, as CSV or NDJSON",
+    description:
+      'The records the list would show for the same `filter`, `q` and `sort` (all of them, not a page), with the `fields` and `expand` the list takes, ' +
+      'streamed as a download (`Content-Disposition: attachment`). `csv`: RFC 4180, a header row of `id`, the field keys, `createdAt` and `updatedAt`; ' +
+      "lists and objects (MULTI_SELECT, FILE, ATTACHMENTS) as JSON; a cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`. " +
+      '`ndjson`: one record per line, as the list answers it. A failure before the first byte is an ordinary error answer; after it, the stream ends with ' +
+      'an error line instead of ending silently: `#error,<code>,<message>` (CSV) or `{"error":{...}}` (NDJSON). The whole export takes one request from the rate limit.',
+    procedure: 'records.export',
+    pathParams: { key: 'model' },
+    query: { format: 'text', filter: 'json', sort: 'text', fields: 'text', expand: 'text', q: 'text' },
+    successStatus: 200,
+    streamsExport: true,
   },
   {
     method: 'post',

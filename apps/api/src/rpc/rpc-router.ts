@@ -25,6 +25,7 @@ export function rpcRouter(runtime: Runtime, authenticate: SessionAuthenticator):
     if (!procedure) throw notFound(`Procedure ${ctx.params.name}`);
     // A procedure behind a flag that is off answers as an unknown name does, even to anonymous callers.
     await assertProcedureAvailable(procedure, runtime.flags);
+    if (procedure.streamsAnswer) throw badRequest(`${procedure.name} streams its answer: download it through the REST route that serves it`);
     const { em, requestId } = requestState(ctx);
     const organizationHeader = ctx.get('X-Organization-Id');
     if (organizationHeader && !isUuidString(organizationHeader)) {

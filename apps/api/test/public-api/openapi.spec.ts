@@ -19,6 +19,7 @@ const REQUIRED_PERMISSIONS: Record<string, string | null> = {
   'GET /models/{key}': 'data-models.read',
   'GET /models/{key}/fields': 'data-models.read',
   'GET /models/{key}/records': 'records.read',
+  'GET /models/{key}/records/export': 'records.read',
   'POST /models/{key}/records': 'records.create',
   'GET /records/{id}': 'records.read',
   'PATCH /records/{id}': 'records.update',
@@ -112,7 +113,12 @@ describe('GET /api/v1/openapi.json', () => {
     for (const [route, operation] of all) {
       if (route === 'GET /openapi.json') continue;
       const success = (operation.responses?.[successStatus(route)] ?? {}) as OpenAPIV3_1.ResponseObject;
-      expect({ route, schema: success.content?.['application/json']?.schema }).toEqual({ route, schema: expect.any(Object) });
+      if (route === 'GET /models/{key}/records/export') {
+        expect(success.content?.['text/csv']?.schema).toMatchObject({ type: 'string' });
+        expect(success.content?.['application/x-ndjson']?.schema).toMatchObject({ anyOf: [{ $ref: '#/components/schemas/Record' }, { $ref: '#/components/schemas/Error' }] });
+      } else {
+        expect({ route, schema: success.content?.['application/json']?.schema }).toEqual({ route, schema: expect.any(Object) });
+      }
       const pathParams = [...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       const declared = ((operation.parameters ?? []) as OpenAPIV3_1.ParameterObject[]).filter((parameter) => parameter.in === 'path');
       expect({ route, params: declared.map((parameter) => parameter.name) }).toEqual({ route, params: pathParams });
@@ -167,6 +173,7 @@ describe('GET /api/v1/openapi.json', () => {
       const answersRecord = ['POST /models/{key}/records', 'GET /records/{id}', 'PATCH /records/{id}', 'POST /records/{id}/restore'].includes(route);
       const write = /^(POST|PATCH|DELETE) /.test(route);
       expect(Object.keys(success.headers ?? {}).sort()).toEqual([
+        ...(route.endsWith('/export') ? ['Content-Disposition'] : []),
         ...(answersRecord ? ['ETag'] : []),
         ...(write ? ['Idempotent-Replayed'] : []),
         ...(successStatus(route) === '201' ? ['Location'] : []),
@@ -225,6 +232,6 @@ describe('GET /api/v1/openapi.json', () => {
       }
     }
     expect([...served].sort()).toEqual([...operations(document).keys()].sort());
-    expect(served.size).toBe(12);
+    expect(served.size).toBe(13);
   });
 });

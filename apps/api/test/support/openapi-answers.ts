@@ -101,6 +101,32 @@ function headerValue(text: string, schema: OpenAPIV3_1.SchemaObject | undefined)
   return (type === 'integer' || type === 'number') && /^-?[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) : text;
 }
 
+/** The media types of answers written as streams (an export), and not as one JSON document. */
+const STREAMED_MEDIA = new Set(['text/csv', 'application/x-ndjson']);
+
+/**
+ * A streamed body against its schema: each NDJSON line as a JSON value of the schema; CSV as
+ * text (its schema is a string) whose every line ends with CRLF.
+ */
+function streamedBodyProblems(set: DocumentSchemas, mediaType: string, pointer: string, text: string): string[] {
+  if (mediaType === 'text/csv') {
+    const problems = set.problems(pointer, text).map((problem) => `body: ${problem}`);
+    if (!text.endsWith('\r\n')) problems.push('the CSV does not end with CRLF');
+    return problems;
+  }
+  if (text !== '' && !text.endsWith('\n')) return ['the NDJSON does not end with a line break'];
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .flatMap((line, index) => {
+      try {
+        return set.problems(pointer, JSON.parse(line)).map((problem) => `line ${index + 1}: ${problem}`);
+      } catch {
+        return [`line ${index + 1} is not JSON`];
+      }
+    });
+}
+
 /** The pointer of a response, by its `$ref` when it has one (so compiled schemas are shared). */
 function responsePointer(operationPointer: string, status: string, response: ResponseObject | OpenAPIV3_1.ReferenceObject): string {
   if ('$ref' in response) return response.$ref.slice(1);
@@ -117,9 +143,12 @@ export async function answerProblems(document: Document, asked: AskedFor, answer
   const text = await answer.clone().text();
   const problems: string[] = [];
   const contentType = answer.headers.get('content-type') ?? '';
+  const mediaType = contentType.split(';')[0].trim().toLowerCase();
+  // A streamed export (CSV, NDJSON) is checked against its own media type below; any other body is JSON.
+  const streamed = STREAMED_MEDIA.has(mediaType);
   let body: unknown;
-  if (text !== '') {
-    if (!/^application\/json\b/.test(contentType)) problems.push(`the body is ${contentType || 'untyped'}, not application/json`);
+  if (text !== '' && !streamed) {
+    if (mediaType !== 'application/json') problems.push(`the body is ${contentType || 'untyped'}, not application/json`);
     try {
       body = JSON.parse(text);
     } catch {
@@ -160,6 +189,12 @@ export async function answerProblems(document: Document, asked: AskedFor, answer
     }
   }
 
+  if (streamed) {
+    const media = response.content?.[mediaType];
+    if (media === undefined) return [...problems, `${status} of ${operation.operationId} is not documented as ${mediaType}`];
+    const mediaPointer = `${'$ref' in listed ? pointer : `${operationPointer}/responses/${documentedStatus}`}/content/${pointerSegment(mediaType)}/schema`;
+    return [...problems, ...streamedBodyProblems(set, mediaType, mediaPointer, text)];
+  }
   const media = response.content?.['application/json'];
   if (media === undefined) {
     if (text !== '') problems.push(`${status} of ${operation.operationId} is documented without a body, but one came: ${text.slice(0, 200)}`);

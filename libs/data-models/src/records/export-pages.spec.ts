@@ -29,7 +29,7 @@ describe('listedPages', () => {
     const definitions = definitionMap(fields);
     const pages: RecordRow[][] = [];
     const spec = { organizationId: org.id, modelId: model.id, roleIds: member.roleIds, fields: definitions, sort: parseSort('rank,-title', definitions) };
-    for await (const page of listedPages(em, spec, 3)) pages.push(page);
+    for await (const page of listedPages(em, spec, { pageSize: 3 })) pages.push(page);
     expect(pages.map((page) => page.length)).toEqual([3, 3, 3, 1]);
     expect(pages.flat().map((row) => row.id)).toEqual(list.items.map((item) => item.id));
     expect(list.items).toHaveLength(10);

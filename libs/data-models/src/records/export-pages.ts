@@ -1,12 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { withStatementTimeout } from '@mrp/platform';
 import { runSql } from '../query/sql';
 import { buildListQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import type { RecordRow } from './record-rows';
 
-/** Rows an export reads per statement: each page is its own short statement under the request's timeout. */
+/** Rows an export reads per statement: each page is its own statement, so no statement holds a connection for a whole export. */
 export const EXPORT_PAGE_SIZE = 1000;
 
 type ListedRow = RecordRow & Record<string, string | null>;
+
+export interface ListedPagesOptions {
+  pageSize?: number;
+  /** The most one page's statement may run, when it may run longer than the connection's limit. */
+  statementTimeoutMs?: number;
+}
 
 /**
  * Every record a list would show, page after page by keyset (the list's own query, so filter,
@@ -16,11 +23,15 @@ type ListedRow = RecordRow & Record<string, string | null>;
 export async function* listedPages(
   em: EntityManager,
   spec: Omit<ListQuerySpec, 'after' | 'limit'>,
-  pageSize = EXPORT_PAGE_SIZE,
+  { pageSize = EXPORT_PAGE_SIZE, statementTimeoutMs }: ListedPagesOptions = {},
 ): AsyncGenerator<RecordRow[]> {
   let after: ListQuerySpec['after'];
   for (;;) {
-    const rows = await runSql<ListedRow>(em, buildListQuery({ ...spec, after, limit: pageSize }));
+    const query = buildListQuery({ ...spec, after, limit: pageSize });
+    const rows =
+      statementTimeoutMs === undefined
+        ? await runSql<ListedRow>(em, query)
+        : await withStatementTimeout(em, statementTimeoutMs, (within) => runSql<ListedRow>(within, query));
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
     const last = rows[rows.length - 1];

@@ -14,8 +14,7 @@ import {
 } from '@mrp/platform';
 import { createEvent, recordEventAliases } from '@mrp/events';
 import { rolesOfOrganization } from '@mrp/authz';
-import { validateFilterTree, type FilterNode } from '@mrp/field-validation';
-import { definitionMap, loadRecordModel, toDefinition, type FieldShape, type RecordModel } from '../models/model-store';
+import { loadRecordModel, type FieldShape, type RecordModel } from '../models/model-store';
 import { ModelKeyInput } from '../models/schemas';
 import { RecordModelCache } from '../models/record-model-cache';
 import {
@@ -26,13 +25,13 @@ import {
   MAX_CURSOR_LENGTH,
   type CursorScope,
 } from '../query/cursor';
-import { DEFAULT_SORT, DEFAULT_TRASH_SORT, MAX_SORT_TERMS, parseSort } from '../query/sort';
-import { SEARCH_MAX_LENGTH } from '../query/search';
 import { runSql } from '../query/sql';
 import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import { FieldSelectionInput, parseFieldSelection } from './field-selection';
+import { createExportProcedure, type ExportProcedureDeps } from './export-procedure';
+import { LIST_SELECTION_INPUTS, listedRecords } from './listed-records';
 import { ExpandInput, expandRelations, expansionVariant, parseExpansion } from './relation-expansion';
-import { batchDetail, batchRefusal, changedFieldKeys, errorDetail, MAX_BATCH_ERROR_DETAILS, mergePatch, titleOf, validateBatch, validateWrite, withFormulas } from './record-data';
+import { batchDetail, batchRefusal, changedFieldKeys, MAX_BATCH_ERROR_DETAILS, mergePatch, titleOf, validateBatch, validateWrite, withFormulas } from './record-data';
 import { deletedRecordOutput, recordOutput, recordVersion, type DeletedRecordRow, type RecordRow } from './record-rows';
 import {
   findVisibleRecord,
@@ -73,7 +72,7 @@ export const MAX_PAGE_SIZE = 100;
 /** A fresh load that is stale by the time of the INSERT means a concurrent field change; this many tries, then 409. */
 const CREATE_ATTEMPTS = 3;
 
-export interface RecordProcedureDeps {
+export interface RecordProcedureDeps extends ExportProcedureDeps {
   /** Keys cursor signatures: the deployment's own secret (CURSOR_SECRET), so cursors cannot be forged. */
   cursorSecret: string;
 }
@@ -113,12 +112,6 @@ function hasRelationFields(fields: readonly FieldShape[]): boolean {
 /** What the changed fields held before the update (null for a field that was empty). */
 function previousValues(data: Record<string, unknown>, changedFields: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(changedFields.map((key) => [key, data[key] ?? null]));
-}
-
-function parseFilter(tree: object, fields: readonly FieldShape[]): FilterNode {
-  const result = validateFilterTree(tree, fields.map(toDefinition));
-  if (!result.ok) throw validationFailed(result.errors.map(errorDetail), 'The filter is invalid');
-  return result.value;
 }
 
 /**
@@ -194,7 +187,7 @@ async function createRecords(ctx: OrgContext, { model, fields, fieldsVersion }: 
   return outputs;
 }
 
-export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): AnyProcedure[] {
+export function createRecordProcedures({ cursorSecret, exportStatementTimeoutMs }: RecordProcedureDeps): AnyProcedure[] {
   if (!cursorSecret) throw new Error('createRecordProcedures needs the deployment\'s cursorSecret');
   // Per factory, so each set of procedures (one per process in the apps) keeps its own.
   const models = new RecordModelCache();
@@ -225,32 +218,7 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
         cursor: Type.Optional(
           Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'Opaque cursor from the previous page (its nextCursor)' }),
         ),
-        sort: Type.Optional(
-          Type.String({
-            minLength: 1,
-            maxLength: 200,
-            description: `Up to ${MAX_SORT_TERMS} comma-separated keys: createdAt, updatedAt, title or a field key (and deletedAt with deleted=only); prefix - for descending. Default ${DEFAULT_SORT} (${DEFAULT_TRASH_SORT} with deleted=only)`,
-          }),
-        ),
-        // An object, never its JSON text: the REST door parses the query parameter's text once.
-        filter: Type.Optional(
-          Type.Object(
-            {},
-            {
-              additionalProperties: true,
-              description: 'Filter tree, e.g. {"field":"status","op":"eq","value":"open"}, with and/or/not nodes; at most 100 nodes, depth 8, 4000 characters of condition values in all',
-            },
-          ),
-        ),
-        fields: Type.Optional(FieldSelectionInput),
-        expand: Type.Optional(ExpandInput),
-        q: Type.Optional(
-          Type.String({
-            minLength: 1,
-            maxLength: SEARCH_MAX_LENGTH,
-            description: 'Search: records whose title or a text, email or URL field contains this text, in any case (% and _ are literal)',
-          }),
-        ),
+        ...LIST_SELECTION_INPUTS,
         deleted: Type.Optional(
           Type.Literal('only', { description: 'only: list the soft-deleted records (the trash) instead, each with deletedAt and deletedBy' }),
         ),
@@ -259,28 +227,12 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     ),
     output: RecordListSchema,
     async handler(ctx, input): Promise<RecordListOutput> {
-      const { model, fields } = await loadRecordModel(ctx.em, ctx.organizationId, input.model);
-      const definitions = definitionMap(fields);
-      const selected = parseFieldSelection(input.fields, fields);
-      const expanded = parseExpansion(input.expand, fields);
-      const trash = input.deleted === 'only';
-      const sort = parseSort(input.sort, definitions, { trash });
-      const filter = input.filter === undefined ? undefined : parseFilter(input.filter, fields);
+      const { model, fields, selected, expanded, query: listed } = await listedRecords(ctx, input);
+      const { sort, filter, deleted: trash } = listed;
       const scope: CursorScope = { organizationId: ctx.organizationId, modelId: model.id, sort, filter, search: input.q, deleted: trash };
       const after = input.cursor === undefined ? undefined : decodeCursor(cursorSecret, scope, input.cursor);
       const limit = input.limit ?? DEFAULT_PAGE_SIZE;
-      const query: ListQuerySpec = {
-        organizationId: ctx.organizationId,
-        modelId: model.id,
-        roleIds: ctx.principal.roleIds,
-        fields: definitions,
-        sort,
-        filter,
-        search: input.q,
-        deleted: trash,
-        after,
-        limit: limit + 1,
-      };
+      const query: ListQuerySpec = { ...listed, after, limit: limit + 1 };
       const rows = await runSql<RecordRow & Partial<DeletedRecordRow> & Record<string, string | null>>(ctx.em, buildListQuery(query));
       // A cursor that refers to its row yields no rows once that row is no longer listed: only
       // then, tell that apart from the end of the list (a page with rows proves the row was there).
@@ -654,5 +606,5 @@ export function createRecordProcedures({ cursorSecret }: RecordProcedureDeps): A
     },
   });
 
-  return [list, get, create, createMany, update, updateMany, remove, deleteMany, restore, setAccess];
+  return [list, createExportProcedure({ exportStatementTimeoutMs }), get, create, createMany, update, updateMany, remove, deleteMany, restore, setAccess];
 }

@@ -68,6 +68,11 @@ export interface ProcedureDefinition<TScope extends ProcedureScope, TInput exten
   output?: TSchema;
   /** Read-only procedures skip the transaction. */
   readOnly?: boolean;
+  /**
+   * Its answer holds a stream (an export's pages) that only a REST route writes as it reads it:
+   * /rpc, which answers one JSON document, refuses to run it.
+   */
+  streamsAnswer?: boolean;
   /** The answer carries the version of the resource it shows (`withAnswerVersion`); doors send it as an entity tag. */
   versioned?: boolean;
   handler(ctx: ProcedureContext<TScope>, input: Static<TInput>): Promise<TOutput>;

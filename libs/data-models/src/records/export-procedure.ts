@@ -1,0 +1,82 @@
+import { Type } from '@sinclair/typebox';
+import { defineProcedure, type ProcedureContext } from '@mrp/platform';
+import { isLive } from '../models/model-store';
+import { ModelKeyInput } from '../models/schemas';
+import { listedPages, type ListedPagesOptions } from './export-pages';
+import { LIST_SELECTION_INPUTS, listedRecords, type ListedRecords } from './listed-records';
+import { recordOutput } from './record-rows';
+import { expandRelations } from './relation-expansion';
+import type { RecordOutput } from './schemas';
+
+export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** What records.export answers: how to write the records, and the records, a page at a time. */
+export interface RecordExport {
+  /** The model's key (a safe file name: lowercase letters, digits and underscores). */
+  model: string;
+  format: ExportFormat;
+  /** The data keys each record is written with, in order: the `fields` selection, else every live field. */
+  columns: string[];
+  /**
+   * The records, in the list's order, one page per `next()`: a page is read only when asked for,
+   * each by a statement of its own. Whoever stops early calls `return()`.
+   */
+  pages: AsyncGenerator<RecordOutput[], void, undefined>;
+}
+
+export interface ExportProcedureDeps {
+  /** The most one page's statement may run (DATABASE_TASK_STATEMENT_TIMEOUT_MS in the api); unset: the connection's limit. */
+  exportStatementTimeoutMs?: number;
+}
+
+async function* exportedPages(ctx: ProcedureContext<'organization'>, listed: ListedRecords, options: ListedPagesOptions): AsyncGenerator<RecordOutput[], void, undefined> {
+  const access = { organizationId: ctx.organizationId, roleIds: ctx.principal.roleIds };
+  for await (const rows of listedPages(ctx.em, listed.query, options)) {
+    const items = rows.map((row) => recordOutput(row, listed.model.key, listed.fields, listed.selected));
+    if (listed.expanded) await expandRelations(ctx.em, access, listed.expanded, items);
+    yield items;
+  }
+}
+
+/**
+ * records.export: every record records.list would show the caller for the same input (the list's
+ * own reading of it and its own query, so the same rows), as pages to stream. Only a REST route
+ * serves it (it writes the stream as it reads the pages); nothing is read past the model before
+ * the first page is asked for.
+ */
+export function createExportProcedure({ exportStatementTimeoutMs }: ExportProcedureDeps) {
+  return defineProcedure({
+    name: 'records.export',
+    summary: "Exports every record of a model the caller may read, as CSV or NDJSON (REST only: the answer is streamed)",
+    scope: 'organization',
+    permission: 'records.read',
+    readOnly: true,
+    streamsAnswer: true,
+    input: Type.Object(
+      {
+        model: ModelKeyInput,
+        format: Type.Optional(
+          Type.Unsafe<ExportFormat>({
+            type: 'string',
+            enum: [...EXPORT_FORMATS],
+            default: 'csv',
+            description: 'csv: RFC 4180 with a header row; ndjson: one record per line, as the list answers it',
+          }),
+        ),
+        ...LIST_SELECTION_INPUTS,
+      },
+      { additionalProperties: false },
+    ),
+    async handler(ctx, input): Promise<RecordExport> {
+      const listed = await listedRecords(ctx, input);
+      const columns = listed.selected ? [...listed.selected] : listed.fields.filter(isLive).map((field) => field.key);
+      return {
+        model: listed.model.key,
+        format: input.format ?? 'csv',
+        columns,
+        pages: exportedPages(ctx, listed, { statementTimeoutMs: exportStatementTimeoutMs }),
+      };
+    },
+  });
+}
