@@ -32,7 +32,13 @@ export function Shell() {
     else main.current?.focus();
   }, [path, route?.page.title]);
 
-  const navPages = (available ?? []).filter((page) => page.nav);
+  // The data first: it is where signing in leads.
+  const navPages = (available ?? []).filter((page) => page.nav).sort((a, b) => Number(b.path === HOME_PATH) - Number(a.path === HOME_PATH));
+
+  // On a narrow screen the navigation is one scrolling row: the current page is kept in sight.
+  useEffect(() => {
+    document.querySelector('.sidebar [aria-current="page"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [path, available]);
   return (
     <div className="app">
       <a className="skip-link" href="#main">
