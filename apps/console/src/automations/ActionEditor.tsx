@@ -1,21 +1,16 @@
 import { useId } from 'react';
 import type { ActionType } from '../api/automation-types';
+import type { DataField, DataModel } from '../data-models/types';
 import { RadioGroup, SelectField, TextAreaField, TextField, type Option } from '../forms/fields';
-import type { ActionFormValues } from './action-form';
-import { emptyAction } from './action-form';
+import { emptyAction, type ActionFormValues } from './action-form';
+import { PeoplePicker } from './PeoplePicker';
+import { ValueRowsEditor } from './ValueRowsEditor';
 
 const ACTION_OPTIONS: Option<ActionType>[] = [
   { value: 'create-record', label: 'Create a record' },
   { value: 'update-record', label: 'Update a record' },
   { value: 'notify', label: 'Notify people' },
 ];
-
-const TEMPLATE_HINT = (
-  <>
-    A JSON object keyed by field key. Strings may use <code>{'{{input.x}}'}</code>, <code>{'{{event.payload.x}}'}</code> (event
-    triggers) and <code>{'{{now}}'}</code>.
-  </>
-);
 
 export interface ActionEditorProps {
   index: number;
@@ -24,31 +19,42 @@ export interface ActionEditorProps {
   onChange: (value: ActionFormValues) => void;
   onMove: (offset: -1 | 1) => void;
   onRemove: () => void;
-  models: string[];
+  models: DataModel[];
+  /** The chosen model's live fields; absent while they load or when it cannot be read. */
+  fields: readonly DataField[] | undefined;
   roles: Option[];
+  people: Option[];
   errors: Record<string, string>;
 }
 
+/** Choices that keep a stored value no list offers today, so opening an automation changes nothing. */
+function withCurrent(options: Option[], current: string): Option[] {
+  return current === '' || options.some((option) => option.value === current) ? options : [...options, { value: current, label: `${current} (not found)` }];
+}
+
 /** One action of the list: its type, what that type needs, and its place in the order. */
-export function ActionEditor({ index, count, value, onChange, onMove, onRemove, models, roles, errors }: ActionEditorProps) {
+export function ActionEditor({ index, count, value, onChange, onMove, onRemove, models, fields, roles, people, errors }: ActionEditorProps) {
   const id = useId();
   const at = `actions[${index}]`;
   const set = <K extends keyof ActionFormValues>(key: K, next: ActionFormValues[K]) => onChange({ ...value, [key]: next });
   const number = index + 1;
+  const modelOptions = withCurrent([{ value: '', label: 'Choose a model' }, ...models.map((model) => ({ value: model.key, label: model.name }))], value.model);
+  const peopleOptions = [...people, ...value.userIds.filter((userId) => !people.some((person) => person.value === userId)).map((userId) => ({ value: userId, label: userId, description: 'Not a member any more' }))];
   return (
     <fieldset className="card field action-editor">
       <legend>Action {number}</legend>
       {errors[at] ? <p className="field-error">{errors[at]}</p> : null}
-      <SelectField label={`Action ${number} type`} value={value.type} options={ACTION_OPTIONS} onChange={(type) => onChange({ ...emptyAction(type), model: value.model })} />
+      <SelectField label={`Action ${number} type`} value={value.type} options={ACTION_OPTIONS} onChange={(type) => onChange({ ...emptyAction(type), model: value.model, values: type === 'notify' ? [] : value.values })} />
       {value.type !== 'notify' ? (
-        <>
-          <TextField label="Model" hint="The model’s key." value={value.model} onChange={(model) => set('model', model)} error={errors[`${at}.model`]} list={`${id}-models`} spellCheck={false} required />
-          <datalist id={`${id}-models`}>
-            {models.map((model) => (
-              <option key={model} value={model} />
-            ))}
-          </datalist>
-        </>
+        <SelectField
+          label="Model"
+          value={value.model}
+          options={modelOptions}
+          // A new model starts from its required fields once they are known (useAutomationEditor).
+          onChange={(model) => onChange({ ...value, model, values: [], seedFromModel: true })}
+          error={errors[`${at}.model`]}
+          required
+        />
       ) : null}
       {value.type === 'update-record' ? (
         <>
@@ -70,7 +76,7 @@ export function ActionEditor({ index, count, value, onChange, onMove, onRemove, 
               hint={<>A filter tree, e.g. <code>{'{ "field": "ref", "op": "eq", "value": "{{input.ref}}" }'}</code></>}
               value={value.filterJson}
               onChange={(filterJson) => set('filterJson', filterJson)}
-              error={errors[`${at}.filter`]}
+              error={errors[`${at}.filter`] ?? Object.entries(errors).find(([key]) => key.startsWith(`${at}.filter.`))?.[1]}
               rows={3}
               spellCheck={false}
               className="code"
@@ -80,13 +86,13 @@ export function ActionEditor({ index, count, value, onChange, onMove, onRemove, 
         </>
       ) : null}
       {value.type !== 'notify' ? (
-        <TextAreaField label="Values" hint={TEMPLATE_HINT} value={value.dataJson} onChange={(dataJson) => set('dataJson', dataJson)} error={errors[`${at}.data`]} rows={4} spellCheck={false} className="code" required />
+        value.model ? <ValueRowsEditor at={at} fields={fields} rows={value.values} onChange={(values) => set('values', values)} errors={errors} /> : null
       ) : (
         <>
-          <TextField label="Title" value={value.title} onChange={(title) => set('title', title)} error={errors[`${at}.title`]} maxLength={500} required />
+          <TextField label="Title" hint={<>May use templates, e.g. <code>{'{{input.ref}}'}</code>.</>} value={value.title} onChange={(title) => set('title', title)} error={errors[`${at}.title`]} maxLength={500} required />
           <TextAreaField label="Message" value={value.body} onChange={(body) => set('body', body)} error={errors[`${at}.body`]} rows={3} maxLength={5000} />
-          <SelectField label="Everyone holding the role" value={value.role} options={[{ value: '', label: 'No role' }, ...roles]} onChange={(role) => set('role', role)} error={errors[`${at}.role`]} />
-          <TextField label="Members by id" hint="User ids, separated by commas." value={value.userIds} onChange={(userIds) => set('userIds', userIds)} error={errors[`${at}.userIds`]} spellCheck={false} />
+          <PeoplePicker people={peopleOptions} chosen={value.userIds} onChange={(userIds) => set('userIds', userIds)} error={errors[`${at}.userIds`]} />
+          <SelectField label="Everyone holding the role" value={value.role} options={withCurrent([{ value: '', label: 'No role' }, ...roles], value.role)} onChange={(role) => set('role', role)} error={errors[`${at}.role`]} />
         </>
       )}
       <div className="button-row">

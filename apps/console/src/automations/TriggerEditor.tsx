@@ -1,8 +1,9 @@
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { TriggerType } from '../api/automation-types';
 import { formatDateTime } from '../app/format';
-import { RadioGroup, TextField, type Option } from '../forms/fields';
-import { recordTypesOf } from '../webhooks/subscription-patterns';
+import type { DataModel } from '../data-models/types';
+import { RadioGroup, SelectField, TextField, type Option } from '../forms/fields';
+import { OTHER_EVENTS, eventOptions, sourceOf } from './event-choices';
 import { cronSchedule, type TriggerFormValues } from './trigger-form';
 
 const TRIGGER_OPTIONS: Option<TriggerType>[] = [
@@ -19,7 +20,7 @@ export interface TriggerEditorProps {
   onChange: (value: TriggerFormValues) => void;
   /** Catalog types an automation may listen to. */
   eventTypes: string[];
-  models: string[];
+  models: DataModel[];
   errors: Record<string, string>;
 }
 
@@ -28,10 +29,11 @@ export function TriggerEditor({ value, onChange, eventTypes, models, errors }: T
   const id = useId();
   const set = <K extends keyof TriggerFormValues>(key: K, next: TriggerFormValues[K]) => onChange({ ...value, [key]: next });
   const schedule = useMemo(() => (value.type === 'schedule' ? cronSchedule(value.cron, value.timezone, 3) : undefined), [value.type, value.cron, value.timezone]);
-  const suggestions = useMemo(
-    () => [...eventTypes, ...[...new Set(eventTypes.map((type) => `${type.split('.')[0]}.*`))], ...models.flatMap((model) => [...recordTypesOf(model), `data-models.${model}.*`])],
-    [eventTypes, models],
-  );
+  const modelKeys = useMemo(() => models.map((model) => model.key), [models]);
+  // The source follows the saved type until someone picks one.
+  const [pickedSource, setPickedSource] = useState<string>();
+  const source = pickedSource ?? sourceOf(value.eventType, modelKeys);
+  const sources = [...models.map((model) => ({ value: model.key, label: `Records of ${model.name}` })), { value: OTHER_EVENTS, label: 'Other events (members, roles, boards…)' }];
 
   return (
     <fieldset className="card field">
@@ -65,26 +67,18 @@ export function TriggerEditor({ value, onChange, eventTypes, models, errors }: T
       ) : null}
       {value.type === 'event' ? (
         <>
-          <TextField
-            label="Event type"
-            hint={
-              <>
-                A type of the catalog, one model’s record type (<code>data-models.orders.record-created</code>), a prefix ending in{' '}
-                <code>.*</code>, or <code>*</code>.
-              </>
-            }
-            value={value.eventType}
-            onChange={(eventType) => set('eventType', eventType)}
-            error={errors['trigger.eventType']}
-            list={`${id}-events`}
-            spellCheck={false}
-            required
-          />
-          <datalist id={`${id}-events`}>
-            {suggestions.map((type) => (
-              <option key={type} value={type} />
-            ))}
-          </datalist>
+          <div className="automation-row">
+            <SelectField
+              label="When"
+              value={source}
+              options={sources}
+              onChange={(next) => {
+                setPickedSource(next);
+                set('eventType', '');
+              }}
+            />
+            <SelectField label="Event type" value={value.eventType} options={eventOptions(source, eventTypes, value.eventType)} onChange={(eventType) => set('eventType', eventType)} error={errors['trigger.eventType']} required />
+          </div>
           <div className="choice">
             <input type="checkbox" id={`${id}-own`} checked={value.includeOwnRuns} onChange={(event) => set('includeOwnRuns', event.target.checked)} />
             <label htmlFor={`${id}-own`}>

@@ -1,51 +1,46 @@
 import type { ActionDefinition, ActionType } from '../api/automation-types';
+import type { DataField } from '../data-models/types';
 import { checkText } from '../forms/text-rules';
+import { checkValues, dataOf, rowsOf, type ValueRow } from './action-values';
 
-/** One action as the editor holds it: JSON objects as text, people as a list of ids in text. */
+/** One action as the editor holds it: values as typed inputs or templates, people as chosen ids. */
 export interface ActionFormValues {
   type: ActionType;
   model: string;
-  dataJson: string;
+  values: ValueRow[];
   /** update-record names its record by id or by a filter matching exactly one. */
   target: 'recordId' | 'filter';
   recordId: string;
   filterJson: string;
   title: string;
   body: string;
-  /** notify: member ids separated by commas, spaces or lines. */
-  userIds: string;
+  /** notify: the members chosen by name. */
+  userIds: string[];
   role: string;
+  /** Set when a model is chosen: its required fields become the first rows once they are known. */
+  seedFromModel?: boolean;
 }
 
 export const MAX_ACTIONS = 10;
-const MODEL_KEY = /^[a-z][a-z0-9_]{0,62}$/;
+
+/** The live fields of each model the actions write, by model key; absent while loading. */
+export type FieldsByModel = ReadonlyMap<string, readonly DataField[]>;
 
 export function emptyAction(type: ActionType = 'create-record'): ActionFormValues {
-  return {
-    type,
-    model: '',
-    dataJson: type === 'notify' ? '' : '{\n  "title": "Created {{now}}"\n}',
-    target: 'recordId',
-    recordId: '',
-    filterJson: '',
-    title: '',
-    body: '',
-    userIds: '',
-    role: '',
-  };
+  return { type, model: '', values: [], target: 'recordId', recordId: '', filterJson: '', title: '', body: '', userIds: [], role: '' };
 }
 
-export function actionFormOf(action: ActionDefinition): ActionFormValues {
+export function actionFormOf(action: ActionDefinition, fields: readonly DataField[] = []): ActionFormValues {
   return {
     ...emptyAction(action.type),
     model: action.model ?? '',
-    dataJson: action.data ? JSON.stringify(action.data, null, 2) : '',
+    values: rowsOf(action.data ?? {}, fields),
     target: action.filter ? 'filter' : 'recordId',
     recordId: action.recordId ?? '',
     filterJson: action.filter ? JSON.stringify(action.filter, null, 2) : '',
     title: action.title ?? '',
     body: action.body ?? '',
-    userIds: (action.userIds ?? []).join(', '),
+    userIds: action.userIds ?? [],
     role: action.role ?? '',
   };
 }
@@ -64,10 +59,11 @@ export function parseJsonObject(text: string): { value: Record<string, unknown> 
 }
 
 /**
- * Checks one action as the server will and builds it; errors are keyed as the server keys them
- * (`actions[0].data`), so its refusals land on the same fields.
+ * Checks one action as the server will (its values by field-validation, against the model's
+ * fields) and builds it; errors are keyed as the server keys them (`actions[0].data.amount`), so
+ * its refusals land on the same inputs.
  */
-export function checkAction(values: ActionFormValues, index: number): { errors: Record<string, string>; action?: ActionDefinition } {
+export function checkAction(values: ActionFormValues, index: number, fieldsByModel: FieldsByModel = new Map()): { errors: Record<string, string>; action?: ActionDefinition } {
   const at = `actions[${index}]`;
   const errors: Record<string, string> = {};
   if (values.type === 'notify') {
@@ -75,9 +71,9 @@ export function checkAction(values: ActionFormValues, index: number): { errors: 
     if (title) errors[`${at}.title`] = title;
     const body = checkText(values.body, { maxLength: 5000 });
     if (body) errors[`${at}.body`] = body;
-    const userIds = [...new Set(values.userIds.split(/[\s,]+/).filter(Boolean))];
-    if (userIds.length === 0 && values.role === '') errors[at] = 'Notify members by id, everyone holding a role, or both';
-    if (userIds.length > 100) errors[`${at}.userIds`] = 'At most 100 members';
+    const userIds = [...new Set(values.userIds)];
+    if (userIds.length === 0 && values.role === '') errors[at] = 'Choose people to notify, a role, or both';
+    if (userIds.length > 100) errors[`${at}.userIds`] = 'At most 100 people';
     if (Object.keys(errors).length > 0) return { errors };
     return {
       errors,
@@ -90,9 +86,10 @@ export function checkAction(values: ActionFormValues, index: number): { errors: 
       },
     };
   }
-  if (!MODEL_KEY.test(values.model)) errors[`${at}.model`] = values.model === '' ? 'Choose a model' : 'Not a model key';
-  const data = parseJsonObject(values.dataJson);
-  if ('error' in data) errors[`${at}.data`] = data.error;
+  const fields = fieldsByModel.get(values.model);
+  if (values.model === '') errors[`${at}.model`] = 'Choose a model';
+  else if (fields) Object.assign(errors, checkValues(values.values, fields, values.type === 'create-record' ? 'create' : 'update', at));
+  if (values.type === 'update-record' && values.values.length === 0) errors[`${at}.data`] = 'Add a field to change';
   let target: Pick<ActionDefinition, 'recordId' | 'filter'> = {};
   if (values.type === 'update-record') {
     if (values.target === 'recordId') {
@@ -105,14 +102,14 @@ export function checkAction(values: ActionFormValues, index: number): { errors: 
       else target = { filter: filter.value };
     }
   }
-  if (Object.keys(errors).length > 0 || 'error' in data) return { errors };
-  return { errors, action: { type: values.type, model: values.model, ...target, data: data.value } };
+  if (Object.keys(errors).length > 0) return { errors };
+  return { errors, action: { type: values.type, model: values.model, ...target, data: dataOf(values.values, fields ?? []) } };
 }
 
-export function checkActions(actions: readonly ActionFormValues[]): { errors: Record<string, string>; actions?: ActionDefinition[] } {
+export function checkActions(actions: readonly ActionFormValues[], fieldsByModel: FieldsByModel = new Map()): { errors: Record<string, string>; actions?: ActionDefinition[] } {
   if (actions.length === 0) return { errors: { actions: 'Add at least one action' } };
   if (actions.length > MAX_ACTIONS) return { errors: { actions: `At most ${MAX_ACTIONS} actions` } };
-  const checked = actions.map((action, index) => checkAction(action, index));
+  const checked = actions.map((action, index) => checkAction(action, index, fieldsByModel));
   const errors = Object.assign({}, ...checked.map((result) => result.errors)) as Record<string, string>;
   if (Object.keys(errors).length > 0) return { errors };
   return { errors, actions: checked.map((result) => result.action as ActionDefinition) };

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { RpcError } from '../api/rpc-error';
+import type { DataField } from '../data-models/types';
 import { actionFormOf, checkAction, checkActions, emptyAction, parseJsonObject } from './action-form';
+import { holdsTemplate, startingRows, type ValueRow } from './action-values';
+import { changedAt, formErrorsOf, withoutErrorsOf } from './editor-errors';
+import { OTHER_EVENTS, eventOptions, sourceOf } from './event-choices';
 import { automationFormOf, checkAutomationForm, emptyAutomationForm } from './automation-form';
 import { checkTrigger, cronSchedule, describeTrigger, emptyTrigger, isTimeZone } from './trigger-form';
 
@@ -47,44 +52,132 @@ describe('the trigger editor', () => {
   });
 });
 
+const field = (key: string, type: DataField['type'], extra: Partial<DataField> = {}): DataField => ({
+  key,
+  name: key[0]!.toUpperCase() + key.slice(1),
+  type,
+  config: {},
+  required: false,
+  position: 0,
+  indexed: false,
+  indexStatus: null,
+  indexError: null,
+  archivedAt: null,
+  ...extra,
+});
+const ORDER_FIELDS = [
+  field('title', 'TEXT', { required: true }),
+  field('amount', 'NUMBER'),
+  field('stage', 'SELECT', { config: { options: [{ value: 'open' }, { value: 'won' }] } }),
+  field('total', 'FORMULA', { config: { expression: 'amount * 2' } }),
+];
+const FIELDS = new Map([['orders', ORDER_FIELDS]]);
+const typed = (key: string, value: ValueRow['value']): ValueRow => ({ field: key, mode: 'value', value, template: '' });
+const templated = (key: string, template: string): ValueRow => ({ field: key, mode: 'template', value: '', template });
+
 describe('the action editor', () => {
-  it('reads JSON objects only', () => {
+  it('reads JSON objects only (filters)', () => {
     expect(parseJsonObject('{"a":1}')).toEqual({ value: { a: 1 } });
     expect(parseJsonObject('[1]')).toEqual({ error: 'Must be a JSON object: { "field": value, … }' });
     expect(parseJsonObject('{a:1}')).toMatchObject({ error: expect.stringMatching(/^Not valid JSON/) });
     expect(parseJsonObject('  ')).toEqual({ error: 'Required' });
   });
 
-  it('builds each action type with only its properties, keyed for the server’s field paths', () => {
-    const create = { ...emptyAction('create-record'), model: 'orders', dataJson: '{"title":"{{input.ref}}"}' };
-    expect(checkAction(create, 0)).toEqual({ errors: {}, action: { type: 'create-record', model: 'orders', data: { title: '{{input.ref}}' } } });
-    const update = { ...emptyAction('update-record'), model: 'orders', dataJson: '{"status":"done"}', target: 'filter' as const, filterJson: '{"field":"ref","op":"eq","value":"{{input.ref}}"}', recordId: 'ignored' };
-    expect(checkAction(update, 1).action).toEqual({ type: 'update-record', model: 'orders', filter: { field: 'ref', op: 'eq', value: '{{input.ref}}' }, data: { status: 'done' } });
-    const notify = { ...emptyAction('notify'), title: 'Closed', userIds: 'u-1, u-2\nu-1', role: '', model: 'ignored' };
+  it('builds each action type with only its properties, values typed by their fields or templates', () => {
+    const create = { ...emptyAction('create-record'), model: 'orders', values: [templated('title', '{{input.ref}}'), typed('amount', '1,200.5'), typed('stage', 'won')] };
+    expect(checkAction(create, 0, FIELDS)).toEqual({ errors: {}, action: { type: 'create-record', model: 'orders', data: { title: '{{input.ref}}', amount: 1200.5, stage: 'won' } } });
+    const update = { ...emptyAction('update-record'), model: 'orders', values: [typed('stage', 'won')], target: 'filter' as const, filterJson: '{"field":"title","op":"eq","value":"{{input.ref}}"}', recordId: 'ignored' };
+    expect(checkAction(update, 1, FIELDS).action).toEqual({ type: 'update-record', model: 'orders', filter: { field: 'title', op: 'eq', value: '{{input.ref}}' }, data: { stage: 'won' } });
+    const notify = { ...emptyAction('notify'), title: 'Closed', userIds: ['u-1', 'u-2', 'u-1'], role: '', model: 'ignored' };
     expect(checkAction(notify, 2).action).toEqual({ type: 'notify', title: 'Closed', userIds: ['u-1', 'u-2'] });
   });
 
-  it('says what is missing, at the path the server would name', () => {
-    expect(checkAction({ ...emptyAction('create-record'), dataJson: '[]' }, 0).errors).toEqual({
-      'actions[0].model': 'Choose a model',
-      'actions[0].data': 'Must be a JSON object: { "field": value, … }',
+  it('checks values with field-validation before anything is sent, keyed as the server names them', () => {
+    const wrong = { ...emptyAction('create-record'), model: 'orders', values: [typed('amount', 'twelve'), typed('stage', 'maybe')] };
+    expect(checkAction(wrong, 0, FIELDS).errors).toEqual({
+      'actions[0].data.amount': expect.any(String),
+      'actions[0].data.stage': expect.any(String),
+      'actions[0].data.title': expect.any(String),
     });
-    expect(checkAction({ ...emptyAction('update-record'), model: 'orders', recordId: ' ' }, 3).errors).toEqual({ 'actions[3].recordId': 'Required' });
-    expect(checkAction({ ...emptyAction('notify'), title: 'Hi' }, 1).errors).toEqual({ 'actions[1]': 'Notify members by id, everyone holding a role, or both' });
+    // A template is any value until it runs, and counts as present for a required field.
+    const template = { ...emptyAction('create-record'), model: 'orders', values: [templated('title', '{{input.t}}'), templated('amount', '{{input.n}}')] };
+    expect(checkAction(template, 0, FIELDS).errors).toEqual({});
+    expect(checkAction({ ...template, values: [templated('title', ' ')] }, 0, FIELDS).errors).toEqual({ 'actions[0].data.title': 'Write a template, e.g. {{input.value}}' });
+  });
+
+  it('says what is missing, at the path the server would name', () => {
+    expect(checkAction(emptyAction('create-record'), 0).errors).toEqual({ 'actions[0].model': 'Choose a model' });
+    expect(checkAction({ ...emptyAction('update-record'), model: 'orders', values: [typed('amount', '2')], recordId: ' ' }, 3, FIELDS).errors).toEqual({ 'actions[3].recordId': 'Required' });
+    expect(checkAction({ ...emptyAction('notify'), title: 'Hi' }, 1).errors).toEqual({ 'actions[1]': 'Choose people to notify, a role, or both' });
     expect(checkActions([]).errors).toEqual({ actions: 'Add at least one action' });
     expect(checkActions(Array.from({ length: 11 }, () => emptyAction())).errors).toEqual({ actions: 'At most 10 actions' });
   });
 
-  it('round-trips a stored action through the editor', () => {
-    const stored = { type: 'update-record' as const, model: 'orders', recordId: '{{event.payload.recordId}}', data: { status: 'done' } };
-    expect(checkAction(actionFormOf(stored), 0).action).toEqual(stored);
+  it('round-trips a stored action through the editor, typed values typed and templates as text', () => {
+    const stored = { type: 'update-record' as const, model: 'orders', recordId: '{{event.payload.recordId}}', data: { stage: 'won', amount: 3.5, title: 'Deal {{input.ref}}' } };
+    const form = actionFormOf(stored, ORDER_FIELDS);
+    expect(form.values.map((row) => row.mode)).toEqual(['value', 'value', 'template']);
+    expect(checkAction(form, 0, FIELDS).action).toEqual(stored);
+    // A field the model lost is kept as stored, for the person to remove.
+    expect(actionFormOf({ type: 'create-record', model: 'orders', data: { gone: 1 } }, ORDER_FIELDS).values).toEqual([{ field: 'gone', mode: 'value', value: '', template: '', stored: 1 }]);
+  });
+
+  it('starts a created record from its required fields, never a formula', () => {
+    expect(startingRows(ORDER_FIELDS).map((row) => row.field)).toEqual(['title']);
+    expect(holdsTemplate(['a', { b: 'x {{now}}' }])).toBe(true);
+    expect(holdsTemplate('{{ unclosed')).toBe(false);
+  });
+});
+
+describe('the event picker', () => {
+  it('offers one model’s record events, or the catalog’s types, and keeps a saved type no list holds', () => {
+    expect(sourceOf('data-models.orders.record-created', ['orders'])).toBe('orders');
+    expect(sourceOf('data-models.*', ['orders'])).toBe(OTHER_EVENTS);
+    expect(eventOptions('orders', [], '').map((option) => option.value)).toEqual([
+      '',
+      'data-models.orders.record-created',
+      'data-models.orders.record-updated',
+      'data-models.orders.record-deleted',
+      'data-models.orders.*',
+    ]);
+    expect(eventOptions(OTHER_EVENTS, ['rbac.role-created'], 'kanban.*').map((option) => option.value)).toEqual(['', 'kanban.*', 'rbac.role-created', 'rbac.*', '*']);
+  });
+});
+
+describe('the server’s refusals', () => {
+  it('land on the value, the filter or the property they name', () => {
+    const refusal = new RpcError({
+      code: 'validation_failed',
+      message: 'The request is invalid',
+      status: 400,
+      requestId: 'r',
+      details: [
+        { field: 'actions[0].data.tags[1]', code: 'invalid_option', message: 'Not an option' },
+        { field: 'actions[0].filter.and[0].field', code: 'unknown_field', message: 'No such field' },
+        { field: 'actions[1].model', code: 'not_found', message: 'No model' },
+      ],
+    });
+    expect(formErrorsOf(refusal)).toEqual({ 'actions[0].data.tags': 'Not an option', 'actions[0].filter': 'No such field', 'actions[1].model': 'No model' });
+  });
+
+  it('go from an input once it changes, and stay on the others', () => {
+    const before = { ...emptyAction('create-record'), model: 'orders', values: [typed('amount', 'x'), typed('stage', 'won')] };
+    const after = { ...before, values: [typed('amount', '2'), typed('stage', 'won')] };
+    const errors = { 'actions[0].data.amount': 'Not a number', 'actions[0].data.stage': 'Gone', 'actions[1].model': 'No model', name: 'Required' };
+    expect(withoutErrorsOf(errors, (path) => changedAt(path, 'actions[0]', before, after))).toEqual({
+      'actions[0].data.stage': 'Gone',
+      'actions[1].model': 'No model',
+      name: 'Required',
+    });
+    expect(changedAt('actions[0].model', 'actions[0]', before, { ...before, model: 'deals' })).toBe(true);
+    expect(withoutErrorsOf(errors, () => false)).toBe(errors);
   });
 });
 
 describe('the automation form', () => {
   it('builds a whole definition and refuses a bad rate', () => {
-    const values = { ...emptyAutomationForm(), name: ' Nightly ', trigger: { ...emptyTrigger(), type: 'http' as const }, actions: [{ ...emptyAction(), model: 'orders' }] };
-    expect(checkAutomationForm(values, KNOWN, NOW).input).toEqual({
+    const values = { ...emptyAutomationForm(), name: ' Nightly ', trigger: { ...emptyTrigger(), type: 'http' as const }, actions: [{ ...emptyAction(), model: 'orders', values: [templated('title', 'Created {{now}}')] }] };
+    expect(checkAutomationForm(values, KNOWN, NOW, FIELDS).input).toEqual({
       name: 'Nightly',
       enabled: true,
       maxRunsPerMinute: 60,

@@ -1,99 +1,41 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import '../automations/automations.css';
+import type { FormEvent } from 'react';
 import type { PageProps } from '../app/pages';
 import { Link, navigate } from '../app/router';
-import { fieldErrorsOf } from '../api/rpc-error';
-import { useRpcQuery } from '../api/use-rpc-query';
-import type { Automation, AutomationWithSecret } from '../api/automation-types';
-import type { Items, Role } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { TextField } from '../forms/fields';
 import { ActionEditor } from '../automations/ActionEditor';
-import { MAX_ACTIONS, emptyAction, type ActionFormValues } from '../automations/action-form';
-import { automationFormOf, checkAutomationForm, emptyAutomationForm, type AutomationFormValues } from '../automations/automation-form';
 import { HookSecretDialog } from '../automations/HookSecretDialog';
 import { TriggerEditor } from '../automations/TriggerEditor';
-import { useSignedIn } from '../session/session-context';
-import { isNeverDelivered } from '../webhooks/subscription-patterns';
-import { useEventTypes, useModelKeys } from '../webhooks/use-catalog';
+import { useAutomationEditor } from '../automations/use-automation-editor';
+import { useEditorCatalog } from '../automations/use-editor-catalog';
 
-/** The server names deep paths (`actions[0].data.title`); the form shows them on the action's field. */
-export function formErrorsOf(failure: unknown): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const [field, message] of Object.entries(fieldErrorsOf(failure))) {
-    const action = /^(actions\[\d+\])(?:\.(\w+))?/.exec(field);
-    const key = action ? `${action[1]}${action[2] ? `.${action[2]}` : ''}` : field;
-    errors[key] = errors[key] ? `${errors[key]}; ${message}` : message;
-  }
-  return errors;
-}
-
-/** Creates an automation (`/automations/new`) or changes one (`/automations/:id/edit`). */
+/** Creates an automation (`/automations/new`) or changes one (`/automations/:id/edit`), with pickers for what the server lists. */
 export default function AutomationEditorPage({ params }: PageProps) {
   const id = params.id;
-  const { rpc } = useSignedIn();
-  const existing = useRpcQuery<Automation>('automations.get', { id }, { enabled: id !== undefined });
-  const catalog = useEventTypes();
-  const models = useModelKeys();
-  const roles = useRpcQuery<Items<Role>>('rbac.roles.list');
-  const [values, setValues] = useState<AutomationFormValues>(emptyAutomationForm);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState<AutomationWithSecret>();
+  const catalog = useEditorCatalog();
+  const editor = useAutomationEditor(id, catalog.knownTypes);
+  const { values, set, errors, error } = editor;
 
-  useEffect(() => {
-    if (existing.data) setValues(automationFormOf(existing.data));
-  }, [existing.data]);
-
-  const eventTypes = useMemo(() => catalog.types.filter((type) => !type.startsWith('notification.') && !isNeverDelivered(type)), [catalog.types]);
-  const roleOptions = (roles.data?.items ?? []).map((role) => ({ value: role.key, label: `${role.name} (${role.key})` }));
-  const set = <K extends keyof AutomationFormValues>(key: K, value: AutomationFormValues[K]) => setValues((current) => ({ ...current, [key]: value }));
-  const setAction = (index: number, action: ActionFormValues) => set('actions', values.actions.map((current, at) => (at === index ? action : current)));
-  const moveAction = (index: number, offset: -1 | 1) => {
-    const actions = [...values.actions];
-    const [moved] = actions.splice(index, 1);
-    actions.splice(index + offset, 0, moved as ActionFormValues);
-    set('actions', actions);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const checked = checkAutomationForm(values, catalog.known);
-    setErrors(checked.errors);
-    if (!checked.input) {
-      setError(undefined);
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
-      const answer = id
-        ? await rpc.call<AutomationWithSecret>('automations.update', { id, ...checked.input })
-        : await rpc.call<AutomationWithSecret>('automations.create', checked.input);
-      if (answer.secret) setSaved(answer);
-      else navigate(`/automations/${encodeURIComponent(answer.id)}`);
-    } catch (failure) {
-      setError(failure);
-      setErrors(formErrorsOf(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  if (id && existing.error) return <ErrorNotice error={existing.error} />;
-  if (id && !existing.data) return <p role="status">Loading…</p>;
-  const title = id ? `Edit ${existing.data?.name ?? 'automation'}` : 'New automation';
+  if (id && editor.existing.error) return <ErrorNotice error={editor.existing.error} />;
+  if (id && !editor.loaded) return <p role="status">Loading…</p>;
+  const name = editor.existing.data?.name;
+  const back = id ? `/automations/${encodeURIComponent(id)}` : '/automations';
   const errorCount = Object.keys(errors).length;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void editor.submit();
+  };
   return (
     <section aria-labelledby="page-title">
       <p>
-        <Link to={id ? `/automations/${encodeURIComponent(id)}` : '/automations'}>← {id ? existing.data?.name : 'Automations'}</Link>
+        <Link to={back}>← {id ? name : 'Automations'}</Link>
       </p>
-      <h1 id="page-title">{title}</h1>
-      <form onSubmit={(event) => void submit(event)} noValidate className="editor">
+      <h1 id="page-title">{id ? `Edit ${name ?? 'automation'}` : 'New automation'}</h1>
+      <form onSubmit={submit} noValidate className="editor automation-editor">
         <ErrorNotice error={error} />
         <ErrorNotice error={catalog.error} />
-        <TextField label="Name" value={values.name} onChange={(name) => set('name', name)} error={errors.name} maxLength={200} required />
+        <TextField label="Name" value={values.name} onChange={(next) => set('name', next)} error={errors.name} maxLength={200} required />
         <div className="choice">
           <input type="checkbox" id="automation-enabled" checked={values.enabled} onChange={(event) => set('enabled', event.target.checked)} />
           <label htmlFor="automation-enabled">
@@ -109,7 +51,7 @@ export default function AutomationEditorPage({ params }: PageProps) {
           onChange={(maxRunsPerMinute) => set('maxRunsPerMinute', maxRunsPerMinute)}
           error={errors.maxRunsPerMinute}
         />
-        <TriggerEditor value={values.trigger} onChange={(trigger) => set('trigger', trigger)} eventTypes={eventTypes} models={models} errors={errors} />
+        <TriggerEditor value={values.trigger} onChange={(trigger) => set('trigger', trigger)} eventTypes={catalog.eventTypes} models={catalog.models} errors={errors} />
         <h2>Actions</h2>
         <p className="field-hint">Run in order as the automation’s owner, all or nothing: if one fails, what the earlier ones wrote is undone.</p>
         {errors.actions ? <p className="field-error">{errors.actions}</p> : null}
@@ -119,35 +61,37 @@ export default function AutomationEditorPage({ params }: PageProps) {
             index={index}
             count={values.actions.length}
             value={action}
-            onChange={(next) => setAction(index, next)}
-            onMove={(offset) => moveAction(index, offset)}
-            onRemove={() => set('actions', values.actions.filter((_, at) => at !== index))}
-            models={models}
-            roles={roleOptions}
+            onChange={(next) => editor.actions.change(index, next)}
+            onMove={(offset) => editor.actions.move(index, offset)}
+            onRemove={() => editor.actions.remove(index)}
+            models={catalog.models}
+            fields={editor.fieldsByModel.get(action.model)}
+            roles={catalog.roles}
+            people={catalog.people}
             errors={errors}
           />
         ))}
         <p>
-          <button type="button" className="button" onClick={() => set('actions', [...values.actions, emptyAction()])} disabled={values.actions.length >= MAX_ACTIONS}>
+          <button type="button" className="button" onClick={editor.actions.add} disabled={!editor.actions.canAdd}>
             Add action
           </button>
         </p>
         <div className="button-row form-footer">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? 'Saving…' : id ? 'Save automation' : 'Create automation'}
+          <button type="submit" className="button button-primary" disabled={editor.busy}>
+            {editor.busy ? 'Saving…' : id ? 'Save automation' : 'Create automation'}
           </button>
-          <Link className="button" to={id ? `/automations/${encodeURIComponent(id)}` : '/automations'}>
+          <Link className="button" to={back}>
             Cancel
           </Link>
           <span role="status" className="copy-status">
-            {errorCount > 0 && !error ? `${errorCount} field${errorCount === 1 ? ' needs' : 's need'} attention` : ''}
+            {errorCount > 0 ? `${errorCount} field${errorCount === 1 ? ' needs' : 's need'} attention` : ''}
           </span>
         </div>
       </form>
       <HookSecretDialog
-        automation={saved}
+        automation={editor.saved}
         onClose={() => {
-          if (saved) navigate(`/automations/${encodeURIComponent(saved.id)}`);
+          if (editor.saved) navigate(`/automations/${encodeURIComponent(editor.saved.id)}`);
         }}
       />
     </section>

@@ -1,32 +1,25 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import '../automations/automations.css';
+import { useRef, useState } from 'react';
 import type { PageProps } from '../app/pages';
-import { formatDateTime } from '../app/format';
 import { Link, navigate } from '../app/router';
-import { useKeysetPages } from '../api/use-keyset-pages';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Automation, AutomationRun, AutomationWithSecret } from '../api/automation-types';
+import type { Automation, AutomationWithSecret } from '../api/automation-types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { AutomationFacts } from '../automations/AutomationFacts';
 import { HookSecretDialog } from '../automations/HookSecretDialog';
+import { RunHistory } from '../automations/RunHistory';
 import { RunNowDialog } from '../automations/RunNowDialog';
-import { describeTrigger } from '../automations/trigger-form';
+import { useRunHistory } from '../automations/use-run-history';
 import { useSignedIn } from '../session/session-context';
-
-const RUN_PAGE_SIZE = 25;
-const QUEUED_REFRESH_MS = 2000;
-
-function duration(run: AutomationRun): string {
-  if (!run.startedAt || !run.finishedAt) return '—';
-  return `${Math.max(0, Date.parse(run.finishedAt) - Date.parse(run.startedAt))} ms`;
-}
 
 /** One automation: what it does, run it now, enable or disable, re-key, delete, and its run history. */
 export default function AutomationPage({ params }: PageProps) {
   const id = params.id as string;
   const { rpc, me } = useSignedIn();
   const automation = useRpcQuery<Automation>('automations.get', { id });
-  const runsInput = useMemo(() => ({ automationId: id, limit: RUN_PAGE_SIZE }), [id]);
-  const runs = useKeysetPages<AutomationRun>('automations.runs.list', runsInput);
+  const runs = useRunHistory(id);
+  const { refresh } = runs;
   const [running, setRunning] = useState(false);
   const [confirming, setConfirming] = useState<'delete' | 'rotate'>();
   const [rekeyed, setRekeyed] = useState<AutomationWithSecret>();
@@ -34,15 +27,6 @@ export default function AutomationPage({ params }: PageProps) {
   const pendingSecret = useRef<AutomationWithSecret | undefined>(undefined);
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState('');
-
-  const { refresh } = runs;
-  const anyQueued = runs.items.some((run) => run.status === 'queued');
-  const olderPagesShown = runs.items.length > RUN_PAGE_SIZE;
-  useEffect(() => {
-    if (!anyQueued || olderPagesShown) return;
-    const timer = setTimeout(() => void refresh(), QUEUED_REFRESH_MS);
-    return () => clearTimeout(timer);
-  }, [anyQueued, olderPagesShown, refresh, runs.items]);
 
   if (automation.error && !automation.data) return <ErrorNotice error={automation.error} />;
   if (!automation.data) return <p role="status">Loading…</p>;
@@ -89,115 +73,9 @@ export default function AutomationPage({ params }: PageProps) {
       <p role="status" className="copy-status">
         {notice}
       </p>
-      <dl className="facts">
-        <dt>Status</dt>
-        <dd>
-          <span className={`badge badge-${shown.enabled ? 'active' : 'disabled'}`}>{shown.enabled ? 'enabled' : 'disabled'}</span>
-        </dd>
-        <dt>Trigger</dt>
-        <dd>
-          <code>{describeTrigger(shown.trigger)}</code>
-          {shown.trigger.type === 'schedule' ? ` · next ${formatDateTime(shown.trigger.nextRunAt)}` : ''}
-          {shown.trigger.type === 'http' ? (
-            <span className="choice-description">
-              <code className="url">POST {location.origin}/hooks/automation/{shown.id}</code>
-            </span>
-          ) : null}
-        </dd>
-        <dt>Actions</dt>
-        <dd>
-          <ol className="compact-list">
-            {shown.actions.map((action, index) => (
-              <li key={index}>
-                {action.type}
-                {action.model ? ` in ${action.model}` : ''}
-                {action.type === 'notify' ? `: ${action.title ?? ''}` : ''}
-              </li>
-            ))}
-          </ol>
-        </dd>
-        <dt>Runs as</dt>
-        <dd>{shown.ownerId === me.user.id ? 'You' : <code>{shown.ownerId}</code>}</dd>
-        <dt>Rate</dt>
-        <dd>at most {shown.maxRunsPerMinute} runs a minute</dd>
-      </dl>
+      <AutomationFacts automation={shown} myUserId={me.user.id} />
 
-      <div className="page-header section">
-        <h2>Run history</h2>
-        <button type="button" className="button" onClick={() => void refresh()} disabled={runs.loading}>
-          Refresh
-        </button>
-      </div>
-      <ErrorNotice error={runs.error} />
-      {runs.items.length === 0 ? (
-        runs.loading ? <p role="status">Loading…</p> : <p className="empty">No runs yet.</p>
-      ) : (
-        <div className="table-wrap" role="region" aria-label="Runs" tabIndex={0}>
-          <table>
-            <caption className="visually-hidden">Runs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Queued</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Status</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.items.map((run) => (
-                <tr key={run.id}>
-                  <th scope="row">{formatDateTime(run.queuedAt)}</th>
-                  <td>{run.trigger}</td>
-                  <td>
-                    <span className={`badge badge-${run.status}`}>{run.status}</span>
-                  </td>
-                  <td>{duration(run)}</td>
-                  <td className="wrap">
-                    {run.error ? <p className="field-error">{run.error}</p> : null}
-                    <details>
-                      <summary>Actions and input</summary>
-                      <ol className="compact-list">
-                        {run.actions.map((result, index) => (
-                          <li key={index}>
-                            {result.type}: {result.status}
-                            {result.recordId ? (
-                              <>
-                                {' '}
-                                (record <code>{result.recordId}</code>)
-                              </>
-                            ) : null}
-                            {result.notified !== undefined ? ` (${result.notified} notified)` : ''}
-                            {result.error ? ` — ${result.error.message}` : ''}
-                          </li>
-                        ))}
-                      </ol>
-                      <pre className="excerpt">{JSON.stringify(run.input, null, 2)}</pre>
-                      <p className="field-hint">
-                        Run <code>{run.id}</code>
-                        {run.eventType ? (
-                          <>
-                            {' '}
-                            · event <code>{run.eventType}</code>
-                          </>
-                        ) : null}
-                        {run.chainDepth > 1 ? ` · chain depth ${run.chainDepth}` : ''}
-                      </p>
-                    </details>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {runs.hasMore ? (
-        <p>
-          <button type="button" className="button" onClick={() => void runs.loadMore()} disabled={runs.loading}>
-            Load older runs
-          </button>
-        </p>
-      ) : null}
+      <RunHistory runs={runs} />
 
       <RunNowDialog
         automation={shown}

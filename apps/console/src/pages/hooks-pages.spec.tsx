@@ -55,6 +55,9 @@ const common = (permissions: string[]) => ({
   'rbac.permissions.list': () => json(200, { items: [] }),
   'rbac.roles.list': () => json(200, { items: [] }),
   'dataModels.list': () => json(200, { items: [{ key: 'orders', name: 'Orders' }], nextCursor: null }),
+  'dataModels.fields.list': () =>
+    json(200, { items: [{ key: 'title', name: 'Title', type: 'TEXT', config: {}, required: true, position: 0, indexed: false, indexStatus: null, indexError: null, archivedAt: null }] }),
+  'organizations.get': () => json(200, { ...ORGANIZATION, members: [] }),
   'webhooks.eventTypes.list': () => json(200, { items: EVENT_TYPES.map((type) => ({ type })) }),
 });
 
@@ -169,11 +172,10 @@ describe('the webhook and automation pages', () => {
     const zone = screen.getByRole('combobox', { name: /^Time zone/ });
     await user.clear(zone);
     await user.type(zone, 'UTC');
-    await user.type(screen.getByRole('combobox', { name: /^Model/ }), 'orders');
-    const values = screen.getByRole('textbox', { name: /^Values/ });
-    await user.clear(values);
-    await user.click(values);
-    await user.paste('{"title":"Report {{now}}"}');
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Model/ }), 'orders');
+    await user.click(await screen.findByRole('checkbox', { name: 'Template for Title' }));
+    await user.click(screen.getByRole('textbox', { name: /^Title \(template\)/ }));
+    await user.paste('Report {{now}}');
     await user.click(screen.getByRole('button', { name: 'Create automation' }));
     expect(screen.getByText('Must have 5 fields: minute hour day-of-month month day-of-week')).toBeTruthy();
     expect(calls.some((call) => call.procedure === 'automations.create')).toBe(false);
@@ -195,7 +197,7 @@ describe('the webhook and automation pages', () => {
 
   it('puts the server’s refusal of an action’s value on that action’s field, with the request id', async () => {
     fakeApi({
-      ...common(['api-keys.manage', 'automations.manage']),
+      ...common(['api-keys.manage', 'automations.manage', 'data-models.read']),
       'automations.list': () => json(200, { items: [], nextCursor: null }),
       'automations.create': () =>
         json(400, {
@@ -209,11 +211,14 @@ describe('the webhook and automation pages', () => {
     const user = await signInAt('/automations/new');
     await user.type(await screen.findByRole('textbox', { name: /^Name/ }), 'Hook');
     await user.click(screen.getByRole('radio', { name: /^HTTP hook/ }));
-    await user.type(screen.getByRole('combobox', { name: /^Model/ }), 'orders');
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Model/ }), 'orders');
+    await user.click(await screen.findByRole('checkbox', { name: 'Template for Title' }));
+    await user.click(screen.getByRole('textbox', { name: /^Title \(template\)/ }));
+    await user.paste('{{event.x}}');
     await user.click(screen.getByRole('button', { name: 'Create automation' }));
-    const values = await screen.findByRole('textbox', { name: /^Values/ });
-    await waitFor(() => expect(values.getAttribute('aria-invalid')).toBe('true'));
-    expect(values.closest('.field')?.textContent).toContain('event is not available with this trigger');
+    const title = await screen.findByRole('textbox', { name: /^Title \(template\)/ });
+    await waitFor(() => expect(title.getAttribute('aria-invalid')).toBe('true'));
+    expect(title.closest('.field')?.textContent).toContain('event is not available with this trigger');
     expect(screen.getByRole('alert').textContent).toContain('Request id for support');
   });
 });
