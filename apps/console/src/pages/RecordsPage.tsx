@@ -1,70 +1,67 @@
 import '../data-models/data-models.css';
-import { useMemo, useState } from 'react';
-import type { FilterNode } from '@mrp/field-validation';
-import { formatDateTime } from '../app/format';
+import '../records/records.css';
+import { useCallback, useMemo, useState } from 'react';
 import type { PageProps } from '../app/pages';
 import { Link } from '../app/router';
 import { useRpcQuery } from '../api/use-rpc-query';
 import type { Items } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { EmptyState } from '../components/EmptyState';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { isSortable, liveFields } from '../data-models/field-types';
-import type { DataField, DataModel, DataRecord, RecordPage } from '../data-models/types';
-import { checkFilter, filterTargets, newGroup, type GroupDraft } from '../records/filter-builder';
-import { FilterBuilder } from '../records/FilterBuilder';
-import { formatValue } from '../records/format-value';
-import { currentCursor, FIRST_PAGE, nextPage, pageNumber, previousPage, type Paging } from '../records/paging';
+import { liveFields } from '../data-models/field-types';
+import type { DataField, DataModel, DataRecord } from '../data-models/types';
+import { BulkActions } from '../records/BulkActions';
+import { storedValue } from '../records/cell-editing';
+import { ColumnsMenu } from '../records/ColumnsMenu';
+import { FilterPanel } from '../records/FilterPanel';
+import { gridLayout, moveColumn, resizeColumn } from '../records/grid-columns';
+import { QuickSearch } from '../records/QuickSearch';
 import { RecordFormDialog } from '../records/RecordFormDialog';
+import { RecordsGrid } from '../records/RecordsGrid';
+import { RecordsToolbarTools } from '../records/RecordsToolbarTools';
+import { useCellCommit } from '../records/use-cell-commit';
+import { useRecordPages } from '../records/use-record-pages';
+import { useSelection } from '../records/use-selection';
+import { listInputOf, useViewState } from '../records/view-state';
 import { useSignedIn } from '../session/session-context';
 
-const PAGE_SIZES = [10, 25, 50, 100];
-const DEFAULT_SORT = '-createdAt';
+/** A record with its stored values (expanded relations back to ids), as the record form edits it. */
+function storedRecord(record: DataRecord, fields: readonly DataField[]): DataRecord {
+  const data = { ...record.data };
+  for (const field of fields) if (field.type === 'RELATION' && field.key in data) data[field.key] = storedValue(field, data[field.key]);
+  return { ...record, data };
+}
 
-/** A model's records: keyset pages, sort by a column, a filter builder; create, edit, delete. */
+/**
+ * A model's records as a spreadsheet: typed cells edited in place, a quick search, a filter, columns
+ * to hide, order and size, bulk actions; the view lives in the address.
+ */
 export default function RecordsPage({ params }: PageProps) {
   const key = params.key as string;
   const { rpc, permissions } = useSignedIn();
   const model = useRpcQuery<DataModel>('dataModels.get', { key });
   const fieldList = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: key });
   const fields = useMemo(() => liveFields(fieldList.data?.items ?? []), [fieldList.data]);
-  const targets = useMemo(() => filterTargets(fields), [fields]);
-
-  const [sort, setSort] = useState(DEFAULT_SORT);
-  const [limit, setLimit] = useState(25);
-  const [paging, setPaging] = useState<Paging>(FIRST_PAGE);
-  const [draft, setDraft] = useState<GroupDraft>(() => newGroup('all'));
-  const [filter, setFilter] = useState<FilterNode>();
-  const [filterErrors, setFilterErrors] = useState<Record<string, string>>({});
-  const [filterProblems, setFilterProblems] = useState<string[]>([]);
+  const view = useViewState();
+  const layout = useMemo(() => gridLayout(fields, view.state), [fields, view.state]);
+  const expand = useMemo(() => fields.filter((field) => field.type === 'RELATION').map((field) => field.key).join(',') || undefined, [fields]);
+  const listInput = useMemo(() => listInputOf(key, view.state), [key, view.state]);
+  const pages = useRecordPages({ ...listInput, ...(expand ? { expand } : {}) }, { enabled: fieldList.data !== undefined });
+  const selection = useSelection(JSON.stringify(listInput));
+  const cells = useCellCommit(fields, expand, pages.replace);
   const [editing, setEditing] = useState<{ record?: DataRecord } | null>(null);
   const [deleting, setDeleting] = useState<DataRecord>();
+  const formRecord = useMemo(() => (editing?.record ? storedRecord(editing.record, fields) : undefined), [editing, fields]);
 
-  const cursor = currentCursor(paging);
-  const records = useRpcQuery<RecordPage>(
-    'records.list',
-    { model: key, limit, sort, ...(cursor ? { cursor } : {}), ...(filter ? { filter } : {}) },
-    { enabled: fieldList.data !== undefined },
+  const onSort = useCallback((column: string) => view.update({ sort: view.state.sort === column ? `-${column}` : column }), [view]);
+  const onResize = useCallback((column: string, width: number) => view.update({ widths: resizeColumn(view.state.widths, column, width) }, { replace: true }), [view]);
+  const onReorder = useCallback(
+    (column: string, before: string) => {
+      const keys = layout.all.map((item) => item.key);
+      view.update({ order: moveColumn(keys, column, keys.indexOf(before) - keys.indexOf(column)) }, { replace: true });
+    },
+    [layout, view],
   );
-
-  const applyFilter = () => {
-    const checked = checkFilter(draft, targets, fields);
-    setFilterErrors(checked.errors);
-    setFilterProblems(checked.general.map((problem) => problem.message));
-    if (Object.keys(checked.errors).length > 0 || checked.general.length > 0) return;
-    setFilter(checked.tree);
-    setPaging(FIRST_PAGE);
-  };
-  const clearFilter = () => {
-    setDraft(newGroup('all'));
-    setFilterErrors({});
-    setFilterProblems([]);
-    setFilter(undefined);
-    setPaging(FIRST_PAGE);
-  };
-  const sortBy = (column: string) => {
-    setSort((current) => (current === column ? `-${column}` : column));
-    setPaging(FIRST_PAGE);
-  };
 
   if (model.error || fieldList.error) {
     return (
@@ -78,170 +75,108 @@ export default function RecordsPage({ params }: PageProps) {
   }
   if (!model.data || !fieldList.data) return <p role="status">Loading…</p>;
   const name = model.data.name;
-  const columns = fields.filter((field) => field.key !== 'title');
+  const mayCreate = permissions.has('records.create');
   const mayEdit = permissions.has('records.update');
   const mayDelete = permissions.has('records.delete');
-  const conditionCount = countConditions(draft);
-
-  const header = (column: string, label: string, sortable: boolean) => {
-    const direction = sort === column ? 'ascending' : sort === `-${column}` ? 'descending' : undefined;
-    return (
-      <th scope="col" key={column} aria-sort={direction ?? (sortable ? 'none' : undefined)}>
-        {sortable ? (
-          <button type="button" className="sort-button" onClick={() => sortBy(column)}>
-            {label}
-            <span aria-hidden="true">{direction === 'ascending' ? ' ▲' : direction === 'descending' ? ' ▼' : ''}</span>
-            <span className="visually-hidden">{direction ? `, sorted ${direction}` : ', sort'}</span>
-          </button>
-        ) : (
-          label
-        )}
-      </th>
-    );
-  };
+  const narrowed = view.state.q !== undefined || view.state.filter !== undefined;
 
   return (
-    <section aria-labelledby="page-title">
-      <p>
-        <Link to={`/models/${encodeURIComponent(key)}`}>← {name}: fields</Link>
-      </p>
-      <div className="page-header">
+    <section aria-labelledby="page-title" className="records-page">
+      <div className="records-header">
         <h1 id="page-title">{name} records</h1>
-        {permissions.has('records.create') ? (
-          <button type="button" className="button button-primary" onClick={() => setEditing({})}>
+        <Link to={`/models/${encodeURIComponent(key)}`} className="records-fields-link">
+          {name}: fields
+        </Link>
+        {mayCreate ? (
+          <button type="button" className="button button-primary button-small" onClick={() => setEditing({})}>
             New record
           </button>
         ) : null}
       </div>
 
-      <details className="card filter-panel" open={conditionCount > 0 || undefined}>
-        <summary>Filter{filter ? ' (applied)' : ''}</summary>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            applyFilter();
-          }}
-          noValidate
-        >
-          <FilterBuilder root={draft} onChange={setDraft} targets={targets} errors={filterErrors} />
-          {filterProblems.length > 0 ? (
-            <div role="alert" className="notice notice-error">
-              {filterProblems.map((problem) => (
-                <p key={problem}>{problem}</p>
-              ))}
-            </div>
-          ) : null}
-          <div className="button-row">
-            <button type="submit" className="button button-primary">
-              Apply filter
-            </button>
-            <button type="button" className="button" onClick={clearFilter}>
-              Clear filter
-            </button>
-          </div>
-        </form>
-      </details>
+      <div className="records-toolbar" role="group" aria-label="View">
+        <QuickSearch view={view} modelName={name} />
+        <FilterPanel fields={fields} view={view} />
+        <ColumnsMenu layout={layout} view={view} />
+        <RecordsToolbarTools modelKey={key} modelName={name} fields={fields} view={view} reload={pages.reload} />
+      </div>
 
-      <ErrorNotice error={records.error} />
-      {records.data ? (
-        records.data.items.length === 0 ? (
-          <p className="empty">{filter ? 'No records match this filter.' : pageNumber(paging) > 1 ? 'No more records.' : 'No records yet.'}</p>
-        ) : (
-          <div className="table-wrap" role="region" aria-label={`${name} records`} tabIndex={0}>
-            <table aria-busy={records.loading || undefined}>
-              <caption className="visually-hidden">
-                {name} records, page {pageNumber(paging)}
-              </caption>
-              <thead>
-                <tr>
-                  {header('title', 'Title', true)}
-                  {columns.map((field) => header(field.key, field.name, isSortable(field)))}
-                  {header('createdAt', 'Created', true)}
-                  {mayEdit || mayDelete ? <th scope="col" className="row-actions">Actions</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {records.data.items.map((record) => (
-                  <tr key={record.id}>
-                    <th scope="row" className="cell-clip">
-                      {record.title}
-                    </th>
-                    {columns.map((field) => (
-                      <td key={field.key} className="cell-clip">
-                        {formatValue(field, record.data[field.key])}
-                      </td>
-                    ))}
-                    <td>{formatDateTime(record.createdAt)}</td>
-                    {mayEdit || mayDelete ? (
-                      <td className="row-actions">
-                        <div className="button-row">
-                          {mayEdit ? (
-                            <button type="button" className="button button-small" onClick={() => setEditing({ record })} aria-label={`Edit ${record.title}`}>
-                              Edit
-                            </button>
-                          ) : null}
-                          {mayDelete ? (
-                            <button type="button" className="button button-small button-danger-quiet" onClick={() => setDeleting(record)} aria-label={`Delete ${record.title}`}>
-                              Delete
-                            </button>
-                          ) : null}
-                        </div>
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+      <BulkActions
+        modelKey={key}
+        fields={fields}
+        records={pages.items}
+        hasMore={pages.hasMore}
+        listInput={listInput}
+        selection={selection}
+        canEdit={mayEdit}
+        canDelete={mayDelete}
+        onDone={pages.reload}
+      />
+
+      {cells.conflict ? (
+        <div role="alert" className="notice notice-warning records-conflict">
+          <p>
+            Someone else changed <strong>{cells.conflict.record.title}</strong> after it was loaded, so your change to {cells.conflict.field.name} was not
+            saved.
+          </p>
+          <div className="button-row">
+            <button type="button" className="button button-small" onClick={() => void cells.reloadConflicted()}>
+              Reload {cells.conflict.record.title}
+            </button>
+            <button type="button" className="button button-small" onClick={cells.dismissConflict}>
+              Dismiss
+            </button>
           </div>
-        )
-      ) : records.loading ? (
-        <p role="status">Loading…</p>
+        </div>
       ) : null}
 
-      <nav className="pager" aria-label="Pages of records">
-        <button type="button" className="button" disabled={pageNumber(paging) === 1} onClick={() => setPaging(previousPage(paging))}>
-          Previous page
-        </button>
-        <span aria-live="polite">Page {pageNumber(paging)}</span>
-        <button
-          type="button"
-          className="button"
-          disabled={!records.data?.nextCursor}
-          onClick={() => records.data?.nextCursor && setPaging(nextPage(paging, records.data.nextCursor))}
-        >
-          Next page
-        </button>
-        <span className="pager-size">
-          <label htmlFor="records-page-size">Per page</label>
-          <select
-            id="records-page-size"
-            value={limit}
-            onChange={(event) => {
-              setLimit(Number(event.target.value));
-              setPaging(FIRST_PAGE);
-            }}
-          >
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </span>
-      </nav>
+      <ErrorNotice error={pages.error} />
+      {pages.loading ? (
+        <p role="status">Loading…</p>
+      ) : pages.items.length === 0 && !pages.error ? (
+        narrowed ? (
+          <EmptyState title="No records match this view.">Change the search or the filter to see more.</EmptyState>
+        ) : (
+          <EmptyState title="No records yet.">{mayCreate ? 'Add one with New record, or import a CSV file.' : 'Records added to this model appear here.'}</EmptyState>
+        )
+      ) : (
+        <RecordsGrid
+          modelName={name}
+          layout={layout}
+          records={pages.items}
+          hasMore={pages.hasMore}
+          busy={pages.busy}
+          loadMore={pages.loadMore}
+          sort={view.state.sort}
+          onSort={onSort}
+          onResize={onResize}
+          onReorder={onReorder}
+          selection={selection}
+          canEdit={mayEdit}
+          canDelete={mayDelete}
+          onOpen={(record) => setEditing({ record })}
+          onDelete={setDeleting}
+          onEditStart={cells.prepare}
+          onCommit={cells.commit}
+          cellErrors={cells.cellErrors}
+        />
+      )}
+      <p className="records-count" aria-live="polite">
+        {pages.items.length > 0 ? `${pages.items.length.toLocaleString()} record${pages.items.length === 1 ? '' : 's'} loaded${pages.hasMore ? '; more load as you scroll' : ''}` : ''}
+      </p>
 
       <RecordFormDialog
         open={editing !== null}
         modelKey={key}
         modelName={name}
         fields={fields}
-        record={editing?.record}
+        record={formRecord}
         onClose={(saved) => {
-          const wasNew = editing?.record === undefined;
+          const previous = editing?.record;
           setEditing(null);
           if (!saved) return;
-          if (wasNew && pageNumber(paging) > 1) setPaging(FIRST_PAGE);
-          else void records.reload();
+          if (!previous) pages.reload();
+          else void cells.reread(previous, expand).then(pages.replace, pages.reload);
         }}
       />
       <ConfirmDialog
@@ -252,16 +187,12 @@ export default function RecordsPage({ params }: PageProps) {
         onConfirm={async () => {
           if (!deleting) return;
           await rpc.call('records.delete', { id: deleting.id });
-          await records.reload();
+          pages.remove(new Set([deleting.id]));
         }}
         onClose={() => setDeleting(undefined)}
       >
-        <p>The record disappears from lists and the API. An administrator can restore it.</p>
+        <p>The record moves to the model’s trash, where someone allowed to delete records can restore it.</p>
       </ConfirmDialog>
     </section>
   );
-}
-
-function countConditions(group: GroupDraft): number {
-  return group.children.reduce((count, child) => count + (child.kind === 'group' ? countConditions(child) : 1), 0);
 }
