@@ -1,5 +1,5 @@
 import './saved-views.css';
-import { useId, useMemo, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -8,6 +8,21 @@ import { defaultViewState } from '../records/view-state';
 import { useSignedIn } from '../session/session-context';
 import { activeView, groupViews, mayChangeView, normalizedState, sameState, type GridView } from './saved-views';
 import { SaveViewDialog } from './SaveViewDialog';
+
+/** The view picked last for a model, kept for the tab: a reload while changing it still knows which it was. */
+function usePickedView(modelKey: string): [string | undefined, (id: string | undefined) => void] {
+  const storageKey = `console.grid-view.${modelKey}`;
+  const [pickedId, setPicked] = useState<string | undefined>(() => sessionStorage.getItem(storageKey) ?? undefined);
+  const pick = useCallback(
+    (id: string | undefined) => {
+      if (id) sessionStorage.setItem(storageKey, id);
+      else sessionStorage.removeItem(storageKey);
+      setPicked(id);
+    },
+    [storageKey],
+  );
+  return [pickedId, pick];
+}
 
 /**
  * The grid's saved views: picking one puts its state in the address; the grid as it is can be
@@ -18,7 +33,7 @@ export function SavedViewsMenu({ modelKey, view }: Pick<RecordsToolProps, 'model
   const selectId = useId();
   const views = useRpcQuery<{ items: GridView[] }>('views.grids.list', { modelKey });
   const items = useMemo(() => views.data?.items ?? [], [views.data]);
-  const [pickedId, setPickedId] = useState<string>();
+  const [pickedId, setPickedId] = usePickedView(modelKey);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState<GridView>();
   const [busy, setBusy] = useState(false);
