@@ -11,6 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { ConfigError, EmbeddedPostgresError, apiAddress, loadConfig, startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform';
 import { DEPLOYED_APPS, appNodeArguments, buildAppBundle, type DeployedApp } from '@mrp/platform/deploy';
 import { describeStartupFailure } from '@mrp/runtime';
+import { logDestination, logsDir, sendLogsToFile, type LogDestination } from './app-logs';
 import { loadOrCreateDevSecrets } from './dev-secrets';
 import { acquireLocalDataLock, localDataDir, type LocalDataLock } from './local-data-lock';
 import { migrateDatabase } from './migrate';
@@ -91,14 +92,15 @@ function stopEverything(code: number): Promise<void> {
 
 // Children run in their own process groups, so a Ctrl-C or a closed terminal reaches the launcher
 // only, which stops the apps first and the database last.
-function startApp(app: DeployedApp, env: NodeJS.ProcessEnv): Promise<RunningApp> {
+function startApp(app: DeployedApp, env: NodeJS.ProcessEnv, logs: { destination: LogDestination; dir: string }): Promise<RunningApp> {
   const child = spawn(process.execPath, appNodeArguments(app), {
     cwd: WORKSPACE_ROOT,
     env,
     // The IPC channel tells the app when the launcher is gone, however it died.
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', logs.destination === 'file' ? 'pipe' : 'inherit', 'inherit', 'ipc'],
     detached: true,
   });
+  if (child.stdout) sendLogsToFile(app, child.stdout, logs.dir, process.stderr);
   const running: RunningApp = { app, child, ready: false };
   apps.push(running);
   return new Promise((done, fail) => {
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfig(env, { requireSessionAuth: true });
   const url = apiAddress(config);
+  const logs = { destination: logDestination(env, config.nodeEnv), dir: logsDir(dataDir) };
 
   const taken = acquireLocalDataLock(dataDir, 'npm start');
   if ('heldBy' in taken) {
@@ -173,8 +176,12 @@ async function main(): Promise<void> {
 
   buildApps();
   await consoleBuilt;
-  const started = await Promise.all(DEPLOYED_APPS.map((app) => startApp(app, env)));
+  const started = await Promise.all(DEPLOYED_APPS.map((app) => startApp(app, env, logs)));
   for (const { app, child } of started) say(`${app} running (pid ${child.pid})`);
+  if (logs.destination === 'file') {
+    const shownLogs = relative(WORKSPACE_ROOT, logs.dir).startsWith('..') ? logs.dir : relative(WORKSPACE_ROOT, logs.dir);
+    say(`Logs of the apps in ${shownLogs}/ (errors also here; START_LOGS=terminal shows every line here)`);
+  }
   say(`Platform running: api on ${url} (console at ${url}/; Ctrl-C stops everything)`);
 }
 

@@ -123,6 +123,18 @@ async function contactsTitled(apiUrl: string, key: string, title: string): Promi
   return ((await response.json()) as { items: unknown[] }).items.length;
 }
 
+/** The first line of a growing log file that matches `pattern`, waiting up to `timeoutMs` for it. */
+async function lineInFile(path: string, pattern: RegExp, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    const line = text.split('\n').find((candidate) => pattern.test(candidate));
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`No line matching ${pattern} in ${path} within ${timeoutMs} ms`);
+    await new Promise((wake) => setTimeout(wake, 500));
+  }
+}
+
 async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -233,11 +245,16 @@ describe('npm start', () => {
     const { key } = await defineAutomations(first.url, first.launcher.output().stdout);
     // No external cron: the cron-runner's own schedule (every minute) runs the task within the next minute.
     // A run that queued something: one from before the schedule automation existed queued nothing.
-    const ran = await first.launcher.waitForLine(
-      /^(?=.*"name":"cron-runner")(?=.*"task":"run-automation-schedules")(?=.*"processed":[1-9])(?=.*"msg":"task ran")/,
+    // In development the apps log to files under the data folder, leaving the terminal to the launcher.
+    const ran = await lineInFile(
+      join(dataDir, 'logs', 'cron-runner.log'),
+      /^(?=.*"name":"cron-runner")(?=.*"task":"run-automation-schedules")(?=.*"processed":[1-9])(?=.*"msg":"task ran")/m,
       70_000,
     );
     expect(JSON.parse(ran)).toMatchObject({ processed: expect.any(Number), durationMs: expect.any(Number), slot: expect.stringMatching(/:00\.000Z$/) });
+    expect(readFileSync(join(dataDir, 'logs', 'api.log'), 'utf8')).toMatch(/"msg":"request"/);
+    expect(first.launcher.output().stdout).not.toMatch(/"msg":"request"/);
+    expect(first.launcher.output().stdout).toMatch(/^Logs of the apps in .*logs\/ \(errors also here; START_LOGS=terminal shows every line here\)$/m);
     // The slot it queued ran: the schedule automation wrote its record.
     expect(await eventually(async () => (await contactsTitled(first.url, key, 'Scheduled check')) >= 1, 15_000)).toBe(true);
 
