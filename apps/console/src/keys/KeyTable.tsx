@@ -1,10 +1,13 @@
 import { formatDateTime } from '../app/format';
+import { EmptyState } from '../components/EmptyState';
 import type { ApiKey } from '../api/types';
 import { describeAccess } from './key-form';
 
 /** Keys as the contract's keys page lists them: name, prefix, access, expiry, status, last used. */
 export function KeyTable({ keys, caption, onRevoke }: { keys: ApiKey[]; caption: string; onRevoke: (key: ApiKey) => void }) {
-  if (keys.length === 0) return <p className="empty">No keys yet.</p>;
+  if (keys.length === 0) {
+    return <EmptyState title="No keys yet.">Create a key to call the REST API from a script, a spreadsheet or another service.</EmptyState>;
+  }
   return (
     <div className="table-wrap" role="region" aria-label={caption} tabIndex={0}>
       <table>

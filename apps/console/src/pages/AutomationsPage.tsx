@@ -3,6 +3,7 @@ import { Link } from '../app/router';
 import { useKeysetPages } from '../api/use-keyset-pages';
 import type { Automation } from '../api/automation-types';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { EmptyState } from '../components/EmptyState';
 import { describeTrigger } from '../automations/trigger-form';
 
 const LIST_INPUT = { limit: 50 };
@@ -27,7 +28,16 @@ export default function AutomationsPage() {
         automations.loading ? (
           <p role="status">Loading…</p>
         ) : automations.error ? null : (
-          <p className="empty">No automations yet.</p>
+          <EmptyState
+            title="No automations yet."
+            actions={
+              <Link className="button" to="/automations/new">
+                Create your first automation
+              </Link>
+            }
+          >
+            Have records created or changed, or people notified, when a record changes, on a schedule, or when a program calls a hook.
+          </EmptyState>
         )
       ) : (
         <div className="table-wrap" role="region" aria-label="Automations" tabIndex={0}>

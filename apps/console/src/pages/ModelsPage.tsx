@@ -5,6 +5,7 @@ import { Link, navigate } from '../app/router';
 import { useRpcQuery } from '../api/use-rpc-query';
 import type { Items } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { EmptyState } from '../components/EmptyState';
 import { ModelDialog } from '../data-models/ModelDialog';
 import type { DataModelListItem } from '../data-models/types';
 import { useSignedIn } from '../session/session-context';
@@ -37,7 +38,19 @@ export default function ModelsPage() {
       <ErrorNotice error={models.error} />
       {models.data ? (
         models.data.items.length === 0 ? (
-          <p className="empty">No data models yet.</p>
+          <EmptyState
+            title="No data models yet."
+            actions={
+              mayManage ? (
+                <button type="button" className="button" onClick={() => setCreating(true)}>
+                  Create your first data model
+                </button>
+              ) : undefined
+            }
+          >
+            A data model is a kind of record, like Contacts or Deals, with typed fields.{' '}
+            {mayManage ? 'Create one, add its fields, then add records or import a CSV.' : 'Someone who manages data models can create one.'}
+          </EmptyState>
         ) : (
           <div className="table-wrap" role="region" aria-label="Data models" tabIndex={0}>
             <table>

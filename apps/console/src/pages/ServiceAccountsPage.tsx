@@ -6,6 +6,7 @@ import { useRpcQuery } from '../api/use-rpc-query';
 import type { Items, Role, ServiceAccount } from '../api/types';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { EmptyState } from '../components/EmptyState';
 import { CheckboxGroup, TextAreaField, TextField } from '../forms/fields';
 import { checkText, collectErrors } from '../forms/text-rules';
 import { useSignedIn } from '../session/session-context';
@@ -31,7 +32,16 @@ export default function ServiceAccountsPage() {
       <ErrorNotice error={accounts.error} />
       {accounts.data ? (
         accounts.data.items.length === 0 ? (
-          <p className="empty">No service accounts yet.</p>
+          <EmptyState
+            title="No service accounts yet."
+            actions={
+              <button type="button" className="button" onClick={() => setCreating(true)}>
+                Create your first service account
+              </button>
+            }
+          >
+            Make one for each program (an importer, a sync), so its keys keep working when people come and go.
+          </EmptyState>
         ) : (
           <div className="table-wrap" role="region" aria-label="Service accounts" tabIndex={0}>
             <table>

@@ -6,6 +6,7 @@ import type { Items } from '../api/types';
 import type { WebhookEndpoint } from '../api/webhook-types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { EmptyState } from '../components/EmptyState';
 import { useSignedIn } from '../session/session-context';
 import { EndpointDialog } from '../webhooks/EndpointDialog';
 import { RecoverDialog } from '../webhooks/RecoverDialog';
@@ -54,7 +55,16 @@ export default function WebhooksPage() {
       <ErrorNotice error={error} />
       {endpoints.data ? (
         endpoints.data.items.length === 0 ? (
-          <p className="empty">No endpoints yet.</p>
+          <EmptyState
+            title="No endpoints yet."
+            actions={
+              <button type="button" className="button" onClick={() => setEditing('new')}>
+                Add your first endpoint
+              </button>
+            }
+          >
+            Add the URL of your service to have this organization’s events (a record created, a card moved) sent to it as they happen.
+          </EmptyState>
         ) : (
           <div className="table-wrap" role="region" aria-label="Webhook endpoints" tabIndex={0}>
             <table>

@@ -6,6 +6,7 @@ import type { Items } from '../api/types';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { EmptyState } from '../components/EmptyState';
 import { useSignedIn } from '../session/session-context';
 
 /** What every view over a model has: boards and calendars alike. */
@@ -56,7 +57,18 @@ export function ViewListPage<T extends ModelView>(props: ViewListPageProps<T>) {
       <ErrorNotice error={views.error} />
       {views.data ? (
         views.data.items.length === 0 ? (
-          <p className="empty">No {title.toLowerCase()} yet.</p>
+          <EmptyState
+            title={`No ${title.toLowerCase()} yet.`}
+            actions={
+              mayManage ? (
+                <button type="button" className="button" onClick={() => setCreating(true)}>
+                  Create your first {noun}
+                </button>
+              ) : undefined
+            }
+          >
+            {mayManage ? `Create one to see a data model’s records as a ${noun}.` : `Someone who manages data models can create one.`}
+          </EmptyState>
         ) : (
           <div className="table-wrap" role="region" aria-label={title} tabIndex={0}>
             <table>
