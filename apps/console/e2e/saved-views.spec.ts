@@ -67,7 +67,7 @@ describe('saved grid views in Chromium', () => {
     await page.goto(`${api.url}/models/deals/records?q=Big&sort=-amount`);
     await page.getByRole('heading', { name: 'Deals records', level: 1 }).waitFor();
     await gridShows(page, ['Big deal B', 'Big deal A']);
-    await menu(page).getByRole('button', { name: 'Save as new view' }).click();
+    await menu(page).getByRole('button', { name: 'Save view…' }).click();
     let dialog = page.getByRole('dialog', { name: 'Save view' });
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Big deals');
     await dialog.getByRole('checkbox', { name: /Share with the organization/ }).check();
@@ -76,7 +76,7 @@ describe('saved grid views in Chromium', () => {
     await picker(page).locator('option:checked', { hasText: /^Big deals$/ }).waitFor({ state: 'attached' });
 
     await page.goto(`${api.url}/models/deals/records?sort=title`);
-    await menu(page).getByRole('button', { name: 'Save as new view' }).click();
+    await menu(page).getByRole('button', { name: 'Save view…' }).click();
     dialog = page.getByRole('dialog', { name: 'Save view' });
     await dialog.getByRole('textbox', { name: 'Name' }).fill('By title');
     await dialog.getByRole('button', { name: 'Save view' }).click();

@@ -13,16 +13,3 @@ export function badRowsCsv(headers: readonly string[], rows: readonly (readonly 
     invalid.map(({ row, errors }) => [...(rows[row] ?? []), problems(errors)]),
   );
 }
-
-/** Offers text as a file download, without a round trip. */
-export function downloadText(fileName: string, text: string, type = 'text/csv'): void {
-  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started by now; the object URL is no longer needed.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}

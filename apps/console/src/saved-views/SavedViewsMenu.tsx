@@ -87,8 +87,8 @@ export function SavedViewsMenu({ modelKey, view }: Pick<RecordsToolProps, 'model
           {busy ? 'Saving…' : 'Save changes'}
         </button>
       ) : null}
-      <button type="button" className="button button-small" onClick={() => setSaving(true)}>
-        Save as new view
+      <button type="button" className="button button-small" onClick={() => setSaving(true)} title="Save the grid as it is as a new view">
+        Save view…
       </button>
       {active && mayChange ? (
         <button type="button" className="button button-small button-danger-quiet" onClick={() => setDeleting(active)} aria-label={`Delete view ${active.name}`}>
