@@ -47,6 +47,14 @@ describe('the records grid in Chromium', () => {
     expect(index).toBeGreaterThan(0);
     return row(title).locator('th, td').nth(index);
   };
+  /** Screenshots at both widths, light, then dark as the system preference asks. */
+  const screenshots = async (name: string) => {
+    await screenshotBothWidths(page, name);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshotBothWidths(page, `${name}-dark`);
+    await page.emulateMedia({ colorScheme: 'light' });
+  };
+  const activeCell = () => page.evaluate<string | null>('document.activeElement && document.activeElement.getAttribute("data-cell")');
   const openGrid = async (search = '') => {
     await page.goto(`${api.url}/models/deals/records${search}`);
     await page.getByRole('heading', { name: 'Deals records', level: 1 }).waitFor();
@@ -117,7 +125,7 @@ describe('the records grid in Chromium', () => {
     await openGrid('?sort=title');
     await row(dealTitle(1)).waitFor();
     expect(await (await cell(dealTitle(1), 'Amount')).textContent()).toBe('1,001.50');
-    expect(await (await cell(dealTitle(1), 'Amount')).evaluate('(element) => getComputedStyle(element).textAlign')).toBe('right');
+    expect(await (await cell(dealTitle(1), 'Amount')).evaluate((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { textAlign: string } }).getComputedStyle(element).textAlign)).toBe('right');
     expect(await (await cell(dealTitle(1), 'Stage')).locator('.chip').textContent()).toBe('Won');
     expect(await (await cell(dealTitle(1), 'Company')).textContent()).toBe('Globex');
     expect(await (await cell(dealTitle(1), 'Closes')).textContent()).toBe('Dec 2, 2026');
@@ -144,7 +152,7 @@ describe('the records grid in Chromium', () => {
     expect(Math.abs((title?.x ?? 0) - (box?.x ?? 0) - 37)).toBeLessThanOrEqual(2);
     expect((actions?.x ?? 2000) + (actions?.width ?? 0)).toBeLessThanOrEqual((box?.x ?? 0) + (box?.width ?? 0));
     await page.locator('.records-grid').evaluate((element) => element.scrollTo(0, 0));
-    await screenshotBothWidths(page, 'records-grid');
+    await screenshots('records-grid');
   });
 
   it('renders only the rows in view, and loads the next pages as it scrolls to the end', async () => {
@@ -176,7 +184,7 @@ describe('the records grid in Chromium', () => {
     await page.getByText('Must have at most 2 decimal places.').waitFor();
     expect(await input.getAttribute('aria-invalid')).toBe('true');
     expect(rpcCalls.slice(callsBefore).filter((call) => call === 'records.update')).toEqual([]);
-    await screenshotBothWidths(page, 'records-cell-error');
+    await screenshots('records-cell-error');
 
     // Escape gives up the edit; the refusal stays on the cell.
     await page.keyboard.press('Escape');
@@ -195,7 +203,7 @@ describe('the records grid in Chromium', () => {
     await eventually('the cell shows the saved number', async () => expect(await amount.textContent()).toBe('1,234.50'), 5_000);
     expect(await amount.getAttribute('aria-invalid')).toBeNull();
     // Enter moved down a row, as in a spreadsheet.
-    expect(await page.evaluate<string | null>('document.activeElement && document.activeElement.getAttribute("data-cell")')).toBe('1:1');
+    expect(await activeCell()).toBe('1:1');
   });
 
   it('says when someone else changed the record meanwhile (412), and saves once it is reloaded', async () => {
@@ -217,7 +225,7 @@ describe('the records grid in Chromium', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toContain(`Someone else changed ${dealTitle(2)} after it was loaded`);
     expect((await restRecord(ids[dealTitle(2)] as string)).data.amount).toBe(7);
-    await screenshotBothWidths(page, 'records-conflict');
+    await screenshots('records-conflict');
 
     await page.keyboard.press('Escape');
     await alert.getByRole('button', { name: `Reload ${dealTitle(2)}` }).click();
@@ -243,12 +251,37 @@ describe('the records grid in Chromium', () => {
     await searched;
     await page.getByRole('option', { name: 'Globex' }).waitFor();
     expect(await page.getByRole('listbox', { name: 'companies records' }).getByRole('option').allTextContents()).toEqual(['Globex']);
-    await screenshotBothWidths(page, 'records-relation-picker');
+    await screenshots('records-relation-picker');
     const saved = answered('records.update');
     await page.keyboard.press('Enter');
     expect((await saved).status()).toBe(200);
     expect((await restRecord(ids[dealTitle(3)] as string)).data.company).toBe(companies['Globex']);
     await eventually('the cell shows the title', async () => expect(await company.textContent()).toBe('Globex'), 5_000);
+  });
+
+  it('toggles a yes / no cell with a click or Space, and moves between cells with the arrows and Tab', async () => {
+    await openGrid('?sort=title');
+    const signed = await cell(dealTitle(5), 'Signed');
+    expect(await signed.getByRole('checkbox').isChecked()).toBe(false);
+    const saved = answered('records.update');
+    await signed.getByRole('checkbox').click();
+    expect((await saved).status()).toBe(200);
+    expect((await restRecord(ids[dealTitle(5)] as string)).data.signed).toBe(true);
+    await eventually('the box shows the saved value', async () => expect(await signed.getByRole('checkbox').isChecked()).toBe(true), 5_000);
+
+    const position = (await activeCell()) as string;
+    const [rowIndex, colIndex] = position.split(':').map(Number) as [number, number];
+    await page.keyboard.press('ArrowUp');
+    expect(await activeCell()).toBe(`${rowIndex - 1}:${colIndex}`);
+    await page.keyboard.press('Tab');
+    expect(await activeCell()).toBe(`${rowIndex - 1}:${colIndex + 1}`);
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('ArrowDown');
+    expect(await activeCell()).toBe(position);
+    const unsaved = answered('records.update');
+    await page.keyboard.press(' ');
+    expect((await unsaved).status()).toBe(200);
+    expect((await restRecord(ids[dealTitle(5)] as string)).data.signed).toBe(false);
   });
 
   it('keeps the search, sort, hidden and sized columns in the address, so a reload shows the same view', async () => {
@@ -279,7 +312,7 @@ describe('the records grid in Chromium', () => {
     expect(await grid().locator('th[aria-sort="ascending"]').textContent()).toContain('Amount');
     expect(await grid().getByRole('rowheader').allTextContents()).toEqual(Array.from({ length: 10 }, (_, index) => dealTitle(10 + index)));
     expect(await titleWidth.getAttribute('aria-valuenow')).toBe('272');
-    await screenshotBothWidths(page, 'records-view');
+    await screenshots('records-view');
   });
 
   it('deletes the ticked records in bulk after confirming their number, and edits a field of every record the view matches', async () => {
@@ -290,7 +323,7 @@ describe('the records grid in Chromium', () => {
     await page.getByRole('button', { name: 'Delete…' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete 10 records?' });
     await confirm.waitFor();
-    await screenshotBothWidths(page, 'records-bulk-delete');
+    await screenshots('records-bulk-delete');
     const deleted = answered('records.deleteMany');
     await confirm.getByRole('button', { name: 'Delete 10 records' }).click();
     expect((await deleted).status()).toBe(200);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { DataField } from '../data-models/types';
 import { optionsOf } from './cell-format';
 import { isMultipleRelation } from './cell-editing';
@@ -31,6 +31,20 @@ function moveOf(event: KeyboardEvent): CellMove | undefined {
 export default function CellEditor(props: CellEditorProps) {
   const { field, error } = props;
   const errorId = useId();
+  const box = useRef<HTMLDivElement>(null);
+  // Kept inside the grid's box: shifted left near its right edge, opened upwards near its bottom.
+  useLayoutEffect(() => {
+    const editorBox = box.current;
+    const grid = editorBox?.closest('.records-grid');
+    if (!editorBox || !grid) return;
+    const bounds = grid.getBoundingClientRect();
+    const rect = editorBox.getBoundingClientRect();
+    if (rect.right > bounds.right) editorBox.style.left = `${Math.max(bounds.left - rect.left, bounds.right - rect.right)}px`;
+    if (rect.bottom > bounds.bottom && rect.top - bounds.top > rect.height) {
+      editorBox.style.top = 'auto';
+      editorBox.style.bottom = '0';
+    }
+  });
   let editor;
   switch (field.type) {
     case 'SELECT':
@@ -55,7 +69,7 @@ export default function CellEditor(props: CellEditorProps) {
       editor = <TextEditor {...props} errorId={error ? errorId : undefined} />;
   }
   return (
-    <div className="cell-editor" data-busy={props.busy || undefined}>
+    <div ref={box} className="cell-editor" data-busy={props.busy || undefined}>
       {editor}
       {error ? (
         <p id={errorId} className="cell-error" role="alert">

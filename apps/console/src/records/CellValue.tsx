@@ -7,7 +7,7 @@ export function CellValue({ display }: { display: CellDisplay }) {
     case 'empty':
       return null;
     case 'boolean':
-      return <input type="checkbox" className="cell-checkbox" checked={display.value} readOnly tabIndex={-1} aria-label={display.value ? 'Yes' : 'No'} />;
+      return <input type="checkbox" className="cell-checkbox" checked={display.value} readOnly tabIndex={-1} aria-label={display.value ? 'Yes' : 'No'} onChange={() => undefined} onMouseDown={(event) => event.preventDefault()} />;
     case 'chips':
       return (
         <span className="chips">

@@ -379,7 +379,12 @@ export function RecordsGrid(props: RecordsGridProps) {
                         .filter(Boolean)
                         .join(' ')}
                       title={error ?? (cellText(display) || undefined)}
-                      onClick={() => setActive({ row: rowIndex, col: colIndex })}
+                      onClick={(event) => {
+                        setActive({ row: rowIndex, col: colIndex });
+                        if (!isEditing) event.currentTarget.focus();
+                        // A yes / no box toggles on a click, as a checkbox does.
+                        if (column.field?.type === 'BOOLEAN' && (event.target as HTMLElement).matches('input[type="checkbox"]')) startEditing({ row: rowIndex, col: colIndex });
+                      }}
                       onDoubleClick={() => startEditing({ row: rowIndex, col: colIndex })}
                     >
                       <span className="cell-content">
