@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { ConfigError, type Logger } from '@mrp/platform';
+import { ConfigError, createLogger, type Logger } from '@mrp/platform';
 
 interface RunningProcess {
   logger: Logger;
@@ -70,6 +70,17 @@ export function runProcess(name: string, start: () => Promise<RunningProcess>): 
     if (running) shutdown(running, signal);
     else requestedSignal ??= signal;
   };
+  // Every line the process prints is a JSON log line: Node's own warnings, and the error that ends it.
+  const fallbackLogger = createLogger({ name, level: 'info' });
+  const logger = () => running?.logger ?? fallbackLogger;
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => logger().warn({ warning: { name: warning.name, message: warning.message } }, 'process warning'));
+  const stopOnUnexpected = (error: unknown) => {
+    logger().fatal({ err: error }, `${name} stopped on an unexpected error`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', stopOnUnexpected);
+  process.on('unhandledRejection', stopOnUnexpected);
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGHUP', () => onSignal('SIGHUP'));

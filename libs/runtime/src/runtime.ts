@@ -78,6 +78,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     statementTimeoutMs: options.statementTimeoutMs,
     // Index builds and advisory-lock waits run on a session of their own, with a task's limit.
     sessionStatementTimeoutMs: options.statementTimeoutMs === undefined ? undefined : config.taskStatementTimeoutMs,
+    logger,
   });
   const organizationShare = new OrganizationShare({
     maxPerOrganization: Math.min(poolSize, config.organizationMaxConnections ?? Math.max(1, Math.floor(poolSize / 2))),

@@ -2,6 +2,8 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { DirectPgDriver, SESSION_STATEMENT_TIMEOUT } from './direct-pg-driver';
 import { collectMigrations, type PlatformModule } from './platform-module';
+import { createLogger, type Logger } from '../logging/logger';
+import { knexLog } from './pool-log';
 
 export type Orm = MikroORM;
 
@@ -23,15 +25,8 @@ export interface CreateOrmOptions {
   /** How long a statement waits for a pooled connection before it fails (knex's default: 60 s). */
   acquireTimeoutMs?: number;
   debug?: boolean;
-}
-
-/**
- * knex's warnings, but for the one it gives when its pool finds a connection ended: the driver
- * ends those nobody may reuse (the connection of a cancelled statement, one that could not roll
- * back) and the pool opens another in its place, which is no news to anyone.
- */
-function warnUnlessDiscarded(message: string): void {
-  if (!message.startsWith('Connection Error:')) console.warn(message);
+  /** Where the pool's own messages go (as the `database` component); a JSON logger of warnings when omitted. */
+  logger?: Logger;
 }
 
 export function ormOptions({
@@ -42,6 +37,7 @@ export function ormOptions({
   sessionStatementTimeoutMs,
   acquireTimeoutMs,
   debug = false,
+  logger,
 }: CreateOrmOptions): Options {
   return {
     // Raw SQL and transactions straight on `pg` (see DirectPgConnection); everything else is MikroORM's own.
@@ -64,7 +60,7 @@ export function ormOptions({
     debug,
     pool: { min: 0, max: poolSize },
     driverOptions: {
-      log: { warn: warnUnlessDiscarded },
+      log: knexLog(logger ?? createLogger({ name: 'database', level: 'warn' })),
       ...(statementTimeoutMs === undefined ? {} : { connection: { statement_timeout: statementTimeoutMs } }),
       ...(acquireTimeoutMs === undefined ? {} : { acquireConnectionTimeout: acquireTimeoutMs }),
       ...(sessionStatementTimeoutMs === undefined ? {} : { [SESSION_STATEMENT_TIMEOUT]: sessionStatementTimeoutMs }),
