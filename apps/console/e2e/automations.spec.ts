@@ -74,7 +74,9 @@ describe('the automation editor in Chromium', () => {
     await action(1).getByRole('combobox', { name: /^Model/ }).selectOption({ label: 'Follow-ups' });
     // The model's required fields come first; a template is one switch away.
     await action(1).getByRole('checkbox', { name: 'Template for Title' }).check();
-    await action(1).getByRole('textbox', { name: /^Title \(template\)/ }).fill('Follow up {{event.payload.record.title}}');
+    // The watched model's values are offered as placeholders.
+    expect(await action(1).locator('datalist option[value="{{event.payload.record.title}}"]').count()).toBe(1);
+    await action(1).getByRole('combobox', { name: /^Title \(template\)/ }).fill('Follow up {{event.payload.record.title}}');
     await action(1).getByRole('combobox', { name: 'Add a field' }).selectOption({ label: 'Amount' });
     const amount = action(1).getByRole('textbox', { name: /^Amount/ });
     await amount.fill('lots');

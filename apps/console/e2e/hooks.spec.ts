@@ -205,7 +205,7 @@ describe('webhooks and automations in Chromium', () => {
     await page.getByRole('radio', { name: /^HTTP hook/ }).check();
     await page.getByRole('combobox', { name: /^Model/ }).selectOption('orders');
     await page.getByRole('checkbox', { name: 'Template for Title' }).check();
-    await page.getByRole('textbox', { name: /^Title \(template\)/ }).fill('Made for {{input.ref}}');
+    await page.getByRole('combobox', { name: /^Title \(template\)/ }).fill('Made for {{input.ref}}');
     await page.getByRole('button', { name: 'Create automation' }).click();
 
     const shown = page.getByRole('dialog', { name: 'Your automation’s hook secret' });

@@ -24,6 +24,8 @@ export interface ActionEditorProps {
   fields: readonly DataField[] | undefined;
   roles: Option[];
   people: Option[];
+  /** Placeholders the trigger offers, suggested in template inputs. */
+  templateSuggestions: string[];
   errors: Record<string, string>;
 }
 
@@ -33,7 +35,7 @@ function withCurrent(options: Option[], current: string): Option[] {
 }
 
 /** One action of the list: its type, what that type needs, and its place in the order. */
-export function ActionEditor({ index, count, value, onChange, onMove, onRemove, models, fields, roles, people, errors }: ActionEditorProps) {
+export function ActionEditor({ index, count, value, onChange, onMove, onRemove, models, fields, roles, people, templateSuggestions, errors }: ActionEditorProps) {
   const id = useId();
   const at = `actions[${index}]`;
   const set = <K extends keyof ActionFormValues>(key: K, next: ActionFormValues[K]) => onChange({ ...value, [key]: next });
@@ -86,7 +88,7 @@ export function ActionEditor({ index, count, value, onChange, onMove, onRemove, 
         </>
       ) : null}
       {value.type !== 'notify' ? (
-        value.model ? <ValueRowsEditor at={at} fields={fields} rows={value.values} onChange={(values) => set('values', values)} errors={errors} /> : null
+        value.model ? <ValueRowsEditor at={at} fields={fields} rows={value.values} onChange={(values) => set('values', values)} templateSuggestions={templateSuggestions} errors={errors} /> : null
       ) : (
         <>
           <TextField label="Title" hint={<>May use templates, e.g. <code>{'{{input.ref}}'}</code>.</>} value={value.title} onChange={(title) => set('title', title)} error={errors[`${at}.title`]} maxLength={500} required />

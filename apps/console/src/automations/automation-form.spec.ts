@@ -5,6 +5,7 @@ import { actionFormOf, checkAction, checkActions, emptyAction, parseJsonObject }
 import { holdsTemplate, startingRows, type ValueRow } from './action-values';
 import { changedAt, formErrorsOf, withoutErrorsOf } from './editor-errors';
 import { OTHER_EVENTS, eventOptions, sourceOf } from './event-choices';
+import { templateSuggestions, watchedModel } from './template-suggestions';
 import { automationFormOf, checkAutomationForm, emptyAutomationForm } from './automation-form';
 import { checkTrigger, cronSchedule, describeTrigger, emptyTrigger, isTimeZone } from './trigger-form';
 
@@ -141,6 +142,25 @@ describe('the event picker', () => {
       'data-models.orders.*',
     ]);
     expect(eventOptions(OTHER_EVENTS, ['rbac.role-created'], 'kanban.*').map((option) => option.value)).toEqual(['', 'kanban.*', 'rbac.role-created', 'rbac.*', '*']);
+  });
+});
+
+describe('template suggestions', () => {
+  it('offer the watched model’s record values to an event trigger, the slot to a schedule, and now to all', () => {
+    const event = { ...emptyTrigger(), type: 'event' as const, eventType: 'data-models.orders.record-created' };
+    expect(watchedModel(event)).toBe('orders');
+    expect(watchedModel({ ...event, eventType: 'data-models.orders.record-deleted' })).toBeUndefined();
+    expect(templateSuggestions(event, ORDER_FIELDS)).toEqual([
+      '{{event.payload.recordId}}',
+      '{{event.payload.record.title}}',
+      '{{event.payload.record.data.amount}}',
+      '{{event.payload.record.data.stage}}',
+      '{{event.payload.record.data.total}}',
+      '{{event.type}}',
+      '{{now}}',
+    ]);
+    expect(templateSuggestions({ ...event, type: 'schedule' }, undefined)).toEqual(['{{input.scheduledFor}}', '{{now}}']);
+    expect(templateSuggestions({ ...event, type: 'http' }, undefined)).toEqual(['{{now}}']);
   });
 });
 

@@ -7,6 +7,7 @@ import { emptyAction, type ActionFormValues, type FieldsByModel } from './action
 import { startingRows } from './action-values';
 import { automationFormOf, checkAutomationForm, emptyAutomationForm, type AutomationFormValues } from './automation-form';
 import { changedAt, formErrorsOf, withoutErrorsOf } from './editor-errors';
+import { templateSuggestions, watchedModel } from './template-suggestions';
 import { useModelFields } from './use-editor-catalog';
 import { MAX_ACTIONS } from './action-form';
 
@@ -36,7 +37,9 @@ export function useAutomationEditor(id: string | undefined, knownTypes: Readonly
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<AutomationWithSecret>();
   const storedModels = (existing.data?.actions ?? []).map((action) => action.model ?? '');
-  const fieldsByModel = useModelFields([...values.actions.map((action) => action.model), ...storedModels]);
+  const watched = watchedModel(values.trigger);
+  const fieldsByModel = useModelFields([...values.actions.map((action) => action.model), ...storedModels, watched ?? '']);
+  const suggestions = templateSuggestions(values.trigger, watched === undefined ? undefined : fieldsByModel.get(watched));
 
   // A stored automation opens once its models' fields are known (or cannot be), so values open typed.
   const storedFieldsKnown = storedModels.filter(Boolean).every((model) => fieldsByModel.has(model));
@@ -99,5 +102,5 @@ export function useAutomationEditor(id: string | undefined, knownTypes: Readonly
     }
   };
 
-  return { existing, loaded, values, set, actions, fieldsByModel, errors, error, busy, saved, submit };
+  return { existing, loaded, values, set, actions, fieldsByModel, suggestions, errors, error, busy, saved, submit };
 }

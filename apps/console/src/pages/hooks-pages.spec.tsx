@@ -174,7 +174,7 @@ describe('the webhook and automation pages', () => {
     await user.type(zone, 'UTC');
     await user.selectOptions(screen.getByRole('combobox', { name: /^Model/ }), 'orders');
     await user.click(await screen.findByRole('checkbox', { name: 'Template for Title' }));
-    await user.click(screen.getByRole('textbox', { name: /^Title \(template\)/ }));
+    await user.click(screen.getByRole('combobox', { name: /^Title \(template\)/ }));
     await user.paste('Report {{now}}');
     await user.click(screen.getByRole('button', { name: 'Create automation' }));
     expect(screen.getByText('Must have 5 fields: minute hour day-of-month month day-of-week')).toBeTruthy();
@@ -213,10 +213,10 @@ describe('the webhook and automation pages', () => {
     await user.click(screen.getByRole('radio', { name: /^HTTP hook/ }));
     await user.selectOptions(screen.getByRole('combobox', { name: /^Model/ }), 'orders');
     await user.click(await screen.findByRole('checkbox', { name: 'Template for Title' }));
-    await user.click(screen.getByRole('textbox', { name: /^Title \(template\)/ }));
+    await user.click(screen.getByRole('combobox', { name: /^Title \(template\)/ }));
     await user.paste('{{event.x}}');
     await user.click(screen.getByRole('button', { name: 'Create automation' }));
-    const title = await screen.findByRole('textbox', { name: /^Title \(template\)/ });
+    const title = await screen.findByRole('combobox', { name: /^Title \(template\)/ });
     await waitFor(() => expect(title.getAttribute('aria-invalid')).toBe('true'));
     expect(title.closest('.field')?.textContent).toContain('event is not available with this trigger');
     expect(screen.getByRole('alert').textContent).toContain('Request id for support');
