@@ -12,6 +12,7 @@ import { importableFields, mapColumns, remapColumn, type ColumnMapping } from '.
 import type { ParsedCsv } from './csv-text';
 import { parseCsvFile } from './parse-csv-file';
 import { checkRows, spreadsheetRow, type RowsChecked } from './row-check';
+import { timed, timedNow } from './import-timing';
 import { RowErrors } from './RowErrors';
 import { BatchRefused, sendInBatches } from './send-batches';
 
@@ -60,7 +61,7 @@ export default function ImportDialog({ modelKey, modelName, fields, onClose }: I
     setFileName(file.name);
     setStep({ kind: 'pick', parsing: true });
     try {
-      const parsed = await parseCsvFile(file);
+      const parsed = await timed('parse', () => parseCsvFile(file));
       if (parsed.headers.length === 0 || parsed.rows.length === 0) throw new Error('The file has no rows under its header row.');
       setCsv(parsed);
       setMapping(mapColumns(parsed.headers, targets));
@@ -73,7 +74,7 @@ export default function ImportDialog({ modelKey, modelName, fields, onClose }: I
 
   const check = (rows = csv?.rows) => {
     if (!rows) return;
-    setStep({ kind: 'checked', checked: checkRows(fields, mapping, rows) });
+    setStep({ kind: 'checked', checked: timedNow('check', () => checkRows(fields, mapping, rows)) });
   };
 
   const fix = (row: number, column: number, text: string) => {
@@ -93,13 +94,15 @@ export default function ImportDialog({ modelKey, modelName, fields, onClose }: I
     cancel.current = controller;
     setStep({ kind: 'sending', created: 0, total: records.length });
     try {
-      const outcome = await sendInBatches({
+      const outcome = await timed('send', () =>
+        sendInBatches({
         rpc,
         model: modelKey,
         records,
         signal: controller.signal,
-        onProgress: ({ created, total }) => setStep({ kind: 'sending', created, total }),
-      });
+          onProgress: ({ created, total }) => setStep({ kind: 'sending', created, total }),
+        }),
+      );
       setStep({ kind: 'done', created: outcome.created, total: records.length, cancelled: outcome.cancelled });
     } catch (error) {
       if (error instanceof BatchRefused) setStep({ kind: 'done', created: error.created, total: records.length, cancelled: false, refused: error });
