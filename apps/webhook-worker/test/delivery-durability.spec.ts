@@ -141,6 +141,8 @@ describe('webhook deliveries survive killed processes', () => {
       const [lost, redelivered] = receiver.received;
       expect(redelivered.headers['idempotency-key']).toBe(lost.headers['idempotency-key']);
       expect(redelivered.headers['webhook-delivery-id']).toBe(lost.headers['webhook-delivery-id']);
+      // The attempt the dead worker never recorded still counts: the number goes on rising.
+      expect([lost.headers['webhook-attempt'], redelivered.headers['webhook-attempt']]).toEqual(['1', '2']);
 
       const client = new Client({ connectionString: database.url });
       await client.connect();
@@ -153,6 +155,16 @@ describe('webhook deliveries survive killed processes', () => {
           if (status !== 'succeeded') await new Promise((resolve) => setTimeout(resolve, 100));
         }
         expect(status).toBe('succeeded');
+        // Both sends are in the log: the first as of unknown outcome, the second as it went.
+        const { rows: attempts } = await client.query<{ attempt: number; status_code: number | null; error: string | null }>(
+          'SELECT attempt, status_code, error FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt',
+          [lost.headers['webhook-delivery-id']],
+        );
+        expect(attempts.map(({ attempt, status_code }) => ({ attempt, status_code }))).toEqual([
+          { attempt: 1, status_code: null },
+          { attempt: 2, status_code: 204 },
+        ]);
+        expect(attempts[0].error).toMatch(/^Outcome unknown/);
       } finally {
         await client.end();
       }

@@ -5,6 +5,7 @@ import { Migration20261126000100_webhook_route_changes } from './Migration202611
 import { Migration20261126000400_deliveries_without_endpoint_lock } from './Migration20261126000400_deliveries_without_endpoint_lock';
 import { Migration20261126000500_delivery_idempotency_key_unindexed } from './Migration20261126000500_delivery_idempotency_key_unindexed';
 import { Migration20261202002000_webhook_principals } from './Migration20261202002000_webhook_principals';
+import { Migration20261204000100_delivery_attempt_in_flight } from './Migration20261204000100_delivery_attempt_in_flight';
 
 export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261122000500_job_queue', class: Migration20261122000500_job_queue },
@@ -13,4 +14,5 @@ export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261126000400_deliveries_without_endpoint_lock', class: Migration20261126000400_deliveries_without_endpoint_lock },
   { name: 'Migration20261126000500_delivery_idempotency_key_unindexed', class: Migration20261126000500_delivery_idempotency_key_unindexed },
   { name: 'Migration20261202002000_webhook_principals', class: Migration20261202002000_webhook_principals },
+  { name: 'Migration20261204000100_delivery_attempt_in_flight', class: Migration20261204000100_delivery_attempt_in_flight },
 ];

@@ -54,6 +54,10 @@ interface ClaimedRow {
   previous_secret_expires_at: string | Date | null;
 }
 
+/** What the log says of an attempt whose outcome was never recorded. */
+export const UNKNOWN_OUTCOME =
+  'Outcome unknown: the worker stopped, or lost its database connection, before recording it; the request may have reached the receiver';
+
 /** How far down the due queue one claim looks, per delivery it may take; bounds its cost however long the queue is. */
 const CANDIDATES_PER_CLAIMED = 4;
 const MAX_CANDIDATES = 1000;
@@ -96,8 +100,21 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
         ORDER BY d.next_attempt_at
         LIMIT ?
         FOR UPDATE OF d SKIP LOCKED
+     ), unrecorded AS (
+       -- The attempt a worker claimed and never recorded (it died after sending, or lost its
+       -- database): it counts, as an attempt of unknown outcome, before this claim makes the next.
+       INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error)
+       SELECT d.id, d.attempt_in_flight, d.attempt_in_flight_at, 0, NULL, ?
+         FROM webhook_deliveries d JOIN chosen ON chosen.id = d.id
+        WHERE d.attempt_in_flight IS NOT NULL
+       ON CONFLICT (delivery_id, attempt) DO NOTHING
      )
-     UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => ?::float8), updated_at = now()
+     UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => ?::float8), updated_at = now(),
+            attempt_count = coalesce(d.attempt_in_flight, d.attempt_count),
+            -- An unknown outcome uses up an attempt of the round, but never the one this claim makes.
+            attempts_left = CASE WHEN d.attempt_in_flight IS NULL THEN d.attempts_left ELSE greatest(d.attempts_left - 1, 1) END,
+            attempt_in_flight = coalesce(d.attempt_in_flight, d.attempt_count) + 1,
+            attempt_in_flight_at = now()
        FROM chosen, webhook_endpoints e
       WHERE d.id = chosen.id AND e.id = d.endpoint_id
       RETURNING d.id, d.endpoint_id, d.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key,
@@ -110,6 +127,7 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
       sqlTextArray(partial.map(([id]) => id)),
       `{${partial.map(([, free]) => free).join(',')}}`,
       options.limit,
+      UNKNOWN_OUTCOME,
       options.leaseSeconds,
     ],
   );
@@ -137,7 +155,7 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
 
 /** Gives claimed deliveries back before their lease runs out (a worker stopping with work it did not start). */
 export async function releaseClaims(em: EntityManager, deliveryIds: readonly string[]): Promise<void> {
-  await em.execute(`UPDATE webhook_deliveries SET locked_until = NULL WHERE id = ANY(?::uuid[]) AND status = 'pending'`, [
+  await em.execute(`UPDATE webhook_deliveries SET locked_until = NULL, attempt_in_flight = NULL WHERE id = ANY(?::uuid[]) AND status = 'pending'`, [
     sqlTextArray(deliveryIds),
   ]);
 }

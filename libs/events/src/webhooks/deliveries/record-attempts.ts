@@ -156,7 +156,7 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
               status = c.status, attempt_count = c.attempt_count, attempts_left = c.attempts_left,
               next_attempt_at = CASE WHEN c.status = 'pending' THEN now() + make_interval(secs => c.delay_seconds) ELSE d.next_attempt_at END,
               completed_at = CASE WHEN c.status = 'pending' THEN NULL ELSE now() END,
-              locked_until = NULL, last_status_code = c.last_status_code, last_error = c.last_error, updated_at = now()
+              locked_until = NULL, attempt_in_flight = NULL, last_status_code = c.last_status_code, last_error = c.last_error, updated_at = now()
              FROM jsonb_to_recordset(?::jsonb) AS c(id uuid, status text, attempt_count int, attempts_left int,
                   delay_seconds float8, last_status_code int, last_error text)
             WHERE d.id = c.id
