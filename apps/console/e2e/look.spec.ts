@@ -162,5 +162,15 @@ describe('the console in light and dark, at both widths', () => {
       await open(path, heading);
       await shoot(name);
     }
+
+    // Dialogs sit in the top layer, over a backdrop: the same tokens paint them.
+    await open('/members', 'Members');
+    await page.getByRole('button', { name: 'Invite a member' }).first().click();
+    await page.getByRole('dialog', { name: 'Invite a member' }).waitFor();
+    await shoot('members-invite');
+    await open('/roles', 'Roles');
+    await page.getByRole('button', { name: 'New role' }).first().click();
+    await page.getByRole('dialog', { name: 'New role' }).getByRole('checkbox', { name: /^records\.read/ }).waitFor();
+    await shoot('roles-new');
   });
 });
