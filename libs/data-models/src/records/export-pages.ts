@@ -7,7 +7,8 @@ import type { RecordRow } from './record-rows';
 /** Rows an export reads per statement: each page is its own statement, so no statement holds a connection for a whole export. */
 export const EXPORT_PAGE_SIZE = 1000;
 
-type ListedRow = RecordRow & Record<string, string | null>;
+/** A listed row: the record's columns, its sort values and its expanded relations' titles. */
+export type ListedRow = RecordRow & Record<string, unknown>;
 
 export interface ListedPagesOptions {
   pageSize?: number;
@@ -24,7 +25,7 @@ export async function* listedPages(
   em: EntityManager,
   spec: Omit<ListQuerySpec, 'after' | 'limit'>,
   { pageSize = EXPORT_PAGE_SIZE, statementTimeoutMs }: ListedPagesOptions = {},
-): AsyncGenerator<RecordRow[]> {
+): AsyncGenerator<ListedRow[]> {
   let after: ListQuerySpec['after'];
   for (;;) {
     const query = buildListQuery({ ...spec, after, limit: pageSize });
@@ -35,6 +36,6 @@ export async function* listedPages(
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
     const last = rows[rows.length - 1];
-    after = { values: spec.sort.terms.map((_, index) => last[sortValueColumn(index)] ?? null), id: last.id };
+    after = { values: spec.sort.terms.map((_, index) => (last[sortValueColumn(index)] as string | null) ?? null), id: last.id };
   }
 }

@@ -5,7 +5,7 @@ import { ModelKeyInput } from '../models/schemas';
 import { listedPages, type ListedPagesOptions } from './export-pages';
 import { LIST_SELECTION_INPUTS, listedRecords, type ListedRecords } from './listed-records';
 import { recordOutput } from './record-rows';
-import { expandRelations } from './relation-expansion';
+import { expandFromRows } from './relation-expansion';
 import type { RecordOutput } from './schemas';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
@@ -31,10 +31,9 @@ export interface ExportProcedureDeps {
 }
 
 async function* exportedPages(ctx: ProcedureContext<'organization'>, listed: ListedRecords, options: ListedPagesOptions): AsyncGenerator<RecordOutput[], void, undefined> {
-  const access = { organizationId: ctx.organizationId, roleIds: ctx.principal.roleIds };
   for await (const rows of listedPages(ctx.em, listed.query, options)) {
     const items = rows.map((row) => recordOutput(row, listed.model.key, listed.fields, listed.selected));
-    if (listed.expanded) await expandRelations(ctx.em, access, listed.expanded, items);
+    if (listed.expanded) expandFromRows(listed.expanded, rows, items);
     yield items;
   }
 }

@@ -7,6 +7,8 @@ import { keysetCondition, orderByClause, type KeysetValue, type SortPlan } from 
 import { joinSql, sql, trustedSql, type SqlFragment } from '../query/sql';
 import { visibleTo } from './record-access';
 import { RECORD_COLUMNS } from './record-rows';
+import { expansionColumns } from './relation-expansion';
+import type { FieldShape } from '../models/model-store';
 
 export interface ListQuerySpec {
   organizationId: string;
@@ -22,6 +24,8 @@ export interface ListQuerySpec {
   after?: CursorPosition;
   /** Rows to fetch: the page size plus one, to learn whether another page follows. */
   limit: number;
+  /** Relation fields whose related titles each row carries (expandedTitlesColumn). */
+  expanded?: readonly FieldShape[];
 }
 
 /** Alias of the n-th sort value in the result, carried into the next cursor. */
@@ -99,7 +103,8 @@ export function buildListQuery(spec: ListQuerySpec): SqlFragment {
   const sortValues = spec.sort.terms.map((term, index) => sql`${term.cursorValue} AS ${trustedSql(sortValueColumn(index))}`);
   const withClause = cursorRow ? sql`WITH ${trustedSql(CURSOR_ROW)} AS MATERIALIZED (${cursorRow})\n    ` : trustedSql('');
   const deletion = spec.deleted ? DELETION_COLUMNS : trustedSql('');
-  return sql`${withClause}SELECT ${RECORD_COLUMNS}${deletion}, ${joinSql(sortValues, ', ')}
+  const expansions = spec.expanded?.length ? expansionColumns(spec.expanded, spec) : trustedSql('');
+  return sql`${withClause}SELECT ${RECORD_COLUMNS}${deletion}, ${joinSql(sortValues, ', ')}${expansions}
     FROM records r
     WHERE ${joinSql(conditions, '\n      AND ')}
     ORDER BY ${orderByClause(spec.sort)}

@@ -56,7 +56,7 @@ export interface ListedRecords extends RecordModel {
   selected: ReadonlySet<string> | undefined;
   /** The relation fields to expand; undefined: none. */
   expanded: FieldShape[] | undefined;
-  /** The list's query without its position and page size. */
+  /** The list's query without its position and page size (its rows carry the expanded relations' titles). */
   query: Omit<ListQuerySpec, 'after' | 'limit'>;
 }
 
@@ -93,6 +93,7 @@ export async function listedRecords(ctx: ProcedureContext<'organization'>, input
       filter,
       search: input.q,
       deleted: trash,
+      expanded,
     },
   };
 }

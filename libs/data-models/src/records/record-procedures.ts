@@ -30,7 +30,7 @@ import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } f
 import { FieldSelectionInput, parseFieldSelection } from './field-selection';
 import { createExportProcedure, type ExportProcedureDeps } from './export-procedure';
 import { LIST_SELECTION_INPUTS, listedRecords } from './listed-records';
-import { ExpandInput, expandRelations, expansionVariant, parseExpansion } from './relation-expansion';
+import { ExpandInput, expandFromRows, expandRelations, expansionVariant, parseExpansion } from './relation-expansion';
 import { batchDetail, batchRefusal, changedFieldKeys, MAX_BATCH_ERROR_DETAILS, mergePatch, titleOf, validateBatch, validateWrite, withFormulas } from './record-data';
 import { deletedRecordOutput, recordOutput, recordVersion, type DeletedRecordRow, type RecordRow } from './record-rows';
 import {
@@ -249,7 +249,7 @@ export function createRecordProcedures({ cursorSecret, exportStatementTimeoutMs 
       const items = trash
         ? page.map((row) => deletedRecordOutput(row as DeletedRecordRow, model.key, fields, selected))
         : page.map((row) => recordOutput(row, model.key, fields, selected));
-      if (expanded) await expandRelations(ctx.em, { organizationId: ctx.organizationId, roleIds: ctx.principal.roleIds }, expanded, items);
+      if (expanded) expandFromRows(expanded, page, items);
       return { items, nextCursor };
     },
   });

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Type } from '@sinclair/typebox';
 import { isUuidString, validationFailed } from '@mrp/platform';
 import { isLive, type FieldShape } from '../models/model-store';
-import { runSql, sql } from '../query/sql';
+import { joinSql, runSql, sql, trustedSql, type SqlFragment } from '../query/sql';
 import { visibleTo } from './record-access';
 import type { RecordOutput } from './schemas';
 
@@ -73,16 +73,56 @@ export async function expandRelations(
   }
   for (const record of records) {
     for (const field of expanded) {
-      const value = record.data[field.key];
-      if (value === null || value === undefined) continue;
       const target = targetOf(field);
-      const expand = (id: unknown): ExpandedRelation => {
-        const title = titles.get(`${target}:${String(id)}`);
-        return title === undefined ? { id: String(id) } : { id: String(id), title };
-      };
-      record.data[field.key] = Array.isArray(value) ? value.map(expand) : expand(value);
+      expandValue(record, field, (id) => titles.get(`${target}:${id}`));
     }
   }
+}
+
+/** Replaces a relation's id, or each of its ids, by {id, title}, or by {id} alone where `titleOf` knows none. */
+function expandValue(record: RecordOutput, field: FieldShape, titleOf: (id: string) => string | undefined): void {
+  const value = record.data[field.key];
+  if (value === null || value === undefined) return;
+  const expand = (id: unknown): ExpandedRelation => {
+    const title = titleOf(String(id));
+    return title === undefined ? { id: String(id) } : { id: String(id), title };
+  };
+  record.data[field.key] = Array.isArray(value) ? value.map(expand) : expand(value);
+}
+
+/** Alias, in a list row, of the n-th expanded field's related titles ({id: title}). */
+export const expandedTitlesColumn = (index: number) => `expanded_${index}`;
+
+const UUID_TEXT = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$';
+
+/**
+ * The list statement's output columns for `expand`, one per expanded field: the titles of the
+ * row's related records that are live, of the field's target model and visible to the caller, as
+ * {id: title}. A page and its related titles are then one statement, with no second round trip;
+ * PostgreSQL computes such costly output columns only for the rows the LIMIT keeps, after a sort.
+ */
+export function expansionColumns(expanded: readonly FieldShape[], scope: { organizationId: string; roleIds: readonly string[] }): SqlFragment {
+  return joinSql(
+    expanded.map((field, index) => {
+      const value = sql`r.data->${field.key}`;
+      const ids = sql`ARRAY(SELECT given.value::uuid FROM jsonb_array_elements_text(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value} WHEN 'string' THEN jsonb_build_array(${value}) END) AS given(value) WHERE given.value ~ ${UUID_TEXT})`;
+      return sql`, (SELECT jsonb_object_agg(related.id, related.title) FROM records related
+          JOIN data_models m ON m.id = related.model_id AND m.archived_at IS NULL AND m.organization_id = ${scope.organizationId} AND m.key = ${targetOf(field)}
+          WHERE related.organization_id = ${scope.organizationId} AND related.id = ANY(${ids}) AND related.deleted_at IS NULL
+            AND ${visibleTo(scope.roleIds, 'related')}) AS ${trustedSql(expandedTitlesColumn(index))}`;
+    }),
+    '',
+  );
+}
+
+/** expandRelations for records read with expansionColumns: the titles came with their rows. */
+export function expandFromRows(expanded: readonly FieldShape[], rows: ReadonlyArray<Record<string, unknown>>, records: readonly RecordOutput[]): void {
+  records.forEach((record, row) => {
+    expanded.forEach((field, index) => {
+      const titles = (rows[row][expandedTitlesColumn(index)] ?? {}) as Record<string, string>;
+      expandValue(record, field, (id) => (Object.hasOwn(titles, id) ? titles[id] : undefined));
+    });
+  });
 }
 
 /**
