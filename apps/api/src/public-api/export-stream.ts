@@ -70,8 +70,9 @@ function written(response: ServerResponse, chunk: string): Promise<void> {
 }
 
 /**
- * Writes an export as it reads it, one page at a time and only as fast as the client takes it
- * (backpressure), so memory stays that of a page whatever the export's size. The first page was
+ * Writes an export as it reads it, a page at a time (the next one read while one is written) and
+ * only as fast as the client takes it (backpressure), so memory stays that of two pages whatever
+ * the export's size. The first page was
  * read before anything is sent: a failure until then is an ordinary error answer. A failure after
  * it ends the stream with the format's error line, never a silent truncation.
  *
@@ -94,6 +95,7 @@ export async function sendExport(
   const response = ctx.res;
   const socket = ctx.req.socket;
   let held = '';
+  let reading: Promise<PageResult> | undefined;
   const send = async (text: string, hold: boolean) => {
     const all = held + text;
     held = hold ? all.slice(-PROBE_BYTES) : '';
@@ -118,8 +120,12 @@ export async function sendExport(
     await send(writer.header(), false);
     try {
       while (!page.done) {
+        // The next page is read while this one is written: the database and this process work at once.
+        const next = nextPage();
+        next.catch(() => undefined);
+        reading = next;
         await send(writer.page(page.value), true);
-        page = await nextPage();
+        page = await next;
       }
     } catch (error) {
       if (error instanceof ClientGone || response.destroyed) throw error;
@@ -135,6 +141,8 @@ export async function sendExport(
     response.destroy();
   } finally {
     clearInterval(probe);
+    // A page still being read (the client left while it was written) settles first: cancelled, or read and dropped.
+    await reading?.catch(() => undefined);
     await exported.pages.return();
   }
 }
