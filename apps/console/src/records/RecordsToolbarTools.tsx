@@ -1,5 +1,4 @@
 import type { DataField } from '../data-models/types';
-import { ExportButton } from '../export/ExportButton';
 import { ImportButton } from '../import/ImportButton';
 import { SavedViewsMenu } from '../saved-views/SavedViewsMenu';
 import { TrashLink } from '../trash/TrashLink';
@@ -27,7 +26,6 @@ export function RecordsToolbarTools(props: RecordsToolProps) {
       {/* Mount tools here, one per line: <SomeTool {...props} /> */}
       <SavedViewsMenu {...props} />
       <ImportButton {...props} />
-      <ExportButton {...props} />
       <TrashLink {...props} />
     </div>
   );
