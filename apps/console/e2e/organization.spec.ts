@@ -169,13 +169,19 @@ describe('members, roles, the inbox and the account in Chromium', () => {
     expect((await rpc<{ items: unknown[] }>('organizations.listInvites')).items).toEqual([]);
   });
 
-  it('signs every tab out when one signs out', async () => {
+  it('signs every tab out when one signs out, and in when one signs in again', async () => {
     const second = await admin.newPage();
     await second.goto(`${api.url}/roles`);
     await second.getByRole('heading', { name: 'Roles', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await second.getByText('You signed out in another tab.').waitFor();
     expect(await second.evaluate<string | null>(`sessionStorage.getItem('console.session')`)).toBeNull();
+
+    // Signing in again in one tab signs in the other, still on the sign-in page.
+    await second.getByRole('button', { name: `Continue as ${E2E_ADMIN_EMAIL}` }).click();
+    await second.getByRole('heading', { name: 'Roles', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(await page.evaluate<string | null>(`sessionStorage.getItem('console.session')`)).toMatch(/^ey/);
     await second.close();
   });
 });

@@ -3,8 +3,12 @@ import { openSessionChannel, type SessionChannel } from './session-channel';
 
 describe('the session shared between tabs', () => {
   const opened: SessionChannel[] = [];
-  const tab = (session: { token: string; organizationId: string | null } | null, onSignedOut = () => undefined) => {
-    const channel = openSessionChannel({ current: () => session, onSignedOut });
+  const tab = (
+    session: { token: string; organizationId: string | null } | null,
+    onSignedOut = () => undefined,
+    onSignedIn: (shared: { token: string | null; organizationId: string | null }) => void = () => undefined,
+  ) => {
+    const channel = openSessionChannel({ current: () => session, onSignedOut, onSignedIn });
     if (!channel) throw new Error('no BroadcastChannel');
     opened.push(channel);
     return channel;
@@ -31,5 +35,15 @@ describe('the session shared between tabs', () => {
     leaving.announceSignOut();
     await vi.waitFor(() => expect(otherSignedOut).toHaveBeenCalledTimes(1));
     expect(selfSignedOut).not.toHaveBeenCalled();
+  });
+
+  it('offers a new sign-in to the other tabs, not to itself', async () => {
+    const signedInElsewhere = vi.fn();
+    const own = vi.fn();
+    tab(null, undefined, signedInElsewhere);
+    const signingIn = tab(null, undefined, own);
+    signingIn.announceSignIn({ token: 'jwt-new', organizationId: 'org-3' });
+    await vi.waitFor(() => expect(signedInElsewhere).toHaveBeenCalledWith({ token: 'jwt-new', organizationId: 'org-3' }));
+    expect(own).not.toHaveBeenCalled();
   });
 });

@@ -3,7 +3,7 @@ import type { StoredSession } from './session-storage';
 /**
  * The tabs of one browser share the session over a BroadcastChannel (same origin only): a tab
  * opened without a session asks, a tab holding one answers, and signing out in one tab signs out
- * the others. The token still lives in each tab's sessionStorage only, never in localStorage, so it
+ * the others; signing in offers the session to the tabs still on the sign-in page. The token still lives in each tab's sessionStorage only, never in localStorage, so it
  * ends with the last tab of the browser.
  */
 export const SESSION_CHANNEL = 'console.session';
@@ -25,6 +25,8 @@ export interface SessionChannel {
   ask(waitMs: number): Promise<StoredSession | null>;
   /** Tells the other tabs that this session ended. */
   announceSignOut(): void;
+  /** Offers this tab's new session to the tabs that have none. */
+  announceSignIn(session: { token: string; organizationId: string | null }): void;
   close(): void;
 }
 
@@ -33,6 +35,8 @@ export interface SessionChannelHandlers {
   current(): StoredSession | null;
   /** Another tab signed out. */
   onSignedOut(): void;
+  /** Another tab signed in (or answered another tab's question) with this session. */
+  onSignedIn?(session: StoredSession): void;
 }
 
 /** null where the browser has no BroadcastChannel: each tab then signs in on its own. */
@@ -48,7 +52,9 @@ export function openSessionChannel(handlers: SessionChannelHandlers): SessionCha
       const session = handlers.current();
       if (session?.token) channel.postMessage({ type: 'share', token: session.token, organizationId: session.organizationId });
     } else if (message.type === 'share') {
-      waiting.forEach((resolve) => resolve({ token: message.token, organizationId: message.organizationId }));
+      const session = { token: message.token, organizationId: message.organizationId };
+      if (waiting.size > 0) waiting.forEach((resolve) => resolve(session));
+      else handlers.onSignedIn?.(session);
     } else {
       handlers.onSignedOut();
     }
@@ -69,6 +75,9 @@ export function openSessionChannel(handlers: SessionChannelHandlers): SessionCha
     },
     announceSignOut() {
       channel.postMessage({ type: 'signed-out' });
+    },
+    announceSignIn(session) {
+      channel.postMessage({ type: 'share', token: session.token, organizationId: session.organizationId });
     },
     close() {
       waiting.forEach((resolve) => resolve(null));

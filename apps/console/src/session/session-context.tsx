@@ -91,18 +91,22 @@ export function SessionProvider({ children, fetch }: { children: ReactNode; fetc
   );
 
   useEffect(() => {
-    const opened = openSessionChannel({
-      current: () => (credentials.current.token ? { ...credentials.current } : null),
-      onSignedOut: () => {
-        if (credentials.current.token) endSession('You signed out in another tab.');
-      },
-    });
-    channel.current = opened;
     let active = true;
     const resume = (token: string, organizationId: string | null) =>
       load(token, organizationId).catch((error: unknown) => {
         if (active) endSession(isRpcError(error) ? `Sign in again: ${error.message}` : undefined);
       });
+    const opened = openSessionChannel({
+      current: () => (credentials.current.token ? { ...credentials.current } : null),
+      onSignedOut: () => {
+        if (credentials.current.token) endSession('You signed out in another tab.');
+      },
+      // A tab still on the sign-in page follows another tab's sign-in; a signed-in tab keeps its own session.
+      onSignedIn: (shared) => {
+        if (!credentials.current.token && shared.token) void resume(shared.token, stored.current.organizationId ?? shared.organizationId);
+      },
+    });
+    channel.current = opened;
     const { token, organizationId } = stored.current;
     if (token) void resume(token, organizationId);
     else if (opened) {
@@ -123,7 +127,10 @@ export function SessionProvider({ children, fetch }: { children: ReactNode; fetc
     () => ({
       state,
       rpc,
-      signIn: (token) => load(token.trim(), credentials.current.organizationId),
+      signIn: async (token) => {
+        await load(token.trim(), credentials.current.organizationId);
+        if (credentials.current.token) channel.current?.announceSignIn({ token: credentials.current.token, organizationId: credentials.current.organizationId });
+      },
       signOut,
       switchOrganization: async (organizationId) => {
         if (!credentials.current.token) return;
