@@ -35,7 +35,7 @@ export default function CreateOrganizationPage() {
       <h1>Create your organization</h1>
       <p>
         You are signed in as {me.user.email} and belong to no organization yet. Create one, or ask an administrator to invite
-        you.
+        you and open the link they send you.
       </p>
       <ErrorNotice error={error} />
       <form onSubmit={(event) => void submit(event)} className="card">
