@@ -26,7 +26,7 @@ const TEMPLATE_HINT = (
 /** The values a record action writes: one row per chosen field, typed by its field, or a template. */
 export function ValueRowsEditor({ at, fields, rows, onChange, templateSuggestions, errors }: ValueRowsEditorProps) {
   const id = useId();
-  if (!fields) return <p className="field-hint">Choose a model to set its fields.</p>;
+  if (!fields) return <p className="field-hint">Loading the model’s fields… (values already saved stay as they are)</p>;
   const writable = editableFields(fields);
   const unused = writable.filter((field) => !rows.some((row) => row.field === field.key));
   const setRow = (index: number, row: ValueRow) => onChange(rows.map((current, at) => (at === index ? row : current)));
