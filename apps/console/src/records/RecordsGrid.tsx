@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import type { DataField, DataRecord } from '../data-models/types';
 import { formatMoment, cellDisplay, cellText } from './cell-format';
 import { CellValue } from './CellValue';
@@ -101,9 +101,9 @@ export function RecordsGrid(props: RecordsGridProps) {
   const { layout, records, hasMore, busy, loadMore, selection, canEdit, cellErrors } = props;
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const { height, width: gridWidth } = useGridBox(scroller);
-  const columns = [layout.title, ...layout.columns];
+  const columns = useMemo(() => [layout.title, ...layout.columns], [layout]);
   const [active, setActive] = useState<Position>({ row: 0, col: 0 });
-  const [editing, setEditing] = useState<{ position: Position; initial: FormValue; error?: string; busy: boolean } | null>(null);
+  const [editing, setEditing] = useState<EditingCell | null>(null);
   const [liveWidths, setLiveWidths] = useState<Record<string, number>>({});
   const owningFocus = useRef(false);
   const dragged = useRef<string | null>(null);
@@ -303,6 +303,25 @@ export function RecordsGrid(props: RecordsGridProps) {
     );
   };
 
+  // Rows re-render only when what they show changes: their handlers reach the grid's latest state through a ref.
+  const latest = useRef({ startEditing, commit, setActive, setEditing, owningFocus, selection, props });
+  latest.current = { startEditing, commit, setActive, setEditing, owningFocus, selection, props };
+  const rowActions = useMemo<RowActions>(
+    () => ({
+      activate: (position) => latest.current.setActive(position),
+      edit: (position) => latest.current.startEditing(position),
+      commit: (change, position, move) => void latest.current.commit(change, position, move),
+      cancel: () => {
+        latest.current.owningFocus.current = true;
+        latest.current.setEditing(null);
+      },
+      select: (id, selected) => latest.current.selection.toggle(id, selected),
+      open: (record) => latest.current.props.onOpen(record),
+      remove: (record) => latest.current.props.onDelete(record),
+    }),
+    [],
+  );
+
   const loadedAll = selection.allLoadedSelected(records);
   const paddingTop = virtualRows[0]?.start ?? 0;
   const paddingBottom = virtualizer.getTotalSize() - (virtualRows[virtualRows.length - 1]?.end ?? 0);
@@ -355,76 +374,21 @@ export function RecordsGrid(props: RecordsGridProps) {
           {virtualRows.map((virtualRow) => {
             const rowIndex = virtualRow.index;
             const record = records[rowIndex] as DataRecord;
-            const selected = selection.has(record.id);
             return (
-              <tr key={record.id} aria-rowindex={rowIndex + 2} aria-selected={selected} className={selected ? 'selected' : undefined} style={{ height: ROW_HEIGHT }}>
-                <td className="select-cell">
-                  <input type="checkbox" aria-label={`Select ${record.title}`} checked={selected} onChange={(event) => selection.toggle(record.id, event.target.checked)} />
-                </td>
-                {columns.map((column, colIndex) => {
-                  const isActive = active.row === rowIndex && active.col === colIndex;
-                  const isEditing = editing !== null && editing.position.row === rowIndex && editing.position.col === colIndex;
-                  const display = colIndex === 0 ? { kind: 'text' as const, text: record.title } : columnValue(column, record);
-                  const error = cellErrors[`${record.id}:${column.key}`];
-                  const Cell = colIndex === 0 ? 'th' : 'td';
-                  return (
-                    <Cell
-                      key={column.key}
-                      scope={colIndex === 0 ? 'row' : undefined}
-                      data-cell={`${rowIndex}:${colIndex}`}
-                      tabIndex={isActive && !isEditing ? 0 : -1}
-                      aria-invalid={error ? true : undefined}
-                      aria-readonly={!canEdit || !column.field || !isInlineEditable(column.field) || undefined}
-                      className={[colIndex === 0 ? 'title-cell' : '', column.numeric || display.kind === 'number' ? 'numeric' : '', isActive ? 'active' : '', isEditing ? 'editing' : '', error ? 'invalid' : '']
-                        .filter(Boolean)
-                        .join(' ')}
-                      title={error ?? (cellText(display) || undefined)}
-                      onClick={(event) => {
-                        setActive({ row: rowIndex, col: colIndex });
-                        if (!isEditing) event.currentTarget.focus();
-                        // A yes / no box toggles on a click, as a checkbox does.
-                        if (column.field?.type === 'BOOLEAN' && (event.target as HTMLElement).matches('input[type="checkbox"]')) startEditing({ row: rowIndex, col: colIndex });
-                      }}
-                      onDoubleClick={() => startEditing({ row: rowIndex, col: colIndex })}
-                    >
-                      <span className="cell-content">
-                        <CellValue display={display} />
-                      </span>
-                      {isEditing && column.field ? (
-                        <Suspense fallback={<span className="cell-editor">Loading…</span>}>
-                          <CellEditor
-                            field={column.field}
-                            label={`${column.label} of ${record.title}`}
-                            initial={editing.initial}
-                            shown={record.data[column.key]}
-                            error={editing.error}
-                            busy={editing.busy}
-                            onCommit={(draft, shown, move) => void commit({ record, field: column.field as DataField, draft, shown }, editing.position, move)}
-                            onCancel={() => {
-                              owningFocus.current = true;
-                              setEditing(null);
-                            }}
-                          />
-                        </Suspense>
-                      ) : null}
-                    </Cell>
-                  );
-                })}
-                {showActions ? (
-                  <td className="actions-cell">
-                    {props.canEdit ? (
-                      <button type="button" className="button button-small" onClick={() => props.onOpen(record)} aria-label={`Edit ${record.title}`}>
-                        Edit
-                      </button>
-                    ) : null}
-                    {props.canDelete ? (
-                      <button type="button" className="button button-small button-danger-quiet" onClick={() => props.onDelete(record)} aria-label={`Delete ${record.title}`}>
-                        Delete
-                      </button>
-                    ) : null}
-                  </td>
-                ) : null}
-              </tr>
+              <GridRow
+                key={record.id}
+                record={record}
+                rowIndex={rowIndex}
+                columns={columns}
+                activeCol={active.row === rowIndex ? active.col : -1}
+                editing={editing !== null && editing.position.row === rowIndex ? editing : null}
+                selected={selection.has(record.id)}
+                cellErrors={cellErrors}
+                canEdit={canEdit}
+                canOpen={props.canEdit}
+                canDelete={props.canDelete}
+                actions={rowActions}
+              />
             );
           })}
           {paddingBottom > 0 ? <tr aria-hidden="true" className="spacer" style={{ height: paddingBottom }} /> : null}
@@ -438,6 +402,110 @@ export function RecordsGrid(props: RecordsGridProps) {
     </div>
   );
 }
+
+interface EditingCell {
+  position: Position;
+  initial: FormValue;
+  error?: string;
+  busy: boolean;
+}
+
+interface RowActions {
+  activate(position: Position): void;
+  edit(position: Position): void;
+  commit(change: CellCommit, position: Position, move: CellMove): void;
+  cancel(): void;
+  select(id: string, selected: boolean): void;
+  open(record: DataRecord): void;
+  remove(record: DataRecord): void;
+}
+
+interface GridRowProps {
+  record: DataRecord;
+  rowIndex: number;
+  columns: GridColumn[];
+  /** The active cell's column in this row; -1 when it is in another row. */
+  activeCol: number;
+  editing: EditingCell | null;
+  selected: boolean;
+  cellErrors: Readonly<Record<string, string>>;
+  canEdit: boolean;
+  canOpen: boolean;
+  canDelete: boolean;
+  actions: RowActions;
+}
+
+/** One record's row: its checkbox, its frozen title, a cell per column, its actions. */
+const GridRow = memo(function GridRow({ record, rowIndex, columns, activeCol, editing, selected, cellErrors, canEdit, canOpen, canDelete, actions }: GridRowProps) {
+  return (
+    <tr aria-rowindex={rowIndex + 2} aria-selected={selected} className={selected ? 'selected' : undefined} style={{ height: ROW_HEIGHT }}>
+      <td className="select-cell">
+        <input type="checkbox" aria-label={`Select ${record.title}`} checked={selected} onChange={(event) => actions.select(record.id, event.target.checked)} />
+      </td>
+      {columns.map((column, colIndex) => {
+        const isActive = activeCol === colIndex;
+        const isEditing = editing !== null && editing.position.col === colIndex;
+        const display = colIndex === 0 ? { kind: 'text' as const, text: record.title } : columnValue(column, record);
+        const error = cellErrors[`${record.id}:${column.key}`];
+        const Cell = colIndex === 0 ? 'th' : 'td';
+        const position = { row: rowIndex, col: colIndex };
+        return (
+          <Cell
+            key={column.key}
+            scope={colIndex === 0 ? 'row' : undefined}
+            data-cell={`${rowIndex}:${colIndex}`}
+            tabIndex={isActive && !isEditing ? 0 : -1}
+            aria-invalid={error ? true : undefined}
+            aria-readonly={!canEdit || !column.field || !isInlineEditable(column.field) || undefined}
+            className={[colIndex === 0 ? 'title-cell' : '', column.numeric || display.kind === 'number' ? 'numeric' : '', isActive ? 'active' : '', isEditing ? 'editing' : '', error ? 'invalid' : '']
+              .filter(Boolean)
+              .join(' ')}
+            title={error ?? (cellText(display) || undefined)}
+            onClick={(event) => {
+              actions.activate(position);
+              if (!isEditing) event.currentTarget.focus();
+              // A yes / no box toggles on a click, as a checkbox does.
+              if (column.field?.type === 'BOOLEAN' && (event.target as HTMLElement).matches('input[type="checkbox"]')) actions.edit(position);
+            }}
+            onDoubleClick={() => actions.edit(position)}
+          >
+            <span className="cell-content">
+              <CellValue display={display} />
+            </span>
+            {isEditing && editing && column.field ? (
+              <Suspense fallback={<span className="cell-editor">Loading…</span>}>
+                <CellEditor
+                  field={column.field}
+                  label={`${column.label} of ${record.title}`}
+                  initial={editing.initial}
+                  shown={record.data[column.key]}
+                  error={editing.error}
+                  busy={editing.busy}
+                  onCommit={(draft, shown, move) => actions.commit({ record, field: column.field as DataField, draft, shown }, editing.position, move)}
+                  onCancel={actions.cancel}
+                />
+              </Suspense>
+            ) : null}
+          </Cell>
+        );
+      })}
+      {canOpen || canDelete ? (
+        <td className="actions-cell">
+          {canOpen ? (
+            <button type="button" className="button button-small" onClick={() => actions.open(record)} aria-label={`Edit ${record.title}`}>
+              Edit
+            </button>
+          ) : null}
+          {canDelete ? (
+            <button type="button" className="button button-small button-danger-quiet" onClick={() => actions.remove(record)} aria-label={`Delete ${record.title}`}>
+              Delete
+            </button>
+          ) : null}
+        </td>
+      ) : null}
+    </tr>
+  );
+});
 
 /** Types where a typed character starts the value afresh, as in a spreadsheet. */
 function isTypeable(field: DataField): boolean {

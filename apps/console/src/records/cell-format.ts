@@ -48,17 +48,28 @@ export function formatNumber(value: number, precision: number | undefined, local
   return format.format(value);
 }
 
+// Formatters are costly to make and a grid formats thousands of cells: one per locale and kind.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(locale: string | undefined, kind: 'day' | 'moment'): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}|${kind}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, kind === 'day' ? { dateStyle: 'medium', timeZone: 'UTC' } : { dateStyle: 'medium', timeStyle: 'short' });
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
 /** A calendar day (`2026-12-04`) in the reader's locale, without shifting it through a time zone. */
 export function formatDay(day: string, locale?: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
   if (!match) return day;
-  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(date);
+  return dateFormat(locale, 'day').format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
 }
 
 export function formatMoment(iso: string, locale?: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return Number.isNaN(date.getTime()) ? iso : dateFormat(locale, 'moment').format(date);
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
