@@ -121,6 +121,19 @@ describe('the automation editor in Chromium', () => {
       await page.getByRole('region', { name: 'Runs' }).getByRole('row', { name: /event\s*succeeded/ }).waitFor({ timeout: 1000 });
     });
     await screenshotBothWidths(page, 'automation-run');
+
+    // Opened again, the values are typed as they were picked; saving unchanged keeps the actions.
+    const saved = (await rpc<{ items: Array<{ id: string; actions: unknown[] }> }>('automations.list', {})).items[0];
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit Follow up each deal', level: 1 }).waitFor();
+    expect(await action(1).getByRole('textbox', { name: /^Amount/ }).inputValue()).toBe('1200.5');
+    expect(await action(1).getByRole('combobox', { name: /^Stage/ }).inputValue()).toBe('won');
+    expect(await action(1).getByRole('checkbox', { name: 'Template for Title' }).isChecked()).toBe(true);
+    expect(await action(2).getByRole('group', { name: 'People to notify' }).getByRole('checkbox').first().isChecked()).toBe(true);
+    expect(await page.getByRole('combobox', { name: /^Event type/ }).inputValue()).toBe('data-models.deals.record-created');
+    await page.getByRole('button', { name: 'Save automation' }).click();
+    await page.getByRole('heading', { name: 'Follow up each deal', level: 1 }).waitFor();
+    expect((await rpc<{ actions: unknown[] }>('automations.get', { id: saved?.id })).actions).toEqual(saved?.actions);
   });
 
   it('shows the server’s refusal of a field that went away after it was picked, on that field', async () => {
