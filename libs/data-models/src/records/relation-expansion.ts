@@ -105,10 +105,16 @@ export function expansionColumns(expanded: readonly FieldShape[], scope: { organ
   return joinSql(
     expanded.map((field, index) => {
       const value = sql`r.data->${field.key}`;
-      const ids = sql`ARRAY(SELECT given.value::uuid FROM jsonb_array_elements_text(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value} WHEN 'string' THEN jsonb_build_array(${value}) END) AS given(value) WHERE given.value ~ ${UUID_TEXT})`;
+      const text = sql`r.data->>${field.key}`;
+      // One id: an equality the primary key answers at once; several: each well-formed one.
+      const matches =
+        field.config['multiple'] === true
+          ? sql`related.id = ANY(ARRAY(SELECT given.value::uuid FROM jsonb_array_elements_text(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value} END) AS given(value) WHERE given.value ~ ${UUID_TEXT}))`
+          : sql`related.id = (CASE WHEN jsonb_typeof(${value}) = 'string' AND ${text} ~ ${UUID_TEXT} THEN (${text})::uuid END)`;
+      // The target model's id is an uncorrelated subquery: PostgreSQL runs it once per statement, not per row.
       return sql`, (SELECT jsonb_object_agg(related.id, related.title) FROM records related
-          JOIN data_models m ON m.id = related.model_id AND m.archived_at IS NULL AND m.organization_id = ${scope.organizationId} AND m.key = ${targetOf(field)}
-          WHERE related.organization_id = ${scope.organizationId} AND related.id = ANY(${ids}) AND related.deleted_at IS NULL
+          WHERE ${matches} AND related.organization_id = ${scope.organizationId} AND related.deleted_at IS NULL
+            AND related.model_id = (SELECT m.id FROM data_models m WHERE m.organization_id = ${scope.organizationId} AND m.key = ${targetOf(field)} AND m.archived_at IS NULL)
             AND ${visibleTo(scope.roleIds, 'related')}) AS ${trustedSql(expandedTitlesColumn(index))}`;
     }),
     '',

@@ -9,11 +9,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 export async function withStatementTimeout<T>(em: EntityManager, timeoutMs: number, work: (em: EntityManager) => Promise<T>): Promise<T> {
   if (em.isInTransaction()) throw new Error('withStatementTimeout starts its own transaction');
+  // SET takes no bind parameters; a whole number of milliseconds is all this text can hold.
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new Error(`A statement timeout is a whole number of milliseconds, got ${timeoutMs}`);
   const connection = em.getConnection('write');
   const transaction = await connection.begin();
   em.setTransactionContext(transaction);
   try {
-    await em.execute("SELECT set_config('statement_timeout', ?, true)", [String(timeoutMs)], 'all', { id: em.id } as never);
+    // Without values, it is sent with the BEGIN, in one round trip.
+    await em.execute(`SET LOCAL statement_timeout = ${timeoutMs}`, [], 'all', { id: em.id } as never);
     const result = await work(em);
     await connection.commit(transaction);
     return result;
