@@ -133,10 +133,20 @@ describe('webhook deliveries survive killed processes', () => {
       first.child.kill('SIGKILL');
       await first.exited;
       receiver.state.hang = false;
+      // The dead worker renews its claim no more: it is free within one lease (10 s) of its last heartbeat.
+      const held = new Client({ connectionString: database.url });
+      await held.connect();
+      try {
+        const { rows } = await held.query<{ free_in: number }>("SELECT extract(epoch FROM locked_until - now())::float8 AS free_in FROM webhook_deliveries WHERE status = 'pending' AND locked_until IS NOT NULL");
+        expect(rows).toHaveLength(1);
+        expect(rows[0].free_in).toBeLessThanOrEqual(10);
+      } finally {
+        await held.end();
+      }
 
       const second = start('webhook-worker');
       await second.waitForLine(/webhook-worker started/);
-      // Its claim has run out (5 x the 1 s timeout + 5 s): the new worker takes the delivery over.
+      // Its claim has run out: the new worker takes the delivery over.
       await until(() => receiver.received.length >= 2, 30_000, 'the delivery after the worker died');
       const [lost, redelivered] = receiver.received;
       expect(redelivered.headers['idempotency-key']).toBe(lost.headers['idempotency-key']);

@@ -77,8 +77,8 @@ export interface Webhooks {
   /** A delivery worker for this process (the webhook-worker runs one; a sweep drains one). */
   createWorker(
     invocationDeps: InvocationDeps,
-    /** `sender` replaces the process's HTTP sender (the benchmark's no-op baseline). */
-    options?: { batchSize?: number; perEndpointConcurrency?: number; maxInFlight?: number; sender?: WebhookSender },
+    /** `sender` replaces the process's HTTP sender (the benchmark's no-op baseline); `leaseSeconds` the heartbeat's lease (tests). */
+    options?: { batchSize?: number; perEndpointConcurrency?: number; maxInFlight?: number; leaseSeconds?: number; sender?: WebhookSender },
   ): DeliveryWorker;
   close(): Promise<void>;
 }
@@ -141,8 +141,8 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
         },
         {
           perEndpointConcurrency: config.webhookEndpointConcurrency,
+          leaseSeconds: DeliveryWorker.LEASE_SECONDS,
           ...workerOptions,
-          leaseSeconds: DeliveryWorker.leaseSecondsFor(config.webhookTimeoutSeconds),
         },
       );
     },

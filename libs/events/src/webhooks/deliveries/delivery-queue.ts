@@ -159,3 +159,17 @@ export async function releaseClaims(em: EntityManager, deliveryIds: readonly str
     sqlTextArray(deliveryIds),
   ]);
 }
+
+/**
+ * Extends the claims a live worker holds (delivery id to the attempt it claimed it for) by
+ * `leaseSeconds` from now: its heartbeat. A claim another worker has taken over since (a higher
+ * attempt in flight) or that was recorded is left alone.
+ */
+export async function renewClaims(em: EntityManager, claims: ReadonlyMap<string, number>, leaseSeconds: number): Promise<void> {
+  await em.execute(
+    `UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => ?::float8)
+       FROM unnest(?::uuid[], ?::int[]) AS held(id, attempt)
+      WHERE d.id = held.id AND d.attempt_in_flight = held.attempt AND d.status = 'pending'`,
+    [leaseSeconds, sqlTextArray([...claims.keys()]), `{${[...claims.values()].join(',')}}`],
+  );
+}

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '@mrp/platform';
-import { claimDueDeliveries, releaseClaims, type ClaimedDelivery } from '../deliveries/delivery-queue';
+import { claimDueDeliveries, releaseClaims, renewClaims, type ClaimedDelivery } from '../deliveries/delivery-queue';
 import type { AttemptResult } from '../deliveries/record-attempts';
 import { parseRetryAfter } from '../deliveries/retry-schedule';
 import { NO_PLAINTEXT_SECRET, NoPlaintextSecretError, resolveSigningSecrets, type WebhookSecretResolver } from '../secrets/secret-resolver';
@@ -17,7 +17,11 @@ export interface DeliveryWorkerOptions {
   perEndpointConcurrency?: number;
   /** Attempts in flight in all. */
   maxInFlight?: number;
-  /** How long a claim holds a delivery; past it, the delivery of a worker that died is claimed again. */
+  /**
+   * How long a claim holds a delivery unless renewed; the worker renews its claims every third of
+   * it while it lives (a heartbeat), so the deliveries of a worker that died are claimed again
+   * within this long.
+   */
   leaseSeconds: number;
 }
 
@@ -88,6 +92,9 @@ export class DeliveryWorker {
   private attempted = 0;
   /** While draining: how many more deliveries may be claimed. */
   private budget = Number.POSITIVE_INFINITY;
+  /** Every delivery this worker claimed and has not recorded or given back, with the attempt it claimed it for. */
+  private readonly claims = new Map<string, number>();
+  private heartbeat?: NodeJS.Timeout;
 
   constructor(
     private readonly deps: DeliveryWorkerDeps,
@@ -99,9 +106,22 @@ export class DeliveryWorker {
     this.maxHeld = (options.maxInFlight ?? 100) * WINDOW_FACTOR;
   }
 
-  /** How long a claim must hold: a delivery may wait for its endpoint's earlier ones, then be sent. */
-  static leaseSecondsFor(timeoutSeconds: number): number {
-    return (WINDOW_FACTOR + 1) * timeoutSeconds + 5;
+  /**
+   * How long a claim holds between heartbeats: long enough for two to be missed (a slow database),
+   * short enough that a dead worker's deliveries go out again within seconds.
+   */
+  static readonly LEASE_SECONDS = 10;
+
+  /** Renews every claim held now, every third of the lease, until stopped. */
+  private beat(): void {
+    if (this.heartbeat || this.stopped) return;
+    this.heartbeat = setInterval(() => {
+      if (this.claims.size === 0) return;
+      renewClaims(this.deps.newContext(), this.claims, this.options.leaseSeconds).catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, claims: this.claims.size }, 'renewing webhook delivery claims failed; they run out unless the next renewal works'),
+      );
+    }, (this.options.leaseSeconds * 1000) / 3);
+    this.heartbeat.unref();
   }
 
   /** Claims what is due now, unless a claim is under way (it then runs once more when done). */
@@ -156,8 +176,10 @@ export class DeliveryWorker {
     const unsent = [...this.waiting.values()].flat().map((delivery) => delivery.id);
     this.waiting.clear();
     if (unsent.length > 0) await releaseClaims(this.deps.newContext(), unsent);
+    for (const id of unsent) this.claims.delete(id);
     await Promise.all(this.running);
     await this.flushResults();
+    clearInterval(this.heartbeat);
   }
 
   private claimedFor(endpointId: string): number {
@@ -177,7 +199,11 @@ export class DeliveryWorker {
         freeSlots,
         leaseSeconds: this.options.leaseSeconds,
       });
-      for (const delivery of claimed) this.enqueue(delivery);
+      for (const delivery of claimed) {
+        this.claims.set(delivery.id, delivery.attempt);
+        this.enqueue(delivery);
+      }
+      if (claimed.length > 0) this.beat();
       if (claimed.length < room) {
         // All that is due now, unless an endpoint's window kept some back (the claim took all its
         // free slots, or it had none): its sends will free them, and claim again.
@@ -304,6 +330,8 @@ export class DeliveryWorker {
         } catch (error) {
           // Their leases run out and they are sent again: at least once, never lost.
           this.deps.logger.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed');
+        } finally {
+          for (const result of batch) this.claims.delete(result.deliveryId);
         }
       }
     })().finally(() => {
