@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { launchChromium, screenshotBothWidths, type Browser } from './support/chromium';
+import { launchChromium, type Browser } from './support/chromium';
+import { screenshotBothSchemes } from './support/color-schemes';
 import { startConsoleApi, type ConsoleApi } from './support/console-api';
 import { pageRpc, signInWithNewOrganization } from './support/page-session';
 
@@ -48,7 +49,7 @@ describe('CSV import in Chromium', () => {
     const records: ApiRecord[] = [];
     let cursor: string | null = null;
     do {
-      const query: string = `limit=100&sort=title${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const query = new URLSearchParams({ limit: '100', sort: 'title', ...(cursor ? { cursor } : {}) });
       const response = await fetch(`${api.url}/api/v1/models/contacts/records?${query}`, { headers: { Authorization: `Bearer ${apiKey}` } });
       expect(response.status).toBe(200);
       const page = (await response.json()) as { items: ApiRecord[]; nextCursor: string | null };
@@ -99,19 +100,21 @@ describe('CSV import in Chromium', () => {
     for (const [column, field] of [['Title', 'Title'], ['Email', 'Email'], ['AGE', 'Age'], ['Plan', 'Plan']]) {
       expect(await dialog().getByLabel(`Field for column ${column}`).locator('option:checked').textContent()).toMatch(new RegExp(`^${field}`));
     }
-    await screenshotBothWidths(page, 'import-columns');
+    await screenshotBothSchemes(page, 'import-columns');
 
     await dialog().getByRole('button', { name: 'Check 1,000 rows' }).click();
     await dialog().getByText('997 rows are ready to import. 3 rows have errors').waitFor();
     const errors = dialog().getByRole('region', { name: 'Rows with errors' });
-    const listed = await errors.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => cell.textContent ?? '')));
-    expect(listed.map(([row, column]) => [row, column])).toEqual([
+    const rows = errors.locator('tbody tr');
+    const listed: string[][] = [];
+    for (let index = 0; index < (await rows.count()); index += 1) listed.push((await rows.nth(index).locator('th, td').allTextContents()).slice(0, 2));
+    expect(listed).toEqual([
       [String(BAD.age + 2), 'AGE'],
       [String(BAD.email + 2), 'Email'],
       [String(BAD.title + 2), 'Title'],
     ]);
     expect(await errors.getByLabel(`Row ${BAD.age + 2}, AGE`).inputValue()).toBe('old');
-    await screenshotBothWidths(page, 'import-errors');
+    await screenshotBothSchemes(page, 'import-errors');
 
     const download = page.waitForEvent('download');
     await dialog().getByRole('button', { name: 'Download the rows with errors (CSV)' }).click();

@@ -1,5 +1,6 @@
 import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_PATH, WIDTHS, screenshotBothWidths } from './support/chromium';
+import { CHROMIUM_PATH, WIDTHS } from './support/chromium';
+import { screenshotBothSchemes } from './support/color-schemes';
 import { startConsoleApi, type ConsoleApi } from './support/console-api';
 import { eventually } from './support/eventually';
 import { pageRpc, signInWithNewOrganization } from './support/page-session';
@@ -86,7 +87,7 @@ describe('saved grid views in Chromium', () => {
       { name: 'Big deals', shared: true, q: 'Big', sort: '-amount' },
       { name: 'By title', shared: false, q: undefined, sort: 'title' },
     ]);
-    await screenshotBothWidths(page, 'saved-views');
+    await screenshotBothSchemes(page, 'saved-views');
   });
 
   it('applies a view picked from the menu to the address and the grid, and back to all records', async () => {

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
-import { launchChromium, screenshotBothWidths, type Browser } from './support/chromium';
+import { launchChromium, type Browser } from './support/chromium';
+import { screenshotBothSchemes } from './support/color-schemes';
 import { E2E_ADMIN_EMAIL, startConsoleApi, type ConsoleApi } from './support/console-api';
 import { pageRpc, signInWithNewOrganization } from './support/page-session';
 
@@ -58,7 +59,7 @@ describe('the trash in Chromium', () => {
     // The newest deletion first; the deleter by name (the development sign-in names them by email).
     expect(await trashTable().locator('tbody th').allTextContents()).toEqual(['Lost badge', 'Broken chair']);
     expect(await lost.locator('td').nth(1).textContent()).toContain(E2E_ADMIN_EMAIL.split('@')[0]);
-    await screenshotBothWidths(page, 'trash');
+    await screenshotBothSchemes(page, 'trash');
   });
 
   it('restores a record, which /api/v1 then serves again', async () => {

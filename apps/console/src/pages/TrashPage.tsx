@@ -33,8 +33,8 @@ export default function TrashPage({ params }: PageProps) {
     setFailure(undefined);
     try {
       await rpc.call('records.restore', { id: record.id });
-      setStatus(`Restored ${record.title}.`);
       await trash.refresh();
+      setStatus(`Restored ${record.title}.`);
     } catch (error) {
       setFailure(error);
     } finally {
@@ -102,8 +102,8 @@ export default function TrashPage({ params }: PageProps) {
         onConfirm={async () => {
           if (!purging) return;
           await rpc.call('records.delete', { id: purging.id, hard: true });
-          setStatus(`Deleted ${purging.title} forever.`);
           await trash.refresh();
+          setStatus(`Deleted ${purging.title} forever.`);
         }}
         onClose={() => setPurging(undefined)}
       >
