@@ -259,7 +259,7 @@ describe('the records grid in Chromium', () => {
     await eventually('the cell shows the title', async () => expect(await company.textContent()).toBe('Globex'), 5_000);
   });
 
-  it('toggles a yes / no cell with a click or Space, and moves between cells with the arrows and Tab', async () => {
+  it('toggles a yes / no cell with a click or Space, moves with the arrows and Tab, and empties a cell with Delete', async () => {
     await openGrid('?sort=title');
     const signed = await cell(dealTitle(5), 'Signed');
     expect(await signed.getByRole('checkbox').isChecked()).toBe(false);
@@ -282,6 +282,22 @@ describe('the records grid in Chromium', () => {
     await page.keyboard.press(' ');
     expect((await unsaved).status()).toBe(200);
     expect((await restRecord(ids[dealTitle(5)] as string)).data.signed).toBe(false);
+
+    // Delete empties a cell; the title is required, so its rules refuse that before any request.
+    const contact = await cell(dealTitle(5), 'Contact');
+    await contact.click();
+    const cleared = answered('records.update');
+    await page.keyboard.press('Delete');
+    expect((await cleared).status()).toBe(200);
+    expect((await restRecord(ids[dealTitle(5)] as string)).data.contact).toBeUndefined();
+    await eventually('the cell is empty', async () => expect(await contact.textContent()).toBe(''), 5_000);
+    await row(dealTitle(5)).getByRole('rowheader').click();
+    const callsBefore = rpcCalls.length;
+    await page.keyboard.press('Delete');
+    await page.getByRole('textbox', { name: `Title of ${dealTitle(5)}` }).waitFor();
+    expect(await page.locator('.cell-error').textContent()).toBeTruthy();
+    expect(rpcCalls.slice(callsBefore).filter((call) => call === 'records.update')).toEqual([]);
+    await page.keyboard.press('Escape');
   });
 
   it('keeps the search, sort, hidden and sized columns in the address, so a reload shows the same view', async () => {

@@ -8,8 +8,8 @@ const MAX_LENGTH = 200;
 export function QuickSearch({ view, modelName }: { view: ViewStateHandle; modelName: string }) {
   const q = view.state.q ?? '';
   const [text, setText] = useState(q);
-  // The address changed by itself (back, a saved view): show its search.
-  useEffect(() => setText(q), [q]);
+  // The address changed by itself (back, a saved view): show its search; a trailing space being typed stays.
+  useEffect(() => setText((current) => (current.trim() === q ? current : q)), [q]);
   useEffect(() => {
     if (text.trim() === q) return;
     // Typing replaces the address rather than adding a history entry per key.

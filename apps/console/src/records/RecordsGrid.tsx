@@ -95,7 +95,7 @@ function useGridBox(element: HTMLElement | null): { height?: number; width?: num
 /**
  * The records as a spreadsheet: a frozen title column, typed cells, row actions kept in view;
  * only the rows in sight are rendered, and the next page loads as the end comes near. Arrow keys,
- * Tab and Enter move; Enter, F2, typing or a double click edits; Escape cancels.
+ * Tab and Enter move; Enter, F2, typing or a double click edits; Escape cancels; Delete empties.
  */
 export function RecordsGrid(props: RecordsGridProps) {
   const { layout, records, hasMore, busy, loadMore, selection, canEdit, cellErrors } = props;
@@ -176,6 +176,14 @@ export function RecordsGrid(props: RecordsGridProps) {
     setEditing({ position, initial, busy: false, error: cellErrors[`${record.id}:${column.key}`] });
   };
 
+  /** Delete or Backspace empties a cell, as in a spreadsheet (a required field's rules refuse it, in its editor). */
+  const clearCell = (position: Position) => {
+    const record = records[position.row];
+    const field = columns[position.col]?.field;
+    if (!canEdit || !record || !field || !isInlineEditable(field) || field.type === 'BOOLEAN') return;
+    void commit({ record, field, draft: draftOf(field, null), shown: null }, position, 'stay');
+  };
+
   const commit = async (change: CellCommit, position: Position, move: CellMove) => {
     setEditing((current) => (current ? { ...current, busy: true, initial: change.draft } : current));
     const refusal = await props.onCommit(change);
@@ -203,6 +211,8 @@ export function RecordsGrid(props: RecordsGridProps) {
       PageUp: () => moveTo(row - 20, col),
       Enter: () => startEditing(active),
       F2: () => startEditing(active),
+      Delete: () => clearCell(active),
+      Backspace: () => clearCell(active),
     };
     if (event.key === 'Tab') {
       const atEdge = event.shiftKey ? row === 0 && col === 0 : row === records.length - 1 && col === columns.length - 1;
