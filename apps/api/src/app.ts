@@ -49,7 +49,7 @@ export function buildApp({ runtime, authenticateSession, rateLimiter, referenceP
   mount(app, healthRouter(runtime.orm));
   app.use(publicApiGate(runtime));
   app.use(publicApiCors(runtime.config.publicApiCorsOrigins));
-  mount(app, publicApiRouter(runtime, rateLimiter));
+  mount(app, publicApiRouter(runtime, rateLimiter, authenticateSession));
   mount(app, referencePageRouter(referencePageDir));
   mount(app, rpcRouter(runtime, authenticateSession));
   mount(app, hooksRouter(runtime));

@@ -17,7 +17,9 @@ import { errorBody } from '../http/error-handler';
 import { httpStatusFor } from '../http/error-status';
 import { hasJsonContentType, readJsonBody, unsupportedMediaType } from '../http/json-body';
 import { requestState } from '../http/request-context';
+import type { SessionAuthenticator } from '../rpc/rpc-router';
 import { apiKeyAuthentication, type PublicApiState } from './api-key-authentication';
+import { keyOrConsoleSession } from './console-session';
 import { AnswerToReplay, IDEMPOTENT_METHODS, idempotencyKeyOf, idempotentOutcome, requestFingerprint, type HttpAnswer } from './idempotency';
 import { sendExport } from './export-stream';
 import { openApiDocumentHandler } from './openapi-route';
@@ -138,12 +140,16 @@ function routeHandler(runtime: Runtime, route: BoundRoute) {
  * that procedure through the same `invokeProcedure` as /rpc, after API-key authentication and the
  * key's rate limit.
  */
-export function publicApiRouter(runtime: Runtime, limiter: RateLimiter): Router {
+export function publicApiRouter(runtime: Runtime, limiter: RateLimiter, authenticateSession?: SessionAuthenticator): Router {
   // Paths are matched exactly as written: /API/V1/Me is not a route.
   const router = new Router({ prefix: PUBLIC_API_PREFIX, sensitive: true });
   const routes = bindRoutes(PUBLIC_ROUTES, (name) => runtime.procedures.require(name));
   router.get('/openapi.json', openApiDocumentHandler(runtime, limiter, routes));
   const authenticate = apiKeyAuthentication(runtime, limiter);
-  for (const bound of routes) router[bound.route.method](bound.route.path, authenticate, routeHandler(runtime, bound));
+  // The web application downloads exports with its session (/rpc cannot stream them).
+  const exportAuthentication = authenticateSession ? keyOrConsoleSession(authenticateSession, authenticate) : authenticate;
+  for (const bound of routes) {
+    router[bound.route.method](bound.route.path, bound.route.streamsExport ? exportAuthentication : authenticate, routeHandler(runtime, bound));
+  }
   return router;
 }

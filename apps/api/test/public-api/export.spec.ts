@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Client } from 'pg';
 import Papa from 'papaparse';
-import { startTestApi, type TestApi } from '../support/test-api';
+import { newHuman, sessionToken, startTestApi, type TestApi } from '../support/test-api';
 import { createOrganizationWithKey, expectError, publicApi, queryDatabase, sleep, type OrganizationWithKey, type PublicApiClient } from '../support/public-api-fixtures';
 import { createEveryTypeModel, EVERY_TYPE_FIELDS, EVERY_TYPE_MODEL } from '../support/every-field-type';
 
@@ -200,6 +200,20 @@ describe('record export over /api/v1', () => {
     const viaRpc = await api.rpc<{ error: { code: string; message: string } }>('records.export', { model: 'tasks' }, { token: org.owner.session, organizationId: org.organizationId });
     expect(viaRpc.status).toBe(400);
     expect(viaRpc.body.error.message).toContain('REST');
+  });
+
+  it("serves the web application's session too (the console downloads through this route), with X-Organization-Id as on /rpc", async () => {
+    const path = '/api/v1/models/tasks/records/export?format=ndjson&sort=title';
+    const bySession = await api.request(path, { token: org.owner.session, organizationId: org.organizationId });
+    expect(bySession.status).toBe(200);
+    const byKey = await owner.get('/models/tasks/records/export?format=ndjson&sort=title');
+    expect(ndjsonLines(await bySession.text())).toEqual(ndjsonLines(await byKey.text()));
+    await expectError(await api.request(path, { token: org.owner.session }), 400, 'bad_request');
+    const stranger = await sessionToken(newHuman('stranger'));
+    // A non-member is told the organization does not exist for them, as on /rpc.
+    await expectError(await api.request(path, { token: stranger, organizationId: org.organizationId }), 404, 'not_found');
+    // Only the export: the other routes take keys alone.
+    await expectError(await api.request('/api/v1/models/tasks/records', { token: org.owner.session, organizationId: org.organizationId }), 401, 'unauthorized');
   });
 
   describe('with more than one page', () => {
