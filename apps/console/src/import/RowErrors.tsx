@@ -24,7 +24,9 @@ export function RowErrors({ headers, rows, invalid, fields, onFix }: RowErrorsPr
             <th scope="col">Row</th>
             <th scope="col">Column</th>
             <th scope="col">Value</th>
-            <th scope="col">Problem</th>
+            <th scope="col" className="import-problem-column">
+              Problem
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -48,8 +50,12 @@ export function RowErrors({ headers, rows, invalid, fields, onFix }: RowErrorsPr
                         onChange={(event) => onFix(row, column, event.target.value)}
                       />
                     )}
+                    {/* On a phone the problem sits under its cell (the column beside it is hidden there, so it is read once). */}
+                    <span className="import-problem import-problem-inline">
+                      {error.message}
+                    </span>
                   </td>
-                  <td className="import-problem">{error.message}</td>
+                  <td className="import-problem import-problem-column">{error.message}</td>
                 </tr>
               );
             }),
