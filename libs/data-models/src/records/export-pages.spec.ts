@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
 import { definitionMap, loadRecordModel } from '../models/model-store';
 import { parseSort } from '../query/sort';
@@ -33,5 +34,27 @@ describe('listedPages', () => {
     expect(pages.map((page) => page.length)).toEqual([3, 3, 3, 1]);
     expect(pages.flat().map((row) => row.id)).toEqual(list.items.map((item) => item.id));
     expect(list.items).toHaveLength(10);
+  });
+
+  it('runs each page with the statement timeout it is given, whatever the connection\'s own', async () => {
+    const em = env.db.orm.em.fork();
+    const { model, fields } = await loadRecordModel(em, org.id, 'items');
+    const definitions = definitionMap(fields);
+    const spec = { organizationId: org.id, modelId: model.id, roleIds: [], fields: definitions, sort: parseSort(undefined, definitions) };
+    const locker = new Client({ connectionString: env.db.database.url });
+    await locker.connect();
+    try {
+      // The page waits for this lock until its own timeout stops it (the connection has none).
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE records IN ACCESS EXCLUSIVE MODE');
+      const pages = listedPages(em, spec, { statementTimeoutMs: 200 });
+      await expect(pages.next()).rejects.toMatchObject({ message: expect.stringContaining('statement timeout') });
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    const after = await listedPages(em, spec, { statementTimeoutMs: 200 }).next();
+    // The connection is fine afterwards: the same page, whole (ten: one record is restricted to a role).
+    expect(after.value).toHaveLength(10);
   });
 });
