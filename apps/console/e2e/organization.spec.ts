@@ -151,7 +151,7 @@ describe('members, roles, the inbox and the account in Chromium', () => {
     expect(inbox.items[0]?.readAt).not.toBeNull();
   });
 
-  it('renames the account, and cancels a pending invitation', async () => {
+  it('renames the account, cancels a pending invitation and removes a member', async () => {
     await page.getByRole('link', { name: /\(your account\)$/ }).click();
     await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
     await page.getByRole('textbox', { name: 'Display name' }).fill('Ada Admin');
@@ -167,6 +167,12 @@ describe('members, roles, the inbox and the account in Chromium', () => {
     await page.getByRole('dialog', { name: 'Cancel invitation?' }).getByRole('button', { name: 'Cancel invitation' }).click();
     await page.getByText('No pending invitations').waitFor();
     expect((await rpc<{ items: unknown[] }>('organizations.listInvites')).items).toEqual([]);
+
+    const bob = (await members()).find((member) => member.email === INVITED) as Member;
+    await page.getByRole('button', { name: `Remove ${bob.displayName}` }).click();
+    await page.getByRole('dialog', { name: 'Remove member?' }).getByRole('button', { name: 'Remove member' }).click();
+    await page.getByRole('table', { name: 'Members' }).getByText(INVITED).waitFor({ state: 'detached' });
+    expect((await members()).map((member) => member.email)).toEqual([E2E_ADMIN_EMAIL]);
   });
 
   it('signs every tab out when one signs out, and in when one signs in again', async () => {
