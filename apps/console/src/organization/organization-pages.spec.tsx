@@ -148,4 +148,27 @@ describe('the organization pages', () => {
     expect(await screen.findByText('Nothing unread.')).toBeTruthy();
     expect(calls.find((call) => call.procedure === 'notifications.markRead')?.input).toEqual({ ids: ['n-1'] });
   });
+
+  it('schedules the account’s deletion after confirming, and keeps it on request', async () => {
+    let scheduled: string | null = null;
+    const calls = fakeApi({
+      'me.get': () => json(200, { ...me([]), user: { ...me([]).user, deletionScheduledFor: scheduled } }),
+      'users.requestDeletion': () => {
+        scheduled = '2026-12-27T10:00:00.000Z';
+        return json(200, {});
+      },
+      'users.cancelDeletion': () => {
+        scheduled = null;
+        return json(200, {});
+      },
+    });
+    history.replaceState(null, '', '/account');
+    const user = await signIn();
+    await user.click(await screen.findByRole('button', { name: 'Delete my account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    await user.click(await screen.findByRole('button', { name: 'Keep my account' }));
+    expect(await screen.findByRole('button', { name: 'Delete my account' })).toBeTruthy();
+    expect(calls.filter((call) => call.procedure.startsWith('users.')).map((call) => call.procedure)).toEqual(['users.requestDeletion', 'users.cancelDeletion']);
+  });
 });
