@@ -32,6 +32,8 @@ describe('the automation editor in Chromium', () => {
     expect(response.status).toBeLessThan(300);
     return (await response.json()) as T;
   };
+  /** Polled over /rpc: /api/v1's rate limit is for integrations, and is checked once the wait is over. */
+  const followUps = async () => (await rpc<{ items: ApiRecord[] }>('records.list', { model: 'follow_ups' })).items;
   const automationCount = async () => (await rpc<{ items: unknown[] }>('automations.list', {})).items.length;
   const action = (number: number) => page.getByRole('group', { name: `Action ${number}` });
   const openEditor = async (name: string) => {
@@ -105,12 +107,9 @@ describe('the automation editor in Chromium', () => {
     await page.getByText('data-models.deals.record-created').waitFor();
 
     const deal = await rest<ApiRecord>('POST', '/models/deals/records', { data: { title: 'Acme' } });
-    const made = await eventually('the follow-up to be made', async () => {
-      const { items } = await rest<{ items: ApiRecord[] }>('GET', '/models/follow_ups/records');
-      expect(items).toHaveLength(1);
-      return items[0] as ApiRecord;
-    });
-    expect(made).toMatchObject({ title: 'Follow up Acme', data: { amount: 1200.5, stage: 'won' } });
+    await eventually('the follow-up to be made', async () => expect(await followUps()).toHaveLength(1));
+    const { items: made } = await rest<{ items: ApiRecord[] }>('GET', '/models/follow_ups/records');
+    expect(made).toMatchObject([{ title: 'Follow up Acme', data: { amount: 1200.5, stage: 'won' } }]);
     expect(deal.title).toBe('Acme');
     const inbox = await rpc<{ items: Array<{ title: string }> }>('notifications.list', {});
     expect(inbox.items.map((item) => item.title)).toContain('New deal: Acme');
@@ -136,6 +135,30 @@ describe('the automation editor in Chromium', () => {
     expect((await rpc<{ actions: unknown[] }>('automations.get', { id: saved?.id })).actions).toEqual(saved?.actions);
   });
 
+  it('updates the record found by a field’s value, the value a template of the run’s input', async () => {
+    await openEditor('Reopen by title');
+    await page.getByRole('radio', { name: /^HTTP hook/ }).check();
+    await action(1).getByRole('combobox', { name: 'Action 1 type' }).selectOption({ label: 'Update a record' });
+    await action(1).getByRole('combobox', { name: /^Model/ }).selectOption({ label: 'Follow-ups' });
+    await action(1).getByRole('radio', { name: 'A field’s value' }).check();
+    await action(1).getByRole('combobox', { name: /^Field/ }).selectOption({ label: 'Title' });
+    await action(1).getByRole('combobox', { name: /^Value/ }).fill('{{input.title}}');
+    await action(1).getByRole('combobox', { name: 'Add a field' }).selectOption({ label: 'Stage' });
+    await action(1).getByRole('combobox', { name: /^Stage/ }).selectOption({ label: 'Open' });
+    await screenshotBothWidths(page, 'automation-editor-match');
+    await page.getByRole('button', { name: 'Create automation' }).click();
+    await page.getByRole('dialog', { name: 'Your automation’s hook secret' }).getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('heading', { name: 'Reopen by title', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Run now' }).click();
+    const run = page.getByRole('dialog', { name: 'Run “Reopen by title” now' });
+    await run.getByRole('textbox', { name: /^Input/ }).fill('{ "title": "Follow up Acme" }');
+    await run.getByRole('button', { name: 'Run now' }).click();
+    await eventually('the follow-up to be reopened', async () => expect((await followUps()).map((item) => item.data.stage)).toEqual(['open']));
+    const { items: reopened } = await rest<{ items: ApiRecord[] }>('GET', '/models/follow_ups/records');
+    expect(reopened.map((item) => [item.title, item.data.stage])).toEqual([['Follow up Acme', 'open']]);
+  });
+
   it('shows the server’s refusal of a field that went away after it was picked, on that field', async () => {
     await openEditor('Notes for every hook call');
     await page.getByRole('radio', { name: /^HTTP hook/ }).check();
@@ -150,7 +173,7 @@ describe('the automation editor in Chromium', () => {
     const notes = action(1).getByRole('textbox', { name: /^Notes/ });
     await action(1).getByText('Unknown field "notes".').waitFor();
     expect(await notes.getAttribute('aria-invalid')).toBe('true');
-    expect(await automationCount()).toBe(1);
+    expect(await automationCount()).toBe(2);
     await screenshotBothWidths(page, 'automation-editor-refused');
 
     // Removing it saves.
@@ -158,6 +181,6 @@ describe('the automation editor in Chromium', () => {
     await page.getByRole('button', { name: 'Create automation' }).click();
     await page.getByRole('dialog', { name: 'Your automation’s hook secret' }).getByRole('button', { name: 'Done' }).click();
     await page.getByRole('heading', { name: 'Notes for every hook call', level: 1 }).waitFor();
-    expect(await automationCount()).toBe(2);
+    expect(await automationCount()).toBe(3);
   });
 });

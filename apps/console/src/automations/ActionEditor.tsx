@@ -4,6 +4,7 @@ import type { DataField, DataModel } from '../data-models/types';
 import { RadioGroup, SelectField, TextAreaField, TextField, type Option } from '../forms/fields';
 import { emptyAction, type ActionFormValues } from './action-form';
 import { PeoplePicker } from './PeoplePicker';
+import { RecordMatchEditor } from './RecordMatchEditor';
 import { ValueRowsEditor } from './ValueRowsEditor';
 
 const ACTION_OPTIONS: Option<ActionType>[] = [
@@ -66,12 +67,30 @@ export function ActionEditor({ index, count, value, onChange, onMove, onRemove, 
             value={value.target}
             options={[
               { value: 'recordId', label: 'Its id' },
-              { value: 'filter', label: 'A filter matching exactly one record' },
+              { value: 'match', label: 'A field’s value' },
+              { value: 'filter', label: 'A filter in JSON, matching exactly one record' },
             ]}
             onChange={(target) => set('target', target)}
           />
-          {value.target === 'recordId' ? (
-            <TextField label="Record id" hint={<>An id or a template, e.g. <code>{'{{event.payload.recordId}}'}</code></>} value={value.recordId} onChange={(recordId) => set('recordId', recordId)} error={errors[`${at}.recordId`]} spellCheck={false} required />
+          {value.target === 'match' ? (
+            <RecordMatchEditor
+              fields={fields}
+              value={value.match}
+              onChange={(match) => set('match', match)}
+              templateSuggestions={templateSuggestions}
+              error={errors[`${at}.filter`] ?? Object.entries(errors).find(([key]) => key.startsWith(`${at}.filter.`))?.[1]}
+            />
+          ) : value.target === 'recordId' ? (
+            <TextField
+              label="Record id"
+              hint={<>An id or a template, e.g. <code>{'{{event.payload.recordId}}'}</code></>}
+              value={value.recordId}
+              onChange={(recordId) => set('recordId', recordId)}
+              error={errors[`${at}.recordId`]}
+              spellCheck={false}
+              list={`${id}-placeholders`}
+              required
+            />
           ) : (
             <TextAreaField
               label="Filter"
@@ -87,8 +106,13 @@ export function ActionEditor({ index, count, value, onChange, onMove, onRemove, 
           )}
         </>
       ) : null}
+      <datalist id={`${id}-placeholders`}>
+        {templateSuggestions.map((placeholder) => (
+          <option key={placeholder} value={placeholder} />
+        ))}
+      </datalist>
       {value.type !== 'notify' ? (
-        value.model ? <ValueRowsEditor at={at} fields={fields} rows={value.values} onChange={(values) => set('values', values)} templateSuggestions={templateSuggestions} errors={errors} /> : null
+        value.model ? <ValueRowsEditor at={at} fields={fields} rows={value.values} onChange={(values) => set('values', values)} placeholdersListId={`${id}-placeholders`} errors={errors} /> : null
       ) : (
         <>
           <TextField label="Title" hint={<>May use templates, e.g. <code>{'{{input.ref}}'}</code>.</>} value={value.title} onChange={(title) => set('title', title)} error={errors[`${at}.title`]} maxLength={500} required />

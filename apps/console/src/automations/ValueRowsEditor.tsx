@@ -12,8 +12,8 @@ export interface ValueRowsEditorProps {
   fields: readonly DataField[] | undefined;
   rows: ValueRow[];
   onChange: (rows: ValueRow[]) => void;
-  /** Placeholders the trigger offers, suggested as a template is typed. */
-  templateSuggestions: string[];
+  /** The id of the datalist of placeholders the trigger offers, suggested as a template is typed. */
+  placeholdersListId: string;
   errors: Record<string, string>;
 }
 
@@ -24,7 +24,7 @@ const TEMPLATE_HINT = (
 );
 
 /** The values a record action writes: one row per chosen field, typed by its field, or a template. */
-export function ValueRowsEditor({ at, fields, rows, onChange, templateSuggestions, errors }: ValueRowsEditorProps) {
+export function ValueRowsEditor({ at, fields, rows, onChange, placeholdersListId, errors }: ValueRowsEditorProps) {
   const id = useId();
   if (!fields) return <p className="field-hint">Loading the model’s fields… (values already saved stay as they are)</p>;
   const writable = editableFields(fields);
@@ -41,7 +41,7 @@ export function ValueRowsEditor({ at, fields, rows, onChange, templateSuggestion
         return (
           <div className="automation-value" key={row.field}>
             {row.mode === 'template' ? (
-              <TextField label={`${label} (template)`} hint={TEMPLATE_HINT} value={row.template} onChange={(template) => setRow(index, { ...row, template })} error={error} spellCheck={false} required={field?.required} list={`${id}-placeholders`} />
+              <TextField label={`${label} (template)`} hint={TEMPLATE_HINT} value={row.template} onChange={(template) => setRow(index, { ...row, template })} error={error} spellCheck={false} required={field?.required} list={placeholdersListId} />
             ) : field && row.stored === undefined ? (
               <RecordValueInput field={field} value={row.value} onChange={(value) => setRow(index, { ...row, value })} error={error} />
             ) : (
@@ -70,11 +70,6 @@ export function ValueRowsEditor({ at, fields, rows, onChange, templateSuggestion
           </div>
         );
       })}
-      <datalist id={`${id}-placeholders`}>
-        {templateSuggestions.map((placeholder) => (
-          <option key={placeholder} value={placeholder} />
-        ))}
-      </datalist>
       {unused.length > 0 ? (
         <SelectField
           label="Add a field"

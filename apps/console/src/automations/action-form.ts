@@ -2,15 +2,17 @@ import type { ActionDefinition, ActionType } from '../api/automation-types';
 import type { DataField } from '../data-models/types';
 import { checkText } from '../forms/text-rules';
 import { checkValues, dataOf, rowsOf, type ValueRow } from './action-values';
+import { EMPTY_MATCH, filterOfMatch, matchOfFilter, matchProblem, type RecordMatch } from './record-match';
 
 /** One action as the editor holds it: values as typed inputs or templates, people as chosen ids. */
 export interface ActionFormValues {
   type: ActionType;
   model: string;
   values: ValueRow[];
-  /** update-record names its record by id or by a filter matching exactly one. */
-  target: 'recordId' | 'filter';
+  /** update-record names its record by id, by one field's value, or by a filter tree matching exactly one. */
+  target: 'recordId' | 'match' | 'filter';
   recordId: string;
+  match: RecordMatch;
   filterJson: string;
   title: string;
   body: string;
@@ -27,16 +29,18 @@ export const MAX_ACTIONS = 10;
 export type FieldsByModel = ReadonlyMap<string, readonly DataField[]>;
 
 export function emptyAction(type: ActionType = 'create-record'): ActionFormValues {
-  return { type, model: '', values: [], target: 'recordId', recordId: '', filterJson: '', title: '', body: '', userIds: [], role: '' };
+  return { type, model: '', values: [], target: 'recordId', recordId: '', match: EMPTY_MATCH, filterJson: '', title: '', body: '', userIds: [], role: '' };
 }
 
 export function actionFormOf(action: ActionDefinition, fields: readonly DataField[] = []): ActionFormValues {
+  const match = action.filter ? matchOfFilter(action.filter) : undefined;
   return {
     ...emptyAction(action.type),
     model: action.model ?? '',
     values: rowsOf(action.data ?? {}, fields),
-    target: action.filter ? 'filter' : 'recordId',
+    target: match ? 'match' : action.filter ? 'filter' : 'recordId',
     recordId: action.recordId ?? '',
+    match: match ?? EMPTY_MATCH,
     filterJson: action.filter ? JSON.stringify(action.filter, null, 2) : '',
     title: action.title ?? '',
     body: action.body ?? '',
@@ -96,6 +100,10 @@ export function checkAction(values: ActionFormValues, index: number, fieldsByMod
       const recordId = checkText(values.recordId, { required: true, maxLength: 200 });
       if (recordId) errors[`${at}.recordId`] = recordId;
       else target = { recordId: values.recordId.trim() };
+    } else if (values.target === 'match') {
+      const problem = fields ? matchProblem(values.match, fields) : values.match.field === '' ? 'Choose a field' : undefined;
+      if (problem) errors[`${at}.filter`] = problem;
+      else target = { filter: filterOfMatch(values.match, fields ?? []) };
     } else {
       const filter = parseJsonObject(values.filterJson);
       if ('error' in filter) errors[`${at}.filter`] = filter.error;

@@ -5,6 +5,7 @@ import { actionFormOf, checkAction, checkActions, emptyAction, parseJsonObject }
 import { holdsTemplate, startingRows, type ValueRow } from './action-values';
 import { changedAt, formErrorsOf, withoutErrorsOf } from './editor-errors';
 import { OTHER_EVENTS, eventOptions, sourceOf } from './event-choices';
+import { matchOfFilter } from './record-match';
 import { templateSuggestions, watchedModel } from './template-suggestions';
 import { automationFormOf, checkAutomationForm, emptyAutomationForm } from './automation-form';
 import { checkTrigger, cronSchedule, describeTrigger, emptyTrigger, isTimeZone } from './trigger-form';
@@ -127,6 +128,38 @@ describe('the action editor', () => {
     expect(startingRows(ORDER_FIELDS).map((row) => row.field)).toEqual(['title']);
     expect(holdsTemplate(['a', { b: 'x {{now}}' }])).toBe(true);
     expect(holdsTemplate('{{ unclosed')).toBe(false);
+  });
+});
+
+describe('finding the record to update by a field’s value', () => {
+  const byMatch = (match: { field: string; op: 'eq' | 'gt' | 'isEmpty' | 'contains'; value: string }) => ({
+    ...emptyAction('update-record'),
+    model: 'orders',
+    values: [typed('stage', 'won')],
+    target: 'match' as const,
+    match,
+  });
+
+  it('builds one condition, its value typed by the field unless it is a template', () => {
+    expect(checkAction(byMatch({ field: 'amount', op: 'gt', value: '1,000' }), 0, FIELDS).action?.filter).toEqual({ field: 'amount', op: 'gt', value: 1000 });
+    expect(checkAction(byMatch({ field: 'amount', op: 'eq', value: '{{input.amount}}' }), 0, FIELDS).action?.filter).toEqual({ field: 'amount', op: 'eq', value: '{{input.amount}}' });
+    expect(checkAction(byMatch({ field: 'stage', op: 'isEmpty', value: 'ignored' }), 0, FIELDS).action?.filter).toEqual({ field: 'stage', op: 'isEmpty' });
+  });
+
+  it('refuses what the filter rules refuse, at the filter', () => {
+    expect(checkAction(byMatch({ field: 'amount', op: 'eq', value: 'lots' }), 0, FIELDS).errors).toEqual({ 'actions[0].filter': expect.any(String) });
+    expect(checkAction(byMatch({ field: '', op: 'eq', value: '' }), 0, FIELDS).errors).toEqual({ 'actions[0].filter': 'Choose a field' });
+    expect(checkAction(byMatch({ field: 'title', op: 'eq', value: ' ' }), 0, FIELDS).errors).toEqual({ 'actions[0].filter': 'Give the value to match, or a template' });
+  });
+
+  it('opens a stored single condition as a match, and anything richer as JSON', () => {
+    const stored = { type: 'update-record' as const, model: 'orders', filter: { field: 'amount', op: 'eq', value: 3 }, data: { stage: 'won' } };
+    const form = actionFormOf(stored, ORDER_FIELDS);
+    expect(form.target).toBe('match');
+    expect(checkAction(form, 0, FIELDS).action).toEqual(stored);
+    expect(matchOfFilter({ and: [{ field: 'amount', op: 'eq', value: 3 }] })).toBeUndefined();
+    expect(matchOfFilter({ field: 'stage', op: 'in', value: ['won'] })).toBeUndefined();
+    expect(actionFormOf({ ...stored, filter: { field: 'stage', op: 'in', value: ['won'] } }, ORDER_FIELDS).target).toBe('filter');
   });
 });
 

@@ -32,7 +32,9 @@ export function changedAt(path: string, at: string, before: ActionFormValues, af
     const row = (action: ActionFormValues) => JSON.stringify(action.values.find((candidate) => candidate.field === value[1]) ?? null);
     return before.model !== after.model || row(before) !== row(after);
   }
-  const property = (rest.split(/[.[]/)[0] ?? rest) as keyof ActionFormValues;
-  const source: keyof ActionFormValues = property === ('data' as keyof ActionFormValues) ? 'values' : property === ('filter' as keyof ActionFormValues) ? 'filterJson' : property;
-  return JSON.stringify(before[source]) !== JSON.stringify(after[source]) || before.type !== after.type;
+  const property = rest.split(/[.[]/)[0] ?? rest;
+  // The server names the action's properties; the editor holds them in inputs of its own.
+  const sources: Array<keyof ActionFormValues> =
+    property === 'data' ? ['values'] : property === 'filter' ? ['target', 'match', 'filterJson'] : [property as keyof ActionFormValues];
+  return before.type !== after.type || sources.some((source) => JSON.stringify(before[source]) !== JSON.stringify(after[source]));
 }
