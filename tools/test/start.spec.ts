@@ -223,6 +223,7 @@ describe('npm start', () => {
       [{ PORT: '70000' }, 'start: configuration error: PORT must be an integer from 1 to 65535, got "70000"\n'],
       [{ LOG_LEVEL: 'verbose' }, 'start: configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "verbose"\n'],
       [{ EMBEDDED_POSTGRES_PORT: 'x' }, 'start: configuration error: EMBEDDED_POSTGRES_PORT must be an integer from 1 to 65535, got "x"\n'],
+      [{ START_LOGS: 'both' }, 'start: configuration error: START_LOGS must be terminal or file; got "both"\n'],
     ])('%j', async (env, line) => {
       const launcher = startScriptProcess(LAUNCHER, { LOCAL_DATA_DIR: dataDir, ...env });
       const { code, stderr } = await launcher.exited;
