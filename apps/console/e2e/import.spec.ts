@@ -42,6 +42,8 @@ describe('CSV import in Chromium', () => {
   let folder = '';
   let badRowsFile = '';
   const batches: number[] = [];
+  /** The console's scripts and styles the page has asked for. */
+  const assets: string[] = [];
 
   const rpc = <T>(procedure: string, input: unknown) => pageRpc<T>(page, api.url, procedure, input);
   /** Every record of the model as /api/v1 lists it, page after page. */
@@ -66,6 +68,8 @@ describe('CSV import in Chromium', () => {
     page = browser.page;
     folder = mkdtempSync(join(tmpdir(), 'console-import-e2e-'));
     page.on('request', (request: Request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/assets/')) assets.push(path);
       if (new URL(request.url()).pathname === '/rpc/records.createMany') batches.push((JSON.parse(request.postData() ?? '{}') as { records: unknown[] }).records.length);
     });
   }, 120_000);
@@ -94,9 +98,13 @@ describe('CSV import in Chromium', () => {
 
     await page.goto(`${api.url}/models/contacts/records`);
     await page.getByRole('heading', { name: 'Contacts records', level: 1 }).waitFor();
+    // The importer and its parser load when someone imports, never with the grid.
+    const importer = (name: string) => assets.some((path) => path.startsWith(`/assets/${name}-`));
+    expect([importer('ImportDialog'), importer('csv-parse.worker')]).toEqual([false, false]);
     await page.getByRole('button', { name: 'Import CSV' }).click();
     await dialog().getByLabel('CSV file').setInputFiles(file);
     await dialog().getByText('contacts.csv: 1,000 rows.').waitFor();
+    expect([importer('ImportDialog'), importer('csv-parse.worker')]).toEqual([true, true]);
     for (const [column, field] of [['Title', 'Title'], ['Email', 'Email'], ['AGE', 'Age'], ['Plan', 'Plan']]) {
       expect(await dialog().getByLabel(`Field for column ${column}`).locator('option:checked').textContent()).toMatch(new RegExp(`^${field}`));
     }
