@@ -47,7 +47,7 @@ describe('the records grid in Chromium', () => {
     expect(index).toBeGreaterThan(0);
     return row(title).locator('th, td').nth(index);
   };
-  /** Screenshots at both widths, light, then dark as the system preference asks. */
+  /** Screenshots at both widths, light, then dark as the system preference asks (for the grid's main states). */
   const screenshots = async (name: string) => {
     await screenshotBothWidths(page, name);
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -225,7 +225,7 @@ describe('the records grid in Chromium', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toContain(`Someone else changed ${dealTitle(2)} after it was loaded`);
     expect((await restRecord(ids[dealTitle(2)] as string)).data.amount).toBe(7);
-    await screenshots('records-conflict');
+    await screenshotBothWidths(page, 'records-conflict');
 
     await page.keyboard.press('Escape');
     await alert.getByRole('button', { name: `Reload ${dealTitle(2)}` }).click();
@@ -251,12 +251,39 @@ describe('the records grid in Chromium', () => {
     await searched;
     await page.getByRole('option', { name: 'Globex' }).waitFor();
     expect(await page.getByRole('listbox', { name: 'companies records' }).getByRole('option').allTextContents()).toEqual(['Globex']);
-    await screenshots('records-relation-picker');
+    await screenshotBothWidths(page, 'records-relation-picker');
     const saved = answered('records.update');
     await page.keyboard.press('Enter');
     expect((await saved).status()).toBe(200);
     expect((await restRecord(ids[dealTitle(3)] as string)).data.company).toBe(companies['Globex']);
     await eventually('the cell shows the title', async () => expect(await company.textContent()).toBe('Globex'), 5_000);
+  });
+
+  it('chooses a select option from its coloured list with the keyboard, and a day in a date input', async () => {
+    await openGrid('?sort=title');
+    const stage = await cell(dealTitle(6), 'Stage');
+    expect(await stage.textContent()).toBe('Lead');
+    await stage.click();
+    await page.keyboard.press('Enter');
+    const options = page.getByRole('listbox', { name: `Stage of ${dealTitle(6)}` });
+    await options.getByRole('option', { name: 'Lost' }).waitFor();
+    expect(await options.getByRole('option').allTextContents()).toEqual(['No value', 'Lead', 'Won', 'Lost']);
+    expect(await options.getByRole('option', { selected: true }).textContent()).toBe('Lead');
+    await page.keyboard.press('ArrowDown');
+    const saved = answered('records.update');
+    await page.keyboard.press('Enter');
+    expect((await saved).status()).toBe(200);
+    expect((await restRecord(ids[dealTitle(6)] as string)).data.stage).toBe('won');
+    await eventually('the chip shows the option', async () => expect(await stage.textContent()).toBe('Won'), 5_000);
+
+    const closes = await cell(dealTitle(6), 'Closes');
+    await closes.dblclick();
+    await page.getByLabel(`Closes of ${dealTitle(6)}`).fill('2027-01-15');
+    const dated = answered('records.update');
+    await page.keyboard.press('Tab');
+    expect((await dated).status()).toBe(200);
+    expect((await restRecord(ids[dealTitle(6)] as string)).data.closes).toBe('2027-01-15');
+    await eventually('the cell shows the day', async () => expect(await closes.textContent()).toBe('Jan 15, 2027'), 5_000);
   });
 
   it('toggles a yes / no cell with a click or Space, moves with the arrows and Tab, and empties a cell with Delete', async () => {
@@ -328,7 +355,7 @@ describe('the records grid in Chromium', () => {
     expect(await grid().locator('th[aria-sort="ascending"]').textContent()).toContain('Amount');
     expect(await grid().getByRole('rowheader').allTextContents()).toEqual(Array.from({ length: 10 }, (_, index) => dealTitle(10 + index)));
     expect(await titleWidth.getAttribute('aria-valuenow')).toBe('272');
-    await screenshots('records-view');
+    await screenshotBothWidths(page, 'records-view');
   });
 
   it('deletes the ticked records in bulk after confirming their number, and edits a field of every record the view matches', async () => {
@@ -339,7 +366,7 @@ describe('the records grid in Chromium', () => {
     await page.getByRole('button', { name: 'Delete…' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete 10 records?' });
     await confirm.waitFor();
-    await screenshots('records-bulk-delete');
+    await screenshotBothWidths(page, 'records-bulk-delete');
     const deleted = answered('records.deleteMany');
     await confirm.getByRole('button', { name: 'Delete 10 records' }).click();
     expect((await deleted).status()).toBe(200);

@@ -306,7 +306,7 @@ export function RecordsGrid(props: RecordsGridProps) {
           onKeyDown={(event) => {
             if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
             event.preventDefault();
-            props.onResize(column.key, widthOf(column) + (event.key === 'ArrowRight' ? RESIZE_STEP : -RESIZE_STEP));
+            props.onResize(column.key, column.width + (event.key === 'ArrowRight' ? RESIZE_STEP : -RESIZE_STEP));
           }}
         />
       </th>
