@@ -169,4 +169,31 @@ describe('CSV import in Chromium', () => {
     expect(records).toHaveLength(ROWS);
     expect(records.find((record) => record.title === contactTitle(BAD.age))?.data).toMatchObject({ age: 41 });
   });
+  it('exports the filtered, sorted view with its visible columns, row by row as /api/v1 lists it', async () => {
+    const filter = { field: 'plan', op: 'eq', value: 'pro' };
+    await page.goto(`${api.url}/models/contacts/records?filter=${encodeURIComponent(JSON.stringify(filter))}&sort=-age,title&hidden=email`);
+    await page.getByRole('heading', { name: 'Contacts records', level: 1 }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = join(folder, 'export.csv');
+    await (await download).saveAs(file);
+    const [header, ...lines] = readFileSync(file, 'utf8').trim().split(/\r\n/);
+    expect(header).toBe('id,title,age,plan,createdAt,updatedAt');
+
+    const listed: ApiRecord[] = [];
+    let cursor: string | null = null;
+    do {
+      const query = new URLSearchParams({ filter: JSON.stringify(filter), sort: '-age,title', limit: '100', ...(cursor ? { cursor } : {}) });
+      const response = await fetch(`${api.url}/api/v1/models/contacts/records?${query}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+      const body = (await response.json()) as { items: ApiRecord[]; nextCursor: string | null };
+      listed.push(...body.items);
+      cursor = body.nextCursor;
+    } while (cursor);
+    expect(listed).toHaveLength(500);
+    expect(lines).toHaveLength(listed.length);
+    lines.forEach((line, index) => {
+      const record = listed[index] as ApiRecord & { createdAt: string; updatedAt: string };
+      expect(line.split(',')).toEqual([record.id, record.title, String(record.data.age), 'pro', record.createdAt, record.updatedAt]);
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import type { DataField } from '../data-models/types';
+import { ExportButton } from '../export/ExportButton';
 import { ImportButton } from '../import/ImportButton';
 import { SavedViewsMenu } from '../saved-views/SavedViewsMenu';
 import { TrashLink } from '../trash/TrashLink';
@@ -26,6 +27,7 @@ export function RecordsToolbarTools(props: RecordsToolProps) {
       {/* Mount tools here, one per line: <SomeTool {...props} /> */}
       <SavedViewsMenu {...props} />
       <ImportButton {...props} />
+      <ExportButton {...props} />
       <TrashLink {...props} />
     </div>
   );
