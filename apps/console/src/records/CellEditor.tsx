@@ -108,6 +108,11 @@ function TextEditor({ field, label, initial, error, onCommit, onCancel, errorId 
     done.current = true;
     onCommit(value, undefined, move);
   };
+  // A changed value may be committed again, even where the last one was refused in the same words.
+  const change = (value: string) => {
+    done.current = false;
+    setDraft(value);
+  };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') {
       event.preventDefault();
@@ -135,13 +140,13 @@ function TextEditor({ field, label, initial, error, onCommit, onCancel, errorId 
         {...common}
         type="checkbox"
         checked={draft === 'true'}
-        onChange={(event) => setDraft(event.target.checked ? 'true' : 'false')}
+        onChange={(event) => change(event.target.checked ? 'true' : 'false')}
         onBlur={() => commit(draft, 'stay')}
       />
     );
   }
   if (field.type === 'LONG_TEXT' || field.type === 'RICH_TEXT') {
-    return <textarea {...common} rows={4} value={draft} onChange={(event) => setDraft(event.target.value)} />;
+    return <textarea {...common} rows={4} value={draft} onChange={(event) => change(event.target.value)} />;
   }
   return (
     <input
@@ -151,7 +156,7 @@ function TextEditor({ field, label, initial, error, onCommit, onCancel, errorId 
       spellCheck={field.type === 'TEXT' ? undefined : false}
       className={field.type === 'NUMBER' ? 'numeric' : undefined}
       value={draft}
-      onChange={(event) => setDraft(event.target.value)}
+      onChange={(event) => change(event.target.value)}
     />
   );
 }
@@ -175,13 +180,18 @@ function OptionList({ field, label, initial, error, onCommit, onCancel, errorId 
     done.current = true;
     onCommit(multiple ? values : (values[0] ?? ''), undefined, move);
   };
-  const toggle = (value: string) =>
+  const toggle = (value: string) => {
+    done.current = false;
     setChosen((current) => options.map((option) => option.value).filter((candidate) => (candidate === value ? !current.includes(value) : current.includes(candidate))));
+  };
   const pick = (index: number) => {
     const option = options[index];
     if (!option) return;
     if (multiple) toggle(option.value);
-    else commit([option.value], 'down');
+    else {
+      done.current = false;
+      commit([option.value], 'down');
+    }
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {

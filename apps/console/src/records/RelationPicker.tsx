@@ -71,6 +71,8 @@ export function RelationPicker({ field, label, multiple, chosen: initial, invali
   };
   const pick = (record: RelatedRecord | undefined) => {
     if (!record) return;
+    // A new choice may be saved again, even where the last one was refused.
+    done.current = false;
     if (!multiple) {
       commit([record], 'down');
       return;
