@@ -1,7 +1,8 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { DataField } from '../data-models/types';
 import { optionsOf } from './cell-format';
 import { isMultipleRelation } from './cell-editing';
+import { chipStyle } from './CellValue';
 import type { FormValue } from './record-form';
 import { RelationPicker, type RelatedRecord } from './RelationPicker';
 
@@ -249,7 +250,7 @@ function OptionList({ field, label, initial, error, onCommit, onCancel, errorId 
           {option.value === '' ? (
             <span className="muted">{option.label}</span>
           ) : (
-            <span className="chip" style={'color' in option && option.color ? ({ '--chip-color': option.color } as CSSProperties) : undefined}>
+            <span className="chip" style={chipStyle('color' in option ? option.color : undefined)}>
               {option.label}
             </span>
           )}

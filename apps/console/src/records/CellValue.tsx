@@ -1,6 +1,18 @@
 import type { CSSProperties } from 'react';
 import type { CellDisplay } from './cell-format';
 
+const supported = new Map<string, boolean>();
+/** A chip's colour as CSS takes it: hex colours and CSS colour names; another palette name gets the neutral chip. */
+export function chipStyle(color: string | undefined): CSSProperties | undefined {
+  if (!color) return undefined;
+  let ok = supported.get(color);
+  if (ok === undefined) {
+    ok = typeof CSS === 'undefined' || typeof CSS.supports !== 'function' || CSS.supports('color', color);
+    supported.set(color, ok);
+  }
+  return ok ? ({ '--chip-color': color } as CSSProperties) : undefined;
+}
+
 /** A cell's value as its type shows it; links open in a new tab so the grid stays where it is. */
 export function CellValue({ display }: { display: CellDisplay }) {
   switch (display.kind) {
@@ -12,7 +24,7 @@ export function CellValue({ display }: { display: CellDisplay }) {
       return (
         <span className="chips">
           {display.chips.map((chip, index) => (
-            <span key={index} className="chip" style={chip.color ? ({ '--chip-color': chip.color } as CSSProperties) : undefined}>
+            <span key={index} className="chip" style={chipStyle(chip.color)}>
               {chip.label}
             </span>
           ))}
