@@ -115,6 +115,13 @@ export async function sendExport(
   ctx.set('Cache-Control', 'no-store');
   // Koa writes nothing: this does, and ends the response.
   ctx.respond = false;
+  if (ctx.method === 'HEAD') {
+    // The headers only: the rest would be read for nothing.
+    response.end();
+    clearInterval(probe);
+    await exported.pages.return();
+    return;
+  }
   try {
     let page = first;
     await send(writer.header(), false);

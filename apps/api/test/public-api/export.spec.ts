@@ -40,17 +40,21 @@ const running = (api: TestApi, org: OrganizationWithKey) => api.runtime.organiza
  * Runs `before` just ahead of the n-th next call of the organization into its connection share
  * (the first holds the export's procedure and first page, each later one one more page), once.
  */
-function beforeShareCall(api: TestApi, org: OrganizationWithKey, n: number, before: () => Promise<void>): void {
+function beforeShareCall(api: TestApi, org: OrganizationWithKey, n: number, before: () => Promise<void>): () => void {
   const share = api.runtime.organizationShare;
   const original = share.run.bind(share);
+  const restore = () => {
+    share.run = original;
+  };
   let calls = 0;
   share.run = async <T>(organizationId: string | null | undefined, work: () => Promise<T>): Promise<T> => {
     if (organizationId === org.organizationId && ++calls === n) {
-      share.run = original;
+      restore();
       await before();
     }
     return original(organizationId, work);
   };
+  return restore;
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>): Promise<void> {
@@ -226,6 +230,19 @@ describe('record export over /api/v1', () => {
       }
     }, 60_000);
 
+    it('answers HEAD with the headers alone, reading no page past the first', async () => {
+      let secondPageRead = false;
+      const restore = beforeShareCall(api, org, 2, async () => {
+        secondPageRead = true;
+      });
+      const head = await api.request('/api/v1/models/bulk/records/export?format=csv', { method: 'HEAD', token: org.key.token });
+      restore();
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-disposition')).toBe('attachment; filename="bulk.csv"');
+      expect(await head.text()).toBe('');
+      expect(secondPageRead).toBe(false);
+    });
+
     it('streams every record across pages', async () => {
       expect(csvRows((await exported(owner, 'bulk/records/export')).text)).toHaveLength(BULK + 1);
       expect(ndjsonLines((await exported(owner, 'bulk/records/export?format=ndjson')).text)).toHaveLength(BULK);
@@ -236,10 +253,15 @@ describe('record export over /api/v1', () => {
       ['ndjson', (text: string) => text.split('\n').at(-2), /^\{"error":\{"code":"service_unavailable","message":"[^"]+","requestId":"[^"]+"\}\}$/],
     ] as const)('ends a %s export that fails after its first byte with an error line', async (format, lastLine, marker) => {
       // The second page finds the organization's one place taken past its wait (100 ms): the share refuses it.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
       beforeShareCall(api, org, 2, async () => {
-        void api.runtime.organizationShare.run(org.organizationId, () => sleep(150));
+        void api.runtime.organizationShare.run(org.organizationId, () => held);
       });
-      const { response, text } = await exported(owner, `bulk/records/export?format=${format}`);
+      const response = await api.request(`/api/v1/models/bulk/records/export?format=${format}`, { token: org.key.token });
+      const text = await response.text();
+      release();
+      expect(response.status).toBe(200);
       expect(lastLine(text)).toMatch(marker);
       const written = format === 'csv' ? csvRows(text).length - 2 : ndjsonLines(text).length - 1;
       expect(written).toBe(1000);
