@@ -70,7 +70,7 @@ export default function SignInPage({ notice }: { notice?: string }) {
         <form onSubmit={submitToken}>
           <TextAreaField
             label="Session token from your identity provider"
-            hint="The JWT your identity provider issued for this platform. It is kept in this tab only and forgotten when the tab closes."
+            hint="The JWT your identity provider issued for this platform. It is kept by the open tabs of this console only and forgotten when the last one closes."
             value={token}
             onChange={setToken}
             rows={3}
