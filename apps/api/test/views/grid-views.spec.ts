@@ -89,4 +89,15 @@ describe('saved grid views', () => {
     const noModel = await api.rpc('views.grids.create', { modelKey: 'missing_model', name: 'Bad', state: state() }, auth);
     expect(noModel.status).toBe(404);
   });
+
+  it('keeps a model to 100 views of each person and 100 shared ones, so one answer lists them all', async () => {
+    const counter = await org.addMember(['member']);
+    for (let index = 0; index < 100; index += 1) {
+      await org.rpc('views.grids.create', { modelKey: org.modelKey, name: `Mine ${index}`, state: state() }, counter.session);
+    }
+    const refused = await api.rpc('views.grids.create', { modelKey: org.modelKey, name: 'One more', state: state() }, { token: counter.session, organizationId: org.organizationId });
+    expect(refused).toMatchObject({ status: 409, body: { error: { code: 'conflict' } } });
+    // Another person's views are theirs to count.
+    await org.rpc('views.grids.create', { modelKey: org.modelKey, name: 'Owner still may', state: state() });
+  });
 });

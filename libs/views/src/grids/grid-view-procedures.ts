@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import {
+  conflict,
   defineProcedure,
   forbidden,
   isDomainError,
@@ -17,6 +18,8 @@ import { GridViewSchema, GridViewStateSchema, MAX_STATE_LENGTH, type GridView, t
 const NameInput = Type.String({ minLength: 1, maxLength: 200 });
 const SharedInput = Type.Boolean({ description: 'true shares the view with the organization (needs data-models.manage)' });
 const SHARING = 'data-models.manage';
+/** Views listed in one answer, unpaged: a person's own views of a model, and the model's shared ones, each at most this many. */
+export const MAX_VIEWS_PER_LIST = 100;
 
 interface GridViewRow {
   id: string;
@@ -52,6 +55,20 @@ async function requireVisibleView(ctx: OrgContext, id: string): Promise<GridView
   );
   if (!row) throw notFound('Grid view');
   return row;
+}
+
+/**
+ * Another view of this kind (the caller's own, or shared) still fits in the list's one answer.
+ * Two creates at once may both pass at 99: the cap bounds the list, it is not a count to the unit.
+ */
+async function requireRoom(ctx: OrgContext, modelKey: string, shared: boolean): Promise<void> {
+  const [{ count }] = (await ctx.em.execute<Array<{ count: string }>>(
+    `SELECT count(*) AS count FROM grid_views WHERE organization_id = ? AND model_key = ? AND shared = ? AND (shared OR created_by = ?)`,
+    [ctx.organizationId, modelKey, shared, ctx.principal.userId],
+  )) as [{ count: string }];
+  if (Number(count) >= MAX_VIEWS_PER_LIST) {
+    throw conflict(`A model has at most ${MAX_VIEWS_PER_LIST} ${shared ? 'shared views' : 'views of your own'}; delete one first`);
+  }
 }
 
 /** A shared view belongs to the organization: changing it takes the permission that shares one. */
@@ -120,6 +137,7 @@ export function createGridViewProcedures(call: ModelCall): AnyProcedure[] {
     output: GridViewSchema,
     async handler(ctx, input) {
       await checkState(ctx, input.modelKey, input.state);
+      await requireRoom(ctx, input.modelKey, input.shared === true);
       const [row] = await ctx.em.execute<GridViewRow[]>(
         `INSERT INTO grid_views (id, organization_id, model_key, name, state, shared, created_by)
          VALUES (?, ?, ?, ?, ?::jsonb, ?, ?) RETURNING ${COLUMNS}`,
@@ -145,6 +163,7 @@ export function createGridViewProcedures(call: ModelCall): AnyProcedure[] {
       requireMayChange(ctx, current);
       if (input.state) await checkState(ctx, current.model_key, input.state);
       const shared = input.shared ?? current.shared;
+      if (shared !== current.shared) await requireRoom(ctx, current.model_key, shared);
       // A view becoming personal becomes the caller's; one staying as it was keeps its owner.
       const owner = shared === current.shared ? current.created_by : ctx.principal.userId;
       const [row] = await ctx.em.execute<GridViewRow[]>(
