@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import type { ScheduledTask } from '@mrp/runtime';
 import { errorOf, startTestApi, type TestApi } from './support/test-api';
+import { capturedLogger } from '@mrp/platform/testing';
 
 const CRON_SECRET = 'cron-secret-for-tests-0123456789';
 const METHODS = ['GET', 'POST'] as const;
@@ -17,18 +16,6 @@ interface Answer {
 async function call(api: TestApi, task: string, method: string, authorization?: string): Promise<Answer> {
   const response = await api.request(`/cron/${task}`, { method, headers: authorization === undefined ? {} : { Authorization: authorization } });
   return { task, method, status: response.status, body: await response.json(), wwwAuthenticate: response.headers.get('www-authenticate') };
-}
-
-/** The api's log lines, to count how often a failure is logged. */
-function capturedLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
 }
 
 describe('/cron/<task>', () => {

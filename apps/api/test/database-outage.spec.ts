@@ -1,20 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { startTestApi, type TestApi } from './support/test-api';
 import { createOrganizationWithKey, publicApi, queryDatabase, sleep, type OrganizationWithKey, type PublicApiClient } from './support/public-api-fixtures';
-
-/** The api's log lines, to see that a database going away is never logged as a bug of ours. */
-function capturedLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
+import { capturedLogger } from '@mrp/platform/testing';
 
 /** Ends every backend of the api's database, as a restart or a failover does to its connections. */
 async function terminateEveryBackend(api: TestApi): Promise<void> {

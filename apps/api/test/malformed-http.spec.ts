@@ -1,8 +1,7 @@
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { startTestApi, type TestApi } from './support/test-api';
 import { createOrganizationWithKey, publicApi, type OrganizationWithKey } from './support/public-api-fixtures';
+import { capturedLogger } from '@mrp/platform/testing';
 
 /**
  * Sends bytes as they are (no client library would) and reads everything until the server closes
@@ -79,18 +78,6 @@ describe('malformed HTTP', () => {
     expect(response.status).toBe(200);
   });
 });
-
-/** The api's log lines, to see that nothing a client does to its own connection is logged as our failure. */
-function capturedLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
 
 /** Sends the whole request, then half-closes (as `nc -N` does) and reads the answer until the server closes. */
 function sendThenHalfClose(api: TestApi, request: string): Promise<{ status: number; body: string }> {

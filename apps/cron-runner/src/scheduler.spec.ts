@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { loadConfig, type TaskSlotClaims } from '@mrp/platform';
 import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { createRuntime, type Runtime, type ScheduledTask } from '@mrp/runtime';
 import { startScheduler } from './scheduler';
+import { capturedLogger } from '@mrp/platform/testing';
 
 /** A recent minute: claims are pruned a day after their slot, so a fixed date would stop working a day later. */
 const SLOT = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 10 * 60_000);
@@ -15,20 +14,9 @@ function countingTask(name = 'counts'): ScheduledTask & { runs: number } {
   return task;
 }
 
-function capturedLogger() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, stream), lines };
-}
-
 describe('startScheduler', () => {
   it('logs each run with its task, count, duration and slot; a failing task neither stops nor delays the others', async () => {
-    const { logger, lines } = capturedLogger();
+    const { logger, lines } = capturedLogger('debug');
     const runtime = { logger } as unknown as Runtime;
     const counts = countingTask();
     const fails: ScheduledTask = { name: 'fails', schedule: '* * * * *', description: 'fails', run: async () => Promise.reject(new Error('boom')) };
@@ -51,7 +39,7 @@ describe('startScheduler', () => {
   });
 
   it('skips a slot another scheduler claimed, at debug level', async () => {
-    const { logger, lines } = capturedLogger();
+    const { logger, lines } = capturedLogger('debug');
     const counts = countingTask();
     const scheduler = startScheduler({ logger } as unknown as Runtime, [], { claims: { claim: async () => false }, startTimers: false });
     expect(await scheduler.runSlot(counts, SLOT)).toBe('skipped');
@@ -60,7 +48,7 @@ describe('startScheduler', () => {
   });
 
   it('fires a task on its cron schedule and not after stop; leaves out a task whose schedule is off', async () => {
-    const { logger } = capturedLogger();
+    const { logger } = capturedLogger('debug');
     const counts = countingTask();
     const off = countingTask('off');
     const fired: Date[] = [];

@@ -13,3 +13,4 @@ export { startAppProcess, startScriptProcess, type AppProcess } from './app-proc
 export { RecordingEventDispatcher } from './recording-dispatcher';
 export { sentStatements, statementsOf } from './statements';
 export { definedPreparedStatements, genericPlanReads, type PlanReads } from './generic-plans';
+export { capturedLogger } from './captured-logger';

@@ -1,21 +1,9 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { knexLog } from './pool-log';
-
-function captured() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, stream), lines };
-}
+import { capturedLogger } from '../../testing';
 
 describe("knex's messages", () => {
   it('are JSON lines of the database component, at their level', () => {
-    const { logger, lines } = captured();
+    const { logger, lines } = capturedLogger('debug');
     const log = knexLog(logger);
     log.warn('something odd');
     log.error('something wrong');
@@ -28,7 +16,7 @@ describe("knex's messages", () => {
   });
 
   it('say lost connections once per incident, and never for a connection the driver ended itself', () => {
-    const { logger, lines } = captured();
+    const { logger, lines } = capturedLogger('debug');
     let now = 0;
     const log = knexLog(logger, () => now);
     log.warn('Connection Error: Connection ended unexpectedly');
