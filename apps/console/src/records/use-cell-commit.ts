@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { describeError } from '../api/rpc-error';
 import type { DataField, DataRecord } from '../data-models/types';
 import { cellValueOf, checkCell, mergeSaved, sameValue } from './cell-editing';
-import type { CellCommit } from './RecordsGrid';
+import type { CellCommit } from './GridRow';
 import { useCellSave } from './use-cell-save';
 
 export const CONFLICT_MESSAGE = 'Someone else changed this record after it was loaded, so this change was not saved.';
