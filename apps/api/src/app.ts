@@ -13,6 +13,7 @@ import { hooksRouter } from './hooks/hooks-router';
 import { publicApiGate, publicApiRouter } from './public-api/public-api-router';
 import { publicApiCors } from './public-api/cors';
 import { referencePageRouter } from './public-api/reference/reference-page-router';
+import { mcpCors, mcpGate, mcpRouter } from './mcp/mcp-router';
 import { devSessionRouter, devSignInEnabled } from './dev/dev-session-router';
 import { consoleStatic } from './console/console-static';
 
@@ -50,6 +51,10 @@ export function buildApp({ runtime, authenticateSession, rateLimiter, referenceP
   app.use(publicApiGate(runtime));
   app.use(publicApiCors(runtime.config.publicApiCorsOrigins));
   mount(app, publicApiRouter(runtime, rateLimiter, authenticateSession));
+  // The Model Context Protocol: the public API's third door, behind the same flag, keys and buckets.
+  app.use(mcpGate(runtime));
+  app.use(mcpCors(runtime.config.publicApiCorsOrigins));
+  mount(app, mcpRouter(runtime, rateLimiter));
   mount(app, referencePageRouter(referencePageDir));
   mount(app, rpcRouter(runtime, authenticateSession));
   mount(app, hooksRouter(runtime));

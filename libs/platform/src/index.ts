@@ -71,6 +71,7 @@ export {
   type EventCause,
   type EventDispatcher,
   type EventEnvelope,
+  type EventMetadata,
   type PendingEvent,
 } from './events/event-envelope';
 export { FeatureFlagStore, type FeatureFlagState } from './feature-flags/feature-flag-store';

@@ -9,6 +9,14 @@ export interface EventCause {
   automationChain: string[];
 }
 
+/**
+ * How the change behind an event came in, when a door says so (`via: "mcp"` for the Model Context
+ * Protocol server), so automations and webhook receivers can tell an agent's writes apart.
+ */
+export interface EventMetadata {
+  via: string;
+}
+
 /** The event shape of DESIGN 8; the typed catalog of `type`/`payload` pairs lives in the events lib. */
 export interface EventEnvelope<TType extends string = string, TPayload = unknown> {
   id: string;
@@ -20,6 +28,8 @@ export interface EventEnvelope<TType extends string = string, TPayload = unknown
   userId?: string;
   /** Present when an automation run caused the event. */
   causedBy?: EventCause;
+  /** Present when the door the change came through marks its events (see EventMetadata). */
+  metadata?: EventMetadata;
   /**
    * On events about a record: the roles its record is restricted to (empty: none). Never sent to
    * receivers; webhooks deliver the event only to endpoints whose principal may read the record.
@@ -28,10 +38,10 @@ export interface EventEnvelope<TType extends string = string, TPayload = unknown
   payload: TPayload;
 }
 
-/** What an emitter supplies; id, time, correlation id and cause are stamped on emit. */
+/** What an emitter supplies; id, time, correlation id, cause and metadata are stamped on emit. */
 export type PendingEvent<TType extends string = string, TPayload = unknown> = Omit<
   EventEnvelope<TType, TPayload>,
-  'id' | 'occurredAt' | 'correlationId' | 'causedBy'
+  'id' | 'occurredAt' | 'correlationId' | 'causedBy' | 'metadata'
 >;
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, badRequest, forbidden, isDomainError, notFound, validationFailed } from '../errors/domain-error';
 import { needsFlush, runInTransaction } from '../database/transaction';
-import type { EventCause, EventDispatcher, EventEnvelope, PendingEvent } from '../events/event-envelope';
+import type { EventCause, EventDispatcher, EventEnvelope, EventMetadata, PendingEvent } from '../events/event-envelope';
 import { newId } from '../ids/ids';
 import type { Logger } from '../logging/logger';
 import type { FeatureFlagStore } from '../feature-flags/feature-flag-store';
@@ -22,6 +22,8 @@ export interface Invocation {
   correlationId: string;
   /** The automation run doing this work, stamped on every event the call emits. */
   causedBy?: EventCause;
+  /** The door's mark, stamped on every event the call emits (e.g. `{ via: 'mcp' }`). */
+  eventMetadata?: EventMetadata;
   /** A door's record of the call's outcome, committed with the call (see OutcomeRecorder). */
   recorder?: OutcomeRecorder;
   /**
@@ -155,6 +157,7 @@ export async function invokeProcedure<TOutput>(
         correlationId: invocation.correlationId,
         ...event,
         ...(invocation.causedBy ? { causedBy: invocation.causedBy } : {}),
+        ...(invocation.eventMetadata ? { metadata: invocation.eventMetadata } : {}),
       });
     },
     include: (stamped) => {

@@ -34,6 +34,7 @@ function stamp(source: EventEnvelope, event: PendingEvent): EventEnvelope {
     ...(source.correlationId !== undefined ? { correlationId: source.correlationId } : {}),
     ...event,
     ...(source.causedBy ? { causedBy: source.causedBy } : {}),
+    ...(source.metadata ? { metadata: source.metadata } : {}),
     ...(source.recordAccess ? { recordAccess: source.recordAccess } : {}),
   };
 }

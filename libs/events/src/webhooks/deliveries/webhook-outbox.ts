@@ -49,6 +49,7 @@ export function deliveryBody(event: EventEnvelope): string {
     organizationId: event.organizationId,
     userId: event.userId,
     causedBy: event.causedBy,
+    metadata: event.metadata,
     payload: event.payload,
   });
 }
