@@ -276,6 +276,35 @@ describe('/mcp, the Model Context Protocol door', () => {
     });
   });
 
+  describe('resources and the prompt', () => {
+    it('lists each model as a model:// resource whose content is its typed description', async () => {
+      const { resources } = await owner.listResources();
+      expect(resources).toEqual([expect.objectContaining({ uri: `model://${org.modelKey}`, name: org.modelKey, mimeType: 'application/json' })]);
+      const { resourceTemplates } = await owner.listResourceTemplates();
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['model://{key}']);
+      const { contents } = await owner.readResource({ uri: `model://${org.modelKey}` });
+      const described = JSON.parse(String((contents[0] as { text: string }).text)) as unknown;
+      expect(described).toEqual(await ok(owner, 'describe_model', { model: org.modelKey }));
+      await expect(owner.readResource({ uri: 'model://nothing_here' })).rejects.toThrow(/not_found/);
+    });
+
+    it("explains the filter language with examples from the organization's own fields", async () => {
+      const { prompts } = await owner.listPrompts();
+      expect(prompts.map((prompt) => prompt.name)).toEqual(['work_with_data']);
+      const { messages } = await owner.getPrompt({ name: 'work_with_data' });
+      const text = (messages[0].content as { text: string }).text;
+      expect(text).toContain(`- ${org.modelKey} (Tasks): title TEXT, status SELECT`);
+      expect(text).toContain(`list_records {"model":"${org.modelKey}","filter":{"field":"status","op":"eq","value":"open"}}`);
+      expect(text).toMatch(/isEmpty, isNotEmpty/);
+    });
+
+    it('a key without data-models.read cannot read the resources either', async () => {
+      const recordsOnly = await connected((await org.createKey({ name: 'Records only', fullAccess: false, permissions: ['records.read'] })).token);
+      await expect(recordsOnly.readResource({ uri: `model://${org.modelKey}` })).rejects.toThrow(/forbidden/);
+      expect(await refused(recordsOnly, 'list_models', {})).toMatchObject({ code: 'forbidden' });
+    });
+  });
+
   describe('the same rules as /api/v1', () => {
     it('a read-only key reads, and every write tool is refused (forbidden) without writing', async () => {
       const readOnly = await connected((await org.createKey({ name: 'Agent, read only', fullAccess: false, permissions: ['data-models.read', 'records.read'] })).token);
