@@ -314,7 +314,8 @@ export function RecordsGrid(props: RecordsGridProps) {
   return (
     <div
       ref={setScroller}
-      className="records-grid"
+      // On a phone the row actions scroll with the row, leaving the width to the values beside the frozen title.
+      className={gridWidth && gridWidth < NARROW_GRID ? 'records-grid narrow' : 'records-grid'}
       style={height ? { height } : undefined}
       role="region"
       aria-label={`${props.modelName} records`}
