@@ -155,7 +155,11 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
 
 /** Gives claimed deliveries back before their lease runs out (a worker stopping with work it did not start). */
 export async function releaseClaims(em: EntityManager, deliveryIds: readonly string[]): Promise<void> {
-  await em.execute(`UPDATE webhook_deliveries SET locked_until = NULL, attempt_in_flight = NULL WHERE id = ANY(?::uuid[]) AND status = 'pending'`, [
+  // SKIP LOCKED, as renewClaims: a claim not given back simply runs out.
+  await em.execute(
+    `UPDATE webhook_deliveries SET locked_until = NULL, attempt_in_flight = NULL
+      WHERE id IN (SELECT id FROM webhook_deliveries WHERE id = ANY(?::uuid[]) AND status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED)`,
+    [
     sqlTextArray(deliveryIds),
   ]);
 }
@@ -167,9 +171,14 @@ export async function releaseClaims(em: EntityManager, deliveryIds: readonly str
  */
 export async function renewClaims(em: EntityManager, claims: ReadonlyMap<string, number>, leaseSeconds: number): Promise<void> {
   await em.execute(
+    // SKIP LOCKED: a delivery being recorded or deleted right now needs no renewal, and waiting on
+    // it could close a cycle with a deletion locking the same rows in another order.
     `UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => ?::float8)
-       FROM unnest(?::uuid[], ?::int[]) AS held(id, attempt)
-      WHERE d.id = held.id AND d.attempt_in_flight = held.attempt AND d.status = 'pending'`,
+      WHERE d.id IN (
+        SELECT q.id FROM webhook_deliveries q JOIN unnest(?::uuid[], ?::int[]) AS held(id, attempt) ON q.id = held.id
+         WHERE q.attempt_in_flight = held.attempt AND q.status = 'pending'
+         ORDER BY q.id FOR UPDATE OF q SKIP LOCKED
+      )`,
     [leaseSeconds, sqlTextArray([...claims.keys()]), `{${[...claims.values()].join(',')}}`],
   );
 }

@@ -104,6 +104,9 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
     output: Type.Object({ recorded: Type.Integer() }),
     async handler(ctx, input) {
       const ids = [...new Set(input.attempts.map((result) => result.deliveryId))].sort();
+      // The endpoints first, then the deliveries: the order webhooks.endpoints.delete takes them
+      // (the endpoint, then its deliveries by trigger), so the two never wait on each other in a cycle.
+      const endpoints = await lockEndpointsOf(ctx.em, ids);
       const held = await ctx.em.execute<HeldDelivery[]>(
         `SELECT id, endpoint_id, event_type, attempt_count, attempts_left FROM webhook_deliveries
           WHERE id = ANY(?::uuid[]) AND status = 'pending' ORDER BY id FOR UPDATE`,
@@ -142,7 +145,6 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
       }
 
       const sent = current.filter((result) => result.outcome !== 'endpoint-disabled');
-      const endpoints = await lockEndpoints(ctx.em, [...new Set(sent.map((result) => (deliveries.get(result.deliveryId) as HeldDelivery).endpoint_id))]);
       const endpointChanges = endpointHealthChanges(endpoints, sent, deliveries, ctx.emit);
       // One statement writes it all: the attempts, the deliveries' new state, the endpoints' health.
       await ctx.em.execute(
@@ -189,13 +191,12 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
   });
 }
 
-/** The endpoints the attempts went to, locked in id order (so concurrent recorders never deadlock). */
-async function lockEndpoints(em: EntityManager, endpointIds: readonly string[]): Promise<Map<string, LockedEndpoint>> {
-  if (endpointIds.length === 0) return new Map();
+/** The endpoints of the deliveries, locked in id order (so concurrent recorders never deadlock). */
+async function lockEndpointsOf(em: EntityManager, deliveryIds: readonly string[]): Promise<Map<string, LockedEndpoint>> {
   const rows = await em.execute<LockedEndpoint[]>(
     `SELECT id, organization_id, url, state, consecutive_failures FROM webhook_endpoints
-      WHERE id = ANY(?::uuid[]) ORDER BY id FOR UPDATE`,
-    [sqlTextArray([...endpointIds].sort())],
+      WHERE id IN (SELECT endpoint_id FROM webhook_deliveries WHERE id = ANY(?::uuid[])) ORDER BY id FOR UPDATE`,
+    [sqlTextArray(deliveryIds)],
   );
   return new Map(rows.map((row) => [row.id, row]));
 }
