@@ -10,6 +10,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { DomainError, invokeProcedure } from '@mrp/platform';
 import type { ModelCatalog } from '@mrp/data-models';
 import type { Runtime } from '@mrp/runtime';
@@ -26,6 +27,13 @@ const INSTRUCTIONS =
 
 const MODEL_URI_PREFIX = 'model://';
 
+/**
+ * One for every server: a Server otherwise builds its own Ajv instance, which made a server per
+ * request cost 1.9 ms for a trivial tool call instead of 0.6 ms. It only checks what a client
+ * answers to an elicitation, which this server never asks for.
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
 /** The JSON-RPC error of a refused resource or prompt request, carrying the API's error (the code -32002 is the protocol's "resource not found"). */
 function protocolError(error: unknown): McpError {
   if (!(error instanceof DomainError)) return new McpError(ErrorCode.InternalError, 'Something went wrong on our side');
@@ -40,7 +48,11 @@ function protocolError(error: unknown): McpError {
  * (`model://<key>`, the model's typed description); the one prompt is written from the catalog.
  */
 export function createMcpServer(runtime: Runtime, tools: McpTools, caller: McpCaller): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {}, resources: {}, prompts: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: SHARED_VALIDATOR,
+  });
   const read = async <T>(name: string, input: Record<string, unknown>): Promise<T> => {
     try {
       return await runtime.organizationShare.run(caller.principal.organizationId, () =>
