@@ -47,12 +47,12 @@ describe('CSV import in Chromium', () => {
 
   const rpc = <T>(procedure: string, input: unknown) => pageRpc<T>(page, api.url, procedure, input);
   /** Every record of the model as /api/v1 lists it, page after page. */
-  async function restRecords(): Promise<ApiRecord[]> {
+  async function restRecords(model = 'contacts'): Promise<ApiRecord[]> {
     const records: ApiRecord[] = [];
     let cursor: string | null = null;
     do {
       const query = new URLSearchParams({ limit: '100', sort: 'title', ...(cursor ? { cursor } : {}) });
-      const response = await fetch(`${api.url}/api/v1/models/contacts/records?${query}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+      const response = await fetch(`${api.url}/api/v1/models/${model}/records?${query}`, { headers: { Authorization: `Bearer ${apiKey}` } });
       expect(response.status).toBe(200);
       const page = (await response.json()) as { items: ApiRecord[]; nextCursor: string | null };
       records.push(...page.items);
@@ -195,5 +195,37 @@ describe('CSV import in Chromium', () => {
       const record = listed[index] as ApiRecord & { createdAt: string; updatedAt: string };
       expect(line.split(',')).toEqual([record.id, record.title, String(record.data.age), 'pro', record.createdAt, record.updatedAt]);
     });
+  });
+
+  it('shows the progress of the batches, and a cancel stops before the next one: whole batches only', async () => {
+    await rpc('dataModels.create', { key: 'leads', name: 'Leads' });
+    const file = join(folder, 'leads.csv');
+    writeFileSync(file, `Title\r\n${Array.from({ length: 2500 }, (_, index) => `Lead ${index}`).join('\r\n')}\r\n`);
+    // The first batch is held at the door until the cancel has been pressed.
+    let releaseFirst: () => void = () => undefined;
+    const pressed = new Promise<void>((resolve) => (releaseFirst = resolve));
+    await page.route('**/rpc/records.createMany', async (route) => {
+      await pressed;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${api.url}/models/leads/records`);
+      await page.getByRole('button', { name: 'Import CSV' }).click();
+      const leads = page.getByRole('dialog', { name: 'Import CSV into Leads' });
+      await leads.getByLabel('CSV file').setInputFiles(file);
+      await leads.getByRole('button', { name: 'Check 2,500 rows' }).click();
+      await leads.getByRole('button', { name: 'Import 2,500 records' }).click();
+      const progress = leads.getByRole('progressbar', { name: 'Imported 0 of 2,500 records' });
+      expect(await progress.getAttribute('max')).toBe('2500');
+      await leads.getByRole('button', { name: 'Cancel import' }).click();
+      releaseFirst();
+      await leads.getByText('Imported 1,000 of 2,500 records.').waitFor();
+      await leads.getByText('The import was cancelled: the rest were not sent.').waitFor();
+    } finally {
+      releaseFirst();
+      await page.unroute('**/rpc/records.createMany');
+    }
+    const leads = await restRecords('leads');
+    expect(leads.map((lead) => lead.title).sort()).toEqual(Array.from({ length: 1000 }, (_, index) => `Lead ${index}`).sort());
   });
 });
