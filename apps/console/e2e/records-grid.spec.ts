@@ -342,10 +342,21 @@ describe('the records grid in Chromium', () => {
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await eventually('the width is in the address', async () => expect(new URL(page.url()).searchParams.get('widths')).toBe('title:272'), 5_000);
+    // The pointer resizes a column by its handle, and drags a header before another.
+    const handle = await grid().getByRole('separator', { name: 'Width of Amount' }).boundingBox();
+    expect(handle).not.toBeNull();
+    await page.mouse.move((handle?.x ?? 0) + 3, (handle?.y ?? 0) + 5);
+    await page.mouse.down();
+    await page.mouse.move((handle?.x ?? 0) + 43, (handle?.y ?? 0) + 5, { steps: 4 });
+    await page.mouse.up();
+    await eventually('the dragged width is in the address', async () => expect(new URL(page.url()).searchParams.get('widths')).toBe('title:272,amount:160'), 5_000);
+    await grid().getByRole('columnheader', { name: /^Closes/ }).dragTo(grid().getByRole('columnheader', { name: /^Stage/ }));
+    await eventually('the dragged order is in the address', async () => expect(new URL(page.url()).searchParams.get('order')?.startsWith('amount,closes,stage')).toBe(true), 5_000);
     const shown = async () => (await grid().locator('thead th').allTextContents()).map((text) => text.replace(/[▲▼]|, sort.*$/g, '').trim());
     const before = await shown();
     expect(before).not.toContain('Notes');
     expect(before.indexOf('Company')).toBeLessThan(before.indexOf('Signed'));
+    expect(before.indexOf('Closes')).toBeLessThan(before.indexOf('Stage'));
 
     await page.reload();
     await page.getByRole('heading', { name: 'Deals records', level: 1 }).waitFor();
@@ -355,6 +366,7 @@ describe('the records grid in Chromium', () => {
     expect(await grid().locator('th[aria-sort="ascending"]').textContent()).toContain('Amount');
     expect(await grid().getByRole('rowheader').allTextContents()).toEqual(Array.from({ length: 10 }, (_, index) => dealTitle(10 + index)));
     expect(await titleWidth.getAttribute('aria-valuenow')).toBe('272');
+    expect(await grid().getByRole('separator', { name: 'Width of Amount' }).getAttribute('aria-valuenow')).toBe('160');
     await screenshotBothWidths(page, 'records-view');
   });
 

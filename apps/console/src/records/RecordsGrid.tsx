@@ -82,6 +82,7 @@ export function RecordsGrid(props: RecordsGridProps) {
   const [liveWidths, setLiveWidths] = useState<Record<string, number>>({});
   const owningFocus = useRef(false);
   const dragged = useRef<string | null>(null);
+  const resizing = useRef(false);
 
   const virtualizer = useVirtualizer({
     count: records.length,
@@ -217,14 +218,17 @@ export function RecordsGrid(props: RecordsGridProps) {
     const startWidth = widthOf(column);
     const handle = event.currentTarget;
     handle.setPointerCapture(event.pointerId);
+    resizing.current = true;
     let width = startWidth;
     const move = (moveEvent: PointerEvent) => {
       width = Math.max(48, startWidth + moveEvent.clientX - startX);
       setLiveWidths((current) => ({ ...current, [column.key]: width }));
     };
     const up = () => {
+      resizing.current = false;
       handle.removeEventListener('pointermove', move);
       handle.removeEventListener('pointerup', up);
+      handle.removeEventListener('pointercancel', up);
       setLiveWidths((current) => {
         const { [column.key]: _, ...rest } = current;
         return rest;
@@ -233,6 +237,7 @@ export function RecordsGrid(props: RecordsGridProps) {
     };
     handle.addEventListener('pointermove', move);
     handle.addEventListener('pointerup', up);
+    handle.addEventListener('pointercancel', up);
   };
 
   const header = (column: GridColumn, index: number) => {
@@ -246,6 +251,11 @@ export function RecordsGrid(props: RecordsGridProps) {
         aria-sort={direction ?? (column.sortable ? 'none' : undefined)}
         draggable={!isTitle}
         onDragStart={(event) => {
+          // A drag that starts on the width handle resizes; it must not move the column too.
+          if (resizing.current) {
+            event.preventDefault();
+            return;
+          }
           dragged.current = column.key;
           event.dataTransfer.effectAllowed = 'move';
         }}
