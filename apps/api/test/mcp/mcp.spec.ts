@@ -159,6 +159,20 @@ describe('/mcp, the Model Context Protocol door', () => {
       await expectError(await rawPost(api, 'mrk_notakey', { jsonrpc: '2.0', id: 1, method: 'tools/list' }), 401, 'unauthorized');
     });
 
+    it('answers a plain HTTP client, as the README calls it, with the JSON-RPC result as JSON', async () => {
+      const response = await rawPost(api, org.key.token, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_records', arguments: { model: org.modelKey, limit: 2 } },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.headers.get('x-ratelimit-limit')).toBe('1000');
+      const answer = (await response.json()) as { id: number; result: { structuredContent: { items: unknown[] } } };
+      expect(answer).toMatchObject({ jsonrpc: '2.0', id: 1, result: { structuredContent: { items: expect.any(Array), nextCursor: null } } });
+    });
+
     it('takes one JSON-RPC message per request: a batch is a 400', async () => {
       const batch = [
         { jsonrpc: '2.0', id: 1, method: 'tools/list' },
