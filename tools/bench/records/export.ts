@@ -109,7 +109,8 @@ async function main(): Promise<void> {
       await client.query<{ count: string }>('SELECT count(*) FROM records WHERE model_id = $1 AND deleted_at IS NULL', [ordersId])
     ).rows;
 
-    api = await startApiProcess('api', apiEnvironment(database.url));
+    // BENCH_EXPORT_NODE_OPTIONS (e.g. --max-old-space-size=96): the api's own Node options, to tell garbage not yet collected from memory held.
+    api = await startApiProcess('api', apiEnvironment(database.url), (process.env.BENCH_EXPORT_NODE_OPTIONS ?? '').split(' ').filter(Boolean));
     const exportCsv = async (query = ''): Promise<Timed & { rssBefore: number; rssPeak: number }> => {
       const pid = (api as ServerProcess).pid;
       const rssBefore = treeRssBytes(pid);
@@ -195,7 +196,7 @@ async function main(): Promise<void> {
       `- ${Number(exportedRows).toLocaleString('en')} records of one model (title, SELECT, NUMBER, EMAIL, TEXT, a RELATION to one of ${ACCOUNTS.toLocaleString('en')} accounts; one note in ten reads as a formula, every note holds quotes and a comma), on the ${database.server} ${database.postgresVersion}; seeded in ${seedSeconds.toFixed(0)} s. Load average (1 min) ${loadBefore[0].toFixed(2)} before the run, ${loadAfter[0].toFixed(2)} after it, on ${cpus().length} cores shared with other work.`,
       '- The export is the api as deployed (its bundle, one process), read to the end by `fetch` in the benchmark process: key authentication, the model and its fields, then pages of 1,000 by keyset, each its own statement in its own transaction with the task statement timeout, each page a CSV chunk written as the socket takes it. The baseline selects the same columns and rows in the same order as text and lets PostgreSQL write the CSV, read by `pg-copy-streams` in the benchmark process; the two run alternately, three times each, after a warm-up.',
       '- RSS is that of the api process, sampled every 50 ms from just before the request to its last byte; the growth is the largest of the three exports.',
-      `- expand: \`records.list\` through the procedure (no HTTP), newest first, ${EXPAND_SAMPLES} samples of each, alternating, after 20 warm-up pairs; the expansion is one more statement per page (the titles of the page's related ids the caller may read).`,
+      `- expand: \`records.list\` through the procedure (no HTTP), newest first, ${EXPAND_SAMPLES} samples of each, alternating, after 20 warm-up pairs; the titles come with the page, from a subquery per expanded field in the list statement (only related records the caller may read).`,
     ].join('\n');
     const section = `## Records: export and expand\n\nRun by \`npx tsx tools/bench/records/export.ts\` (part of \`npm run bench:records\`) on ${new Date().toISOString().slice(0, 10)}.\n\n${table}\n\n${notes}\n`;
     console.log(`\n${section}`);
