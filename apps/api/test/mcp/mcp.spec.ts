@@ -75,6 +75,8 @@ async function refused(client: Client, name: string, args: Record<string, unknow
   return error;
 }
 
+const AGENT_ORIGIN = 'https://agent.example';
+
 const rawPost = (api: TestApi, token: string | undefined, body: unknown) =>
   api.request('/mcp', {
     method: 'POST',
@@ -98,7 +100,7 @@ describe('/mcp, the Model Context Protocol door', () => {
   };
 
   beforeAll(async () => {
-    api = await startTestApi({ PUBLIC_API_BURST: '1000' });
+    api = await startTestApi({ PUBLIC_API_BURST: '1000', PUBLIC_API_CORS_ORIGINS: AGENT_ORIGIN });
     org = await createOrganizationWithKey(api, { name: 'Agents Inc' });
     await org.rpc('dataModels.fields.create', { model: org.modelKey, key: 'parent', name: 'Parent', type: 'RELATION', config: { targetModel: org.modelKey } });
     owner = await connected(org.key.token);
@@ -171,6 +173,30 @@ describe('/mcp, the Model Context Protocol door', () => {
       expect(response.headers.get('x-ratelimit-limit')).toBe('1000');
       const answer = (await response.json()) as { id: number; result: { structuredContent: { items: unknown[] } } };
       expect(answer).toMatchObject({ jsonrpc: '2.0', id: 1, result: { structuredContent: { items: expect.any(Array), nextCursor: null } } });
+    });
+
+    it("follows /api/v1's CORS origins and body limit", async () => {
+      const preflight = (origin: string) =>
+        api.request('/mcp', {
+          method: 'OPTIONS',
+          headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type, mcp-protocol-version' },
+        });
+      const allowed = await preflight(AGENT_ORIGIN);
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(AGENT_ORIGIN);
+      expect(allowed.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version');
+      await expectError(await preflight('https://elsewhere.example'), 403, 'forbidden');
+      const call = await api.request('/mcp', {
+        method: 'POST',
+        json: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        token: org.key.token,
+        headers: { Origin: AGENT_ORIGIN, Accept: 'application/json, text/event-stream' },
+      });
+      expect(call.status).toBe(200);
+      expect(call.headers.get('access-control-allow-origin')).toBe(AGENT_ORIGIN);
+      await call.arrayBuffer();
+      const huge = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_models', arguments: { padding: 'x'.repeat(1024 * 1024) } } };
+      await expectError(await rawPost(api, org.key.token, huge), 413, 'payload_too_large');
     });
 
     it('takes one JSON-RPC message per request: a batch is a 400', async () => {
