@@ -6,6 +6,7 @@ import { Migration20261126000400_deliveries_without_endpoint_lock } from './Migr
 import { Migration20261126000500_delivery_idempotency_key_unindexed } from './Migration20261126000500_delivery_idempotency_key_unindexed';
 import { Migration20261202002000_webhook_principals } from './Migration20261202002000_webhook_principals';
 import { Migration20261204000100_delivery_attempt_in_flight } from './Migration20261204000100_delivery_attempt_in_flight';
+import { Migration20261204000200_endpoint_signing } from './Migration20261204000200_endpoint_signing';
 
 export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261122000500_job_queue', class: Migration20261122000500_job_queue },
@@ -15,4 +16,5 @@ export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261126000500_delivery_idempotency_key_unindexed', class: Migration20261126000500_delivery_idempotency_key_unindexed },
   { name: 'Migration20261202002000_webhook_principals', class: Migration20261202002000_webhook_principals },
   { name: 'Migration20261204000100_delivery_attempt_in_flight', class: Migration20261204000100_delivery_attempt_in_flight },
+  { name: 'Migration20261204000200_endpoint_signing', class: Migration20261204000200_endpoint_signing },
 ];

@@ -16,6 +16,7 @@ export interface ClaimedDelivery {
   endpoint: {
     url: string;
     state: 'enabled' | 'disabled';
+    signing: 'contract' | 'standard-webhooks';
     secretHash: string;
     secretCiphertext: string | null;
     previousSecretHash: string | null;
@@ -47,6 +48,7 @@ interface ClaimedRow {
   attempts_left: number;
   url: string;
   state: 'enabled' | 'disabled';
+  signing: 'contract' | 'standard-webhooks';
   secret_hash: string;
   secret_ciphertext: string | null;
   previous_secret_hash: string | null;
@@ -118,7 +120,7 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
        FROM chosen, webhook_endpoints e
       WHERE d.id = chosen.id AND e.id = d.endpoint_id
       RETURNING d.id, d.endpoint_id, d.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key,
-                d.attempt_count, d.attempts_left, e.url, e.state, e.secret_hash, e.secret_ciphertext,
+                d.attempt_count, d.attempts_left, e.url, e.state, e.signing, e.secret_hash, e.secret_ciphertext,
                 e.previous_secret_hash, e.previous_secret_ciphertext, e.previous_secret_expires_at`,
     [
       sqlTextArray(full),
@@ -144,6 +146,7 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
     endpoint: {
       url: row.url,
       state: row.state,
+      signing: row.signing,
       secretHash: row.secret_hash,
       secretCiphertext: row.secret_ciphertext,
       previousSecretHash: row.previous_secret_hash,

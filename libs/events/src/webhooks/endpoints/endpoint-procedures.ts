@@ -7,7 +7,7 @@ import type { HostLookup } from '../url-safety/host-lookup';
 import { generateEndpointSecret, hashEndpointSecret } from '../secrets/endpoint-secret';
 import { encryptEndpointSecret } from '../secrets/secret-encryption';
 import { endpointOwner, platformInputProperty, type EndpointOwner } from './endpoint-owner';
-import { ENDPOINT_COLUMNS, EndpointViewSchema, toEndpointView, type EndpointRow } from './endpoint-view';
+import { ENDPOINT_COLUMNS, EndpointViewSchema, SigningSchema, toEndpointView, type EndpointRow } from './endpoint-view';
 import { subscriptionProblem } from './subscriptions';
 
 /** An organization (or the platform) keeps at most this many endpoints; each change fans out to all of them. */
@@ -113,7 +113,14 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     scope: 'user',
     permission: null,
     input: Type.Object(
-      { ...platformInputProperty, url: Url, description: Type.Optional(Description), subscriptions: Subscriptions, principalId: Type.Optional(PrincipalId) },
+      {
+        ...platformInputProperty,
+        url: Url,
+        description: Type.Optional(Description),
+        subscriptions: Subscriptions,
+        principalId: Type.Optional(PrincipalId),
+        signing: Type.Optional(SigningSchema),
+      },
       { additionalProperties: false },
     ),
     output: Type.Object({ endpoint: EndpointViewSchema, secret: CreatedSecret }),
@@ -134,8 +141,8 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
       const secret = generateEndpointSecret();
       const sealed = sealedSecret(deps, id, secret);
       const [row] = await ctx.em.execute<EndpointRow[]>(
-        `INSERT INTO webhook_endpoints (id, organization_id, url, description, subscriptions, secret_hash, secret_ciphertext, created_by, principal_id)
-         VALUES (?, ?::uuid, ?, ?, ?::text[], ?, ?, ?, ?)
+        `INSERT INTO webhook_endpoints (id, organization_id, url, description, subscriptions, secret_hash, secret_ciphertext, created_by, principal_id, signing)
+         VALUES (?, ?::uuid, ?, ?, ?::text[], ?, ?, ?, ?, ?)
          RETURNING ${ENDPOINT_COLUMNS}`,
         [
           id,
@@ -147,6 +154,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
           sealed.ciphertext,
           ctx.principal.userId,
           principalId,
+          input.signing ?? 'contract',
         ],
       );
       return { endpoint: toEndpointView(row), secret };
@@ -210,7 +218,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
 
   const rotateSecret = defineProcedure({
     name: 'webhooks.endpoints.rotateSecret',
-    summary: 'Replace the signing secret (returned once); during the overlap deliveries carry both signatures',
+    summary: 'Replace the signing secret (returned once), optionally switching the signing scheme; during the overlap deliveries carry both signatures',
     scope: 'user',
     permission: null,
     input: Type.Object(
@@ -220,25 +228,31 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
         overlapSeconds: Type.Optional(
           Type.Integer({ minimum: 0, maximum: MAX_ROTATION_OVERLAP_SECONDS, default: 0, description: 'How long the old secret keeps signing (0 to 7 days)' }),
         ),
+        signing: Type.Optional(SigningSchema),
       },
       { additionalProperties: false },
     ),
     output: Type.Object({ endpoint: EndpointViewSchema, secret: CreatedSecret }),
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
-      await lockOwnEndpoint(ctx.em, owner, input.id);
+      const current = await lockOwnEndpoint(ctx.em, owner, input.id);
+      const signing = input.signing ?? current.signing;
+      const overlap = input.overlapSeconds ?? 0;
+      // A receiver verifies one scheme: the old secret signing by the new one would help nobody.
+      if (signing !== current.signing && overlap > 0) {
+        throw validationFailed([{ field: 'overlapSeconds', code: 'invalid_option', message: 'must be 0 when the signing scheme changes' }]);
+      }
       const secret = generateEndpointSecret();
       const sealed = sealedSecret(deps, input.id, secret);
-      const overlap = input.overlapSeconds ?? 0;
       // With an overlap the old secret moves aside and keeps signing until it expires; without, it is gone.
       const [row] = await ctx.em.execute<EndpointRow[]>(
         `UPDATE webhook_endpoints SET
             previous_secret_hash = CASE WHEN ?::int > 0 THEN secret_hash END,
             previous_secret_ciphertext = CASE WHEN ?::int > 0 THEN secret_ciphertext END,
             previous_secret_expires_at = CASE WHEN ?::int > 0 THEN now() + make_interval(secs => ?::int) END,
-            secret_hash = ?, secret_ciphertext = ?, updated_at = now()
+            secret_hash = ?, secret_ciphertext = ?, signing = ?, updated_at = now()
           WHERE id = ? RETURNING ${ENDPOINT_COLUMNS}`,
-        [overlap, overlap, overlap, overlap, sealed.hash, sealed.ciphertext, input.id],
+        [overlap, overlap, overlap, overlap, sealed.hash, sealed.ciphertext, signing, input.id],
       );
       return { endpoint: toEndpointView(row), secret };
     },

@@ -4,6 +4,13 @@ import { toIso } from '@mrp/platform';
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, with Z' });
 const OptionalTimestamp = Type.Union([Timestamp, Type.Null()]);
 
+/** How deliveries to an endpoint are signed. */
+export const SigningSchema = Type.Union([Type.Literal('contract'), Type.Literal('standard-webhooks')], {
+  description:
+    'contract: Webhook-Signature v1=<hex> over "<timestamp>.<body>" (the default). standard-webhooks: the Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature v1,<base64> over "<id>.<timestamp>.<body>", keyed with the base64 after whsec_',
+});
+export type Signing = Static<typeof SigningSchema>;
+
 export const EndpointViewSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -11,6 +18,7 @@ export const EndpointViewSchema = Type.Object(
     url: Type.String(),
     description: Type.String(),
     subscriptions: Type.Array(Type.String()),
+    signing: SigningSchema,
     principalId: Type.Union([Type.String(), Type.Null()], {
       description: 'Whom the endpoint acts as: record events reach it only when this member may read the record. null: nobody (record events are filtered)',
     }),
@@ -34,6 +42,7 @@ export interface EndpointRow {
   url: string;
   description: string;
   subscriptions: string[];
+  signing: Signing;
   principal_id: string | null;
   state: 'enabled' | 'disabled';
   disabled_reason: string | null;
@@ -45,7 +54,7 @@ export interface EndpointRow {
   updated_at: Date | string;
 }
 
-export const ENDPOINT_COLUMNS = `id, organization_id, url, description, subscriptions, principal_id, state, disabled_reason, disabled_at,
+export const ENDPOINT_COLUMNS = `id, organization_id, url, description, subscriptions, signing, principal_id, state, disabled_reason, disabled_at,
   consecutive_failures, secret_ciphertext, previous_secret_expires_at, created_at, updated_at`;
 
 export function toEndpointView(row: EndpointRow, now: Date = new Date()): EndpointView {
@@ -56,6 +65,7 @@ export function toEndpointView(row: EndpointRow, now: Date = new Date()): Endpoi
     url: row.url,
     description: row.description,
     subscriptions: row.subscriptions,
+    signing: row.signing,
     principalId: row.principal_id,
     state: row.state,
     disabledReason: row.disabled_reason,

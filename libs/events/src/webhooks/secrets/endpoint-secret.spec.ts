@@ -1,10 +1,10 @@
 import { generateEndpointSecret, hashEndpointSecret } from './endpoint-secret';
 
 describe('endpoint secrets', () => {
-  it('are whsec_ followed by 32 random bytes in base64url', () => {
+  it('are whsec_ followed by 32 random bytes in base64', () => {
     const secret = generateEndpointSecret();
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(Buffer.from(secret.slice('whsec_'.length), 'base64url')).toHaveLength(32);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
   });
 
   it('are never the same twice', () => {

@@ -7,6 +7,7 @@ import { parseRetryAfter } from '../deliveries/retry-schedule';
 import { NO_PLAINTEXT_SECRET, NoPlaintextSecretError, resolveSigningSecrets, type WebhookSecretResolver } from '../secrets/secret-resolver';
 import { signWebhookPayload } from '../signature/sign-webhook-payload';
 import { WEBHOOK_HEADERS } from '../signature/webhook-headers';
+import { STANDARD_WEBHOOK_HEADERS, signStandardWebhook } from '../signature/standard-webhooks';
 import { WebhookSendError } from '../url-safety/webhook-send-error';
 import type { WebhookSender } from '../url-safety/webhook-sender';
 
@@ -51,6 +52,24 @@ function withinTime<T>(work: Promise<T>, ms: number, message: string): Promise<T
 /** Text PostgreSQL can keep (no NUL, no lone surrogate), whatever a receiver sent: one bad byte must not lose a batch of results. */
 const storable = (text: string) =>
   text.replaceAll('\0', '\uFFFD').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
+/**
+ * The signature and timestamp headers of the endpoint's scheme: the contract's, or Standard
+ * Webhooks' (whose message id is the delivery's id, the same on every attempt).
+ */
+async function signatureHeaders(delivery: ClaimedDelivery, secrets: string[], timestamp: number): Promise<Record<string, string>> {
+  if (delivery.endpoint.signing === 'standard-webhooks') {
+    return {
+      [STANDARD_WEBHOOK_HEADERS.id]: delivery.id,
+      [STANDARD_WEBHOOK_HEADERS.timestamp]: String(timestamp),
+      [STANDARD_WEBHOOK_HEADERS.signature]: await signStandardWebhook({ secrets, id: delivery.id, timestamp, body: delivery.body }),
+    };
+  }
+  return {
+    [WEBHOOK_HEADERS.signature]: await signWebhookPayload({ secrets, timestamp, body: delivery.body }),
+    [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+  };
+}
 
 /**
  * Claimed deliveries per endpoint (waiting or in flight), as a multiple of its concurrency: enough
@@ -290,8 +309,7 @@ export class DeliveryWorker {
         url: delivery.endpoint.url,
         body: delivery.body,
         headers: {
-          [WEBHOOK_HEADERS.signature]: await signWebhookPayload({ secrets, timestamp, body: delivery.body }),
-          [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+          ...(await signatureHeaders(delivery, secrets, timestamp)),
           [WEBHOOK_HEADERS.deliveryId]: delivery.id,
           [WEBHOOK_HEADERS.idempotencyKey]: delivery.idempotencyKey,
           [WEBHOOK_HEADERS.attempt]: String(delivery.attempt),
