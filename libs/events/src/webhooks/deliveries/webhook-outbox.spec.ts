@@ -243,3 +243,12 @@ describe('the webhook outbox with routes kept in memory', () => {
     });
   });
 });
+
+describe('deliveryBody', () => {
+  it("carries the door's mark of the change (metadata.via) when the event has one, and no metadata key otherwise", () => {
+    const plain = recordCreated(newId());
+    expect(Object.keys(JSON.parse(deliveryBody(plain)) as object)).not.toContain('metadata');
+    const marked: EventEnvelope = { ...plain, metadata: { via: 'mcp' } };
+    expect((JSON.parse(deliveryBody(marked)) as EventEnvelope).metadata).toEqual({ via: 'mcp' });
+  });
+});
