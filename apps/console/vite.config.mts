@@ -35,5 +35,7 @@ export default defineConfig({
     include: ['src/**/*.spec.{ts,tsx}'],
     setupFiles: ['src/test-setup.ts'],
     restoreMocks: true,
+    // Page tests type and click through whole forms: seconds each when CI runs two suites on two cores.
+    testTimeout: 30_000,
   },
 });
