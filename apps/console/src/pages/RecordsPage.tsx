@@ -137,7 +137,7 @@ export default function RecordsPage({ params }: PageProps) {
         narrowed ? (
           <EmptyState title="No records match this view.">Change the search or the filter to see more.</EmptyState>
         ) : (
-          <EmptyState title="No records yet.">{mayCreate ? 'Add one with New record, or import a CSV file.' : 'Records added to this model appear here.'}</EmptyState>
+          <EmptyState title="No records yet.">{mayCreate ? 'Add the first one with New record above, or bring a spreadsheet in with Import CSV.' : 'Records added to this model appear here.'}</EmptyState>
         )
       ) : (
         <RecordsGrid
