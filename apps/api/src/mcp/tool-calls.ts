@@ -4,6 +4,7 @@ import type { ValidateFunction } from 'ajv';
 import {
   DomainError,
   compileSchema,
+  databaseFailure,
   invokeProcedure,
   schemaErrorDetails,
   validationFailed,
@@ -128,9 +129,11 @@ export class McpTools {
     }
   }
 
-  /** A domain error as it is; anything else logged and told as /api/v1 tells it (an internal error, no stack). */
+  /** A domain error as it is, a database failure as /api/v1 tells it (a timeout, a busy pool); anything else logged, told as an internal error. */
   private asDomainError(caller: McpCaller, error: unknown): DomainError {
     if (error instanceof DomainError) return error;
+    const failure = databaseFailure(error);
+    if (failure) return failure;
     caller.log.error({ err: error }, 'tool call failed');
     return new DomainError('internal_error', 'Something went wrong on our side; the request id identifies it');
   }
