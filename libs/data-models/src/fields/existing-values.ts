@@ -114,9 +114,9 @@ export async function countEmptyValues(em: EntityManager, scope: ModelScope, key
   return row.count;
 }
 
-/** Recomputes every formula of every live record after a formula-relevant field change. */
-export async function recomputeFormulas(em: EntityManager, scope: ModelScope, fields: readonly FieldShape[]): Promise<number> {
-  let changed = 0;
+/** Recomputes every formula of every live record after a formula-relevant field change; the ids of the records it changed. */
+export async function recomputeFormulas(em: EntityManager, scope: ModelScope, fields: readonly FieldShape[]): Promise<string[]> {
+  const changed: string[] = [];
   await forEachLiveBatch<{ id: string; data: Record<string, unknown> }>(em, scope, trustedSql('r.data'), trustedSql('TRUE'), async (rows) => {
     const ids: string[] = [];
     const values: string[] = [];
@@ -128,7 +128,7 @@ export async function recomputeFormulas(em: EntityManager, scope: ModelScope, fi
       }
     }
     if (ids.length === 0) return;
-    changed += ids.length;
+    changed.push(...ids);
     await runSql(
       em,
       sql`UPDATE records r SET data = v.data, version = r.version + 1

@@ -223,6 +223,30 @@ describe('Field procedures', () => {
       await expect(env.call('records.get', { id: second.id }, owner())).resolves.toMatchObject({ data: { gross: 6 } });
     });
 
+    it('announces a rewrite of stored values once, with the count of records it changed, and nothing when none changed', async () => {
+      const model = await newModel();
+      await createField(model, { key: 'contact', type: 'TEXT' });
+      await createField(model, { key: 'price', type: 'NUMBER' });
+      await createField(model, { key: 'gross', type: 'FORMULA', config: { expression: '{price} * 2', resultType: 'NUMBER' } });
+      // Converted to EMAIL, the first two addresses are stored anew (their domains in lower case); the third is as it was.
+      for (const contact of ['A@Example.COM', 'b@EXAMPLE.org', 'c@example.net']) await createRecord(model, { title: contact, contact, price: 1 });
+      const rewritten = () => env.dispatcher.ofType('data-models.field-values-rewritten').filter((event) => (event.payload as { modelKey: string }).modelKey === model);
+
+      await updateField(model, { key: 'contact', type: 'EMAIL' });
+      expect(rewritten().map((event) => event.payload)).toEqual([{ modelKey: model, fieldKey: 'contact', count: 2 }]);
+      expect(rewritten()[0].organizationId).toBe(org.id);
+
+      await updateField(model, { key: 'contact', name: 'Contact, renamed' });
+      expect(rewritten()).toHaveLength(1);
+
+      // Recomputed, every record's formula value changes (2 becomes 11).
+      await updateField(model, { key: 'gross', config: { expression: '{price} + 10', resultType: 'NUMBER' } });
+      expect(rewritten().map((event) => event.payload)).toEqual([
+        { modelKey: model, fieldKey: 'contact', count: 2 },
+        { modelKey: model, fieldKey: 'gross', count: 3 },
+      ]);
+    });
+
     it('answers not_found for unknown and archived fields', async () => {
       const model = await newModel();
       await expect(updateField(model, { key: 'ghost', name: 'Ghost' })).rejects.toMatchObject({ code: 'not_found' });

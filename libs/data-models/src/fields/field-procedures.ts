@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { conflict, defineProcedure, newId, notFound, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
+import { createEvent } from '@mrp/events';
 import { TITLE_FIELD_KEY, type FieldDefinition, type FieldType } from '@mrp/field-validation';
 import { createIndexStatement, isIndexable } from '../indexes/field-index';
 import { scheduleIndexBuild, scheduleIndexDrop } from '../indexes/index-scheduling';
@@ -19,6 +20,17 @@ type OrgContext = ProcedureContext<'organization'>;
 
 function scopeOf(ctx: OrgContext, loaded: LoadedModel): ModelScope {
   return { organizationId: ctx.organizationId, modelId: loaded.model.id };
+}
+
+/**
+ * One model-level event for a field change that rewrote stored values (a type change converting
+ * them, formulas recomputed): no record event is emitted for those, so subscribers learn here that
+ * records changed under them, and how many. Nothing rewritten, nothing said.
+ */
+function announceRewrite(ctx: OrgContext, modelKey: string, fieldKey: string, recordIds: readonly string[]): void {
+  const count = new Set(recordIds).size;
+  if (count === 0) return;
+  ctx.emit(createEvent('data-models.field-values-rewritten', { modelKey, fieldKey, count }, { organizationId: ctx.organizationId }));
 }
 
 function requireLiveField(loaded: LoadedModel, key: string): DataField {
@@ -109,7 +121,7 @@ export function createFieldProcedures(): AnyProcedure[] {
       });
       if (indexed) scheduleIndexBuild(ctx, field);
       await ctx.em.flush();
-      if (type === 'FORMULA') await recomputeFormulas(ctx.em, scopeOf(ctx, loaded), [...loaded.fields, field]);
+      if (type === 'FORMULA') announceRewrite(ctx, loaded.model.key, field.key, await recomputeFormulas(ctx.em, scopeOf(ctx, loaded), [...loaded.fields, field]));
       return fieldOutput(field);
     },
   });
@@ -189,7 +201,8 @@ export function createFieldProcedures(): AnyProcedure[] {
       if (rewrites.size > 0) await rewriteValues(ctx.em, field.key, rewrites);
       const modelHasFormulas = loaded.fields.some((other) => isLive(other) && other.type === 'FORMULA');
       const valuesMayDiffer = wasFormula || type === 'FORMULA' || typeChanged || valueRulesChanged || rewrites.size > 0;
-      if (modelHasFormulas && valuesMayDiffer) await recomputeFormulas(ctx.em, scope, loaded.fields);
+      const recomputed = modelHasFormulas && valuesMayDiffer ? await recomputeFormulas(ctx.em, scope, loaded.fields) : [];
+      announceRewrite(ctx, loaded.model.key, field.key, [...rewrites.keys(), ...recomputed]);
       return fieldOutput(field);
     },
   });

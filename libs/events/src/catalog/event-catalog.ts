@@ -70,6 +70,8 @@ export interface EventCatalog {
     previous?: Record<string, unknown>;
   };
   'data-models.record-deleted': { modelKey: string; recordId: string; hard: boolean };
+  /** A field change rewrote stored values (a type change converting them, formulas recomputed) of `count` records; no record events are emitted for those. */
+  'data-models.field-values-rewritten': { modelKey: string; fieldKey: string; count: number };
 }
 
 export type EventType = keyof EventCatalog;
@@ -114,6 +116,7 @@ export const EVENT_TYPES = [
   'data-models.record-created',
   'data-models.record-updated',
   'data-models.record-deleted',
+  'data-models.field-values-rewritten',
 ] as const satisfies readonly EventType[];
 
 // Fails to compile when the catalog gains a type the list above does not name.
