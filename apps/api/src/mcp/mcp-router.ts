@@ -4,6 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { DomainError, badRequest } from '@mrp/platform';
 import type { RateLimiter } from '@mrp/authz';
 import type { Runtime } from '@mrp/runtime';
+import { COMPRESSION_THRESHOLD_BYTES } from '../http/compression';
 import { readJsonBody } from '../http/json-body';
 import { requestState } from '../http/request-context';
 import { apiKeyAuthentication, type PublicApiState } from '../public-api/api-key-authentication';
@@ -55,10 +56,14 @@ export function mcpCors(allowedOrigins: readonly string[]) {
   };
 }
 
-function webHeaders(ctx: Context): Headers {
+/** The request headers the transport reads; the others (the key among them) stay out of its Request. */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const;
+
+function transportHeaders(ctx: Context): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(ctx.req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  for (const name of TRANSPORT_HEADERS) {
+    const value = ctx.get(name);
+    if (value !== '') headers.set(name, value);
   }
   return headers;
 }
@@ -83,13 +88,14 @@ export function mcpRouter(runtime: Runtime, limiter: RateLimiter): Router {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      const answer = await transport.handleRequest(new Request(ctx.href, { method: 'POST', headers: webHeaders(ctx) }), { parsedBody: message });
+      const answer = await transport.handleRequest(new Request(ctx.href, { method: 'POST', headers: transportHeaders(ctx) }), { parsedBody: message });
       ctx.status = answer.status;
       const type = answer.headers.get('content-type');
       const text = await answer.text();
       if (type) ctx.type = type;
-      // Parsed back so the JSON is compressed as /api/v1's answers are.
-      if (text !== '') ctx.body = type?.startsWith('application/json') ? (JSON.parse(text) as object) : text;
+      // A large JSON answer is parsed back so that it is compressed as /api/v1's are; a small one goes as it is.
+      const compressible = text.length > COMPRESSION_THRESHOLD_BYTES && type?.startsWith('application/json');
+      if (text !== '') ctx.body = compressible ? (JSON.parse(text) as object) : text;
     } finally {
       await server.close();
     }

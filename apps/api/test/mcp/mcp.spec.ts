@@ -175,6 +175,24 @@ describe('/mcp, the Model Context Protocol door', () => {
       expect(answer).toMatchObject({ jsonrpc: '2.0', id: 1, result: { structuredContent: { items: expect.any(Array), nextCursor: null } } });
     });
 
+    it('compresses a large answer as /api/v1 does, and leaves a small one plain', async () => {
+      const records = Array.from({ length: 10 }, (_, index) => ({ data: { title: `Compressible ${index}`, notes: 'n'.repeat(200) } }));
+      await org.rpc('records.createMany', { model: org.modelKey, records });
+      const listing = (limit: number) =>
+        api.request('/mcp', {
+          method: 'POST',
+          json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_records', arguments: { model: org.modelKey, q: 'Compressible', limit } } },
+          token: org.key.token,
+          headers: { Accept: 'application/json, text/event-stream', 'Accept-Encoding': 'gzip' },
+        });
+      const large = await listing(10);
+      expect(large.headers.get('content-encoding')).toBe('gzip');
+      expect(((await large.json()) as { result: { structuredContent: { items: unknown[] } } }).result.structuredContent.items).toHaveLength(10);
+      const small = await rawPost(api, org.key.token, { jsonrpc: '2.0', id: 2, method: 'ping' });
+      expect(small.headers.get('content-encoding')).toBeNull();
+      expect(await small.json()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+    });
+
     it("follows /api/v1's CORS origins and body limit", async () => {
       const preflight = (origin: string) =>
         api.request('/mcp', {
