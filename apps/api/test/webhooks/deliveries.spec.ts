@@ -250,7 +250,7 @@ describe('webhook delivery, end to end', () => {
       { token: await sessionToken(PLATFORM_ADMIN) },
     );
     const notice = items.find((item) => item.kind === 'webhook.delivery-failed' && item.data.deliveryId === delivery.id);
-    expect(notice?.data).toEqual({ endpointId: endpoint.id, deliveryId: delivery.id, eventType: 'data-models.record-created', lastError: 'HTTP 500' });
+    expect(notice?.data).toEqual({ endpointId: endpoint.id, deliveryId: delivery.id, eventType: 'data-models.record-created', lastError: 'HTTP 500', failedDeliveries: 1 });
     expect(notice?.body).toContain(endpoint.id);
 
     const { items: endpoints } = await org.rpc<{ items: EndpointView[] }>('webhooks.endpoints.list', {});

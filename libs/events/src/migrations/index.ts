@@ -7,6 +7,7 @@ import { Migration20261126000500_delivery_idempotency_key_unindexed } from './Mi
 import { Migration20261202002000_webhook_principals } from './Migration20261202002000_webhook_principals';
 import { Migration20261204000100_delivery_attempt_in_flight } from './Migration20261204000100_delivery_attempt_in_flight';
 import { Migration20261204000200_endpoint_signing } from './Migration20261204000200_endpoint_signing';
+import { Migration20261204000300_endpoint_failure_notices } from './Migration20261204000300_endpoint_failure_notices';
 
 export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261122000500_job_queue', class: Migration20261122000500_job_queue },
@@ -17,4 +18,5 @@ export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261202002000_webhook_principals', class: Migration20261202002000_webhook_principals },
   { name: 'Migration20261204000100_delivery_attempt_in_flight', class: Migration20261204000100_delivery_attempt_in_flight },
   { name: 'Migration20261204000200_endpoint_signing', class: Migration20261204000200_endpoint_signing },
+  { name: 'Migration20261204000300_endpoint_failure_notices', class: Migration20261204000300_endpoint_failure_notices },
 ];

@@ -44,6 +44,30 @@ describe('webhooks.deliveries.recordAttempts', () => {
     expect(delivery).toEqual({ status: 'succeeded', attempt_count: 1 });
   });
 
+  it('tells the operators of deliveries failing for good once per endpoint an hour, counting them', async () => {
+    const endpointId = await bed.endpoint(await bed.organization());
+    const lastAttempt = () => bed.delivery({ endpointId, attemptCount: 4, attemptsLeft: 1 });
+    const failed = (deliveryId: string) => result(deliveryId, { attempt: 5, outcome: 'failed', statusCode: 500, error: 'HTTP 500' });
+    const noticesFor = () => notices.filter((notice) => (notice as { data: { endpointId: string } }).data.endpointId === endpointId) as Array<{ title: string; data: Record<string, unknown> }>;
+
+    await bed.call('webhooks.deliveries.recordAttempts', { attempts: [failed(await lastAttempt()), failed(await lastAttempt()), failed(await lastAttempt())] }, worker);
+    expect(noticesFor()).toHaveLength(1);
+    expect(noticesFor()[0].data).toMatchObject({ failedDeliveries: 3, lastError: 'HTTP 500' });
+    expect(noticesFor()[0].title).toMatch(/^3 webhook deliveries to https:\/\/receiver\.example\.com failed for good$/);
+
+    // Within the hour: counted, not said.
+    await bed.call('webhooks.deliveries.recordAttempts', { attempts: [failed(await lastAttempt())] }, worker);
+    await bed.call('webhooks.deliveries.recordAttempts', { attempts: [failed(await lastAttempt())] }, worker);
+    expect(noticesFor()).toHaveLength(1);
+
+    // An hour on, the next failure brings one notice with the two held back.
+    await bed.sql("UPDATE webhook_endpoints SET failure_notice_at = now() - interval '61 minutes' WHERE id = ?", [endpointId]);
+    await bed.call('webhooks.deliveries.recordAttempts', { attempts: [failed(await lastAttempt())] }, worker);
+    expect(noticesFor().map((notice) => notice.data.failedDeliveries)).toEqual([3, 3]);
+    const [state] = await bed.sql<{ failures_unannounced: number }>('SELECT failures_unannounced FROM webhook_endpoints WHERE id = ?', [endpointId]);
+    expect(state.failures_unannounced).toBe(0);
+  });
+
   it('is refused to a system principal of another task, and unknown to everyone else', async () => {
     const deliveryId = await bed.delivery({ endpointId: await bed.endpoint(await bed.organization()) });
     const input = { attempts: [result(deliveryId)] };

@@ -62,7 +62,13 @@ interface LockedEndpoint {
   url: string;
   state: 'enabled' | 'disabled';
   consecutive_failures: number;
+  /** When the operators were last told of its deliveries failing for good, and of how many since. */
+  failure_notice_at: string | null;
+  failures_unannounced: number;
 }
+
+/** At most one notice of deliveries failing for good per endpoint in this long; the count says how many. */
+export const FAILURE_NOTICE_INTERVAL_MS = 60 * 60 * 1000;
 
 interface DeliveryChange {
   id: string;
@@ -176,25 +182,69 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
         [JSON.stringify(sent), JSON.stringify(changes), JSON.stringify(endpointChanges)],
       );
 
-      for (const result of failedForGood) {
-        const delivery = deliveries.get(result.deliveryId) as HeldDelivery;
-        const endpoint = endpoints.get(delivery.endpoint_id);
-        await deps.notifyOperators(ctx, {
-          kind: 'webhook.delivery-failed',
-          title: `A webhook delivery to ${endpoint ? displayUrl(endpoint.url) : 'an endpoint'} failed for good`,
-          body: `Delivery ${delivery.id} (${delivery.event_type}) to endpoint ${delivery.endpoint_id} failed after attempt ${result.attempt}: ${describeFailure(result)}`,
-          data: { endpointId: delivery.endpoint_id, deliveryId: delivery.id, eventType: delivery.event_type, lastError: describeFailure(result) },
-        });
-      }
+      await announceFailures(ctx, deps, endpoints, deliveries, failedForGood);
       return { recorded: current.length };
     },
   });
 }
 
+/**
+ * Tells the platform's operators of deliveries that failed for good: per endpoint, one notice an
+ * hour at most, counting every failure since the last one (a receiver failing many deliveries is
+ * one notice, not one per delivery). Failures within the hour are counted for the next notice.
+ */
+async function announceFailures(
+  ctx: { em: EntityManager; emit(event: PendingEvent): void },
+  deps: RecordAttemptsDeps,
+  endpoints: ReadonlyMap<string, LockedEndpoint>,
+  deliveries: ReadonlyMap<string, HeldDelivery>,
+  failedForGood: readonly AttemptResult[],
+): Promise<void> {
+  const byEndpoint = new Map<string, AttemptResult[]>();
+  for (const result of failedForGood) {
+    const endpointId = (deliveries.get(result.deliveryId) as HeldDelivery).endpoint_id;
+    byEndpoint.set(endpointId, [...(byEndpoint.get(endpointId) ?? []), result]);
+  }
+  const noticeState: Array<{ id: string; announced: boolean; failures: number }> = [];
+  for (const [endpointId, results] of byEndpoint) {
+    const endpoint = endpoints.get(endpointId);
+    if (!endpoint) continue;
+    const lastNotice = endpoint.failure_notice_at === null ? undefined : new Date(endpoint.failure_notice_at).getTime();
+    if (lastNotice !== undefined && Date.now() - lastNotice < FAILURE_NOTICE_INTERVAL_MS) {
+      noticeState.push({ id: endpointId, announced: false, failures: results.length });
+      continue;
+    }
+    const count = endpoint.failures_unannounced + results.length;
+    const last = results[results.length - 1];
+    const delivery = deliveries.get(last.deliveryId) as HeldDelivery;
+    await deps.notifyOperators(ctx, {
+      kind: 'webhook.delivery-failed',
+      title:
+        count === 1
+          ? `A webhook delivery to ${displayUrl(endpoint.url)} failed for good`
+          : `${count} webhook deliveries to ${displayUrl(endpoint.url)} failed for good`,
+      body:
+        `${count === 1 ? 'Delivery' : `${count} deliveries since the last notice; the last,`} ${delivery.id} (${delivery.event_type}) to endpoint ${endpointId}, ` +
+        `failed after attempt ${last.attempt}: ${describeFailure(last)}. At most one such notice per endpoint an hour.`,
+      data: { endpointId, deliveryId: delivery.id, eventType: delivery.event_type, lastError: describeFailure(last), failedDeliveries: count },
+    });
+    noticeState.push({ id: endpointId, announced: true, failures: 0 });
+  }
+  if (noticeState.length === 0) return;
+  await ctx.em.execute(
+    `UPDATE webhook_endpoints e SET
+        failure_notice_at = CASE WHEN n.announced THEN now() ELSE e.failure_notice_at END,
+        failures_unannounced = CASE WHEN n.announced THEN 0 ELSE e.failures_unannounced + n.failures END
+       FROM jsonb_to_recordset(?::jsonb) AS n(id uuid, announced boolean, failures int)
+      WHERE e.id = n.id`,
+    [JSON.stringify(noticeState)],
+  );
+}
+
 /** The endpoints of the deliveries, locked in id order (so concurrent recorders never deadlock). */
 async function lockEndpointsOf(em: EntityManager, deliveryIds: readonly string[]): Promise<Map<string, LockedEndpoint>> {
   const rows = await em.execute<LockedEndpoint[]>(
-    `SELECT id, organization_id, url, state, consecutive_failures FROM webhook_endpoints
+    `SELECT id, organization_id, url, state, consecutive_failures, failure_notice_at, failures_unannounced FROM webhook_endpoints
       WHERE id IN (SELECT endpoint_id FROM webhook_deliveries WHERE id = ANY(?::uuid[])) ORDER BY id FOR UPDATE`,
     [sqlTextArray(deliveryIds)],
   );
