@@ -87,7 +87,7 @@ describe('the console app', () => {
       'me.get': () => json(200, me(['api-keys.manage', 'api-keys.manage-service-accounts'])),
       'apiKeys.list': () => json(200, { items: [] }),
       'rbac.permissions.list': () => json(200, { items: [] }),
-      // serviceAccounts.list is unknown: the flag is off.
+      'featureFlags.enabled': () => json(200, { items: ['public-api.enabled'] }),
     });
     await signInWithToken();
     const nav = await screen.findByRole('navigation', { name: 'Pages' });
@@ -100,7 +100,7 @@ describe('the console app', () => {
       'me.get': () => json(200, me(['api-keys.manage', 'api-keys.manage-service-accounts'])),
       'apiKeys.list': () => json(200, { items: [] }),
       'rbac.permissions.list': () => json(200, { items: [] }),
-      'serviceAccounts.list': () => json(200, { items: [] }),
+      'featureFlags.enabled': () => json(200, { items: ['public-api.service-accounts'] }),
     });
     await signInWithToken();
     const nav = await screen.findByRole('navigation', { name: 'Pages' });
@@ -112,7 +112,7 @@ describe('the console app', () => {
       'me.get': () => json(200, me(['api-keys.manage'])),
       'apiKeys.list': () => json(200, { items: [] }),
       'rbac.permissions.list': () => json(200, { items: [] }),
-      'serviceAccounts.list': () => json(200, { items: [] }),
+      'featureFlags.enabled': () => json(200, { items: ['public-api.service-accounts'] }),
     });
     await signInWithToken();
     const narrowerNav = await screen.findByRole('navigation', { name: 'Pages' });

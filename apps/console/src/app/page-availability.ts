@@ -1,20 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { RpcClient } from '../api/rpc-client';
-import { isRpcError } from '../api/rpc-error';
 import type { PageDefinition } from './pages';
 
-/**
- * Whether the server serves `procedure`: a procedure behind a flag that is off answers
- * `not_found` before anything else, so a call with an empty input tells. Any other answer,
- * success or refusal of the input, means it exists.
- */
-export async function procedureServed(rpc: RpcClient, procedure: string): Promise<boolean> {
-  try {
-    await rpc.call(procedure, {});
-    return true;
-  } catch (error) {
-    return !(isRpcError(error) && error.status === 404 && error.code === 'not_found');
-  }
+/** The feature flags that are on (`featureFlags.enabled`, open to anyone signed in). */
+async function enabledFlags(rpc: RpcClient): Promise<ReadonlySet<string>> {
+  const { items } = await rpc.call<{ items: string[] }>('featureFlags.enabled', {});
+  return new Set(items);
 }
 
 export function permitted(page: PageDefinition, permissions: ReadonlySet<string>): boolean {
@@ -22,8 +13,8 @@ export function permitted(page: PageDefinition, permissions: ReadonlySet<string>
 }
 
 /**
- * The pages the active organization offers: those whose permission it grants and whose
- * procedure the server serves. Undefined while the probes run.
+ * The pages the active organization offers: those whose permission it grants and whose feature
+ * flag is on. Undefined while the flags are asked.
  */
 export function useAvailablePages(
   pages: PageDefinition[],
@@ -35,19 +26,10 @@ export function useAvailablePages(
   useEffect(() => {
     let current = true;
     setAvailable(undefined);
-    // One probe per procedure, however many pages name it.
-    const probes = new Map<string, Promise<boolean>>();
-    const served = (procedure: string) => {
-      if (!probes.has(procedure)) probes.set(procedure, procedureServed(rpc, procedure));
-      return probes.get(procedure) as Promise<boolean>;
-    };
-    void Promise.all(
-      pages.map(async (page) => {
-        if (!permitted(page, permissions)) return false;
-        return page.requires?.procedure ? served(page.requires.procedure) : true;
-      }),
-    ).then((shown) => {
-      if (current) setAvailable(pages.filter((_, index) => shown[index]));
+    // One question for every flag, asked only when a page the person may see depends on one.
+    const flags = pages.some((page) => page.requires?.flag && permitted(page, permissions)) ? enabledFlags(rpc).catch(() => new Set<string>()) : Promise.resolve(new Set<string>());
+    void flags.then((on) => {
+      if (current) setAvailable(pages.filter((page) => permitted(page, permissions) && (!page.requires?.flag || on.has(page.requires.flag))));
     });
     return () => {
       current = false;

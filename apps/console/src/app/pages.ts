@@ -17,10 +17,10 @@ export interface PageDefinition {
   /** Listed in the navigation under this label when given. */
   nav?: string;
   /**
-   * Shown (and listed) only when the active organization grants `permission` and the server
-   * serves `procedure` (a procedure behind a feature flag that is off answers as unknown).
+   * Shown (and listed) only when the active organization grants `permission` and the feature
+   * `flag` is on (its procedures answer as unknown while it is off).
    */
-  requires?: { permission?: string; procedure?: string };
+  requires?: { permission?: string; flag?: string };
 }
 
 /**
@@ -40,13 +40,13 @@ export const PAGES: PageDefinition[] = [
     title: 'Service accounts',
     nav: 'Service accounts',
     component: lazy(() => import('../pages/ServiceAccountsPage')),
-    requires: { permission: 'api-keys.manage-service-accounts', procedure: 'serviceAccounts.list' },
+    requires: { permission: 'api-keys.manage-service-accounts', flag: 'public-api.service-accounts' },
   },
   {
     path: '/service-accounts/:id',
     title: 'Service account',
     component: lazy(() => import('../pages/ServiceAccountPage')),
-    requires: { permission: 'api-keys.manage-service-accounts', procedure: 'serviceAccounts.list' },
+    requires: { permission: 'api-keys.manage-service-accounts', flag: 'public-api.service-accounts' },
   },
   {
     path: '/models',

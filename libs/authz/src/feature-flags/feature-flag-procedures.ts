@@ -67,5 +67,21 @@ export function createFeatureFlagProcedures(flags: FeatureFlagStore): AnyProcedu
     },
   });
 
-  return [list, set];
+  // Anyone signed in may learn which features are on: the console shows only the pages it can
+  // serve, without probing procedures that answer 404 while their flag is off.
+  const enabled = defineProcedure({
+    name: 'featureFlags.enabled',
+    summary: 'The keys of the feature flags that are on',
+    scope: 'user',
+    permission: null,
+    readOnly: true,
+    input: Type.Object({}, { additionalProperties: false }),
+    output: Type.Object({ items: Type.Array(Type.String()) }),
+    async handler() {
+      const states = await Promise.all(FEATURE_FLAG_KEYS.map(async (key) => [key, await flags.isEnabled(key)] as const));
+      return { items: states.filter(([, on]) => on).map(([key]) => key) };
+    },
+  });
+
+  return [list, set, enabled];
 }

@@ -50,6 +50,16 @@ describe('featureFlags.list / set', () => {
     });
   });
 
+  it('tells anyone signed in which flags are on, and nothing more', async () => {
+    const someone = h.person('someone');
+    await h.call('featureFlags.set', { key: 'public-api.service-accounts', enabled: false }, admin);
+    await h.call('featureFlags.set', { key: 'public-api.enabled', enabled: true }, admin);
+    await expect(h.call('featureFlags.enabled', {}, someone)).resolves.toEqual({ items: ['public-api.enabled'] });
+    await h.call('featureFlags.set', { key: 'public-api.service-accounts', enabled: true }, admin);
+    await expect(h.call('featureFlags.enabled', {}, someone)).resolves.toEqual({ items: ['public-api.enabled', 'public-api.service-accounts'] });
+    await h.call('featureFlags.set', { key: 'public-api.service-accounts', enabled: false }, admin);
+  });
+
   it('is for platform admins only (403)', async () => {
     const someone = h.person('someone');
     await expect(h.call('featureFlags.list', {}, someone)).rejects.toMatchObject({ code: 'forbidden' });
