@@ -1,12 +1,12 @@
 import './saved-views.css';
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import type { RecordsToolProps } from '../records/RecordsToolbarTools';
 import { defaultViewState } from '../records/view-state';
 import { useSignedIn } from '../session/session-context';
-import { activeView, groupViews, mayChangeView, normalizedState, sameState, type GridView } from './saved-views';
+import { activeView, groupViews, isDefaultState, mayChangeView, normalizedState, sameState, type GridView } from './saved-views';
 import { SaveViewDialog } from './SaveViewDialog';
 
 /** The view picked last for a model, kept for the tab: a reload while changing it still knows which it was. */
@@ -38,6 +38,14 @@ export function SavedViewsMenu({ modelKey, view }: Pick<RecordsToolProps, 'model
   const [deleting, setDeleting] = useState<GridView>();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>();
+
+  // Back on the grid with a plain address, the view picked last in this tab is shown again, as a
+  // spreadsheet reopens on the view it was left on; "All records" picks none.
+  const picked = pickedId === undefined ? undefined : items.find((item) => item.id === pickedId);
+  useEffect(() => {
+    if (picked && isDefaultState(view.state) && !isDefaultState(normalizedState(picked.state))) view.replaceState(normalizedState(picked.state));
+    // Only when the picked view first shows up; later changes of the grid are the person's own.
+  }, [picked?.id]);
 
   const active = activeView(items, view.state, pickedId);
   const edited = active !== undefined && !sameState(normalizedState(active.state), view.state);

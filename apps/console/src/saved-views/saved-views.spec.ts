@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultViewState, type GridViewState } from '../records/view-state';
-import { activeView, groupViews, mayChangeView, sameState, type GridView } from './saved-views';
+import { activeView, groupViews, isDefaultState, mayChangeView, sameState, type GridView } from './saved-views';
 
 const view = (id: string, state: Partial<GridViewState>, shared = false): GridView => ({
   id,
@@ -20,6 +20,15 @@ describe('saved views', () => {
   it('compares states by what the address would hold', () => {
     expect(sameState({ ...defaultViewState(), hidden: [] }, defaultViewState())).toBe(true);
     expect(sameState({ ...defaultViewState(), q: 'x' }, defaultViewState())).toBe(false);
+  });
+
+  it('takes a filter stored with its keys in another order (as jsonb keeps them) for the same', () => {
+    const typed: GridViewState = { ...defaultViewState(), filter: { and: [{ field: 'amount', op: 'gt', value: 10 }] } as GridViewState['filter'] };
+    const stored = JSON.parse('{"sort":"-createdAt","limit":100,"hidden":[],"order":[],"widths":{},"filter":{"and":[{"op":"gt","field":"amount","value":10}]}}') as GridViewState;
+    expect(sameState(stored, typed)).toBe(true);
+    expect(sameState(stored, { ...typed, filter: { and: [{ field: 'amount', op: 'gt', value: 11 }] } as GridViewState['filter'] })).toBe(false);
+    expect(isDefaultState(defaultViewState())).toBe(true);
+    expect(isDefaultState(typed)).toBe(false);
   });
 
   it("finds the grid's view by its state when none was picked, and keeps the picked one when changed", () => {

@@ -16,9 +16,24 @@ export interface GridView {
 /** Sharing a view, and changing or deleting a shared one, takes this permission. */
 export const SHARING_PERMISSION = 'data-models.manage';
 
-/** Two states show the same grid when they give the same address (defaults left out, keys in one order). */
+/** JSON with every object's keys sorted: the server stores a view's state as jsonb, which orders keys its own way. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Two states show the same grid when they say the same once normalized as the address would hold them (key order aside). */
 export function sameState(a: GridViewState, b: GridViewState): boolean {
-  return viewStateToSearch(a) === viewStateToSearch(b);
+  return canonicalJson(normalizedState(a)) === canonicalJson(normalizedState(b));
+}
+
+/** The grid as it first opens, nothing chosen: the state of an address without view parameters. */
+export function isDefaultState(state: GridViewState): boolean {
+  return viewStateToSearch(state) === '';
 }
 
 /**
