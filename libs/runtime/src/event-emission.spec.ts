@@ -637,6 +637,18 @@ const SCENARIOS: { [T in Covered]: [Scenario<T>, ...Array<Scenario<T>>] } = {
       },
     },
   ],
+  'data-models.field-values-rewritten': [
+    {
+      cause: 'dataModels.fields.update converting stored values to the new type',
+      async run() {
+        await call('dataModels.create', { key: 'contacts_rewritten', name: 'Contacts' }, owner, organizationId);
+        await call('dataModels.fields.create', { model: 'contacts_rewritten', key: 'contact', name: 'Contact', type: 'TEXT' }, owner, organizationId);
+        await call('records.create', { model: 'contacts_rewritten', data: { title: 'Ada', contact: 'Ada@Example.COM' } }, owner, organizationId);
+        await call('dataModels.fields.update', { model: 'contacts_rewritten', key: 'contact', type: 'EMAIL' }, owner, organizationId);
+        return { payload: { modelKey: 'contacts_rewritten', fieldKey: 'contact', count: 1 }, organizationId };
+      },
+    },
+  ],
 };
 
 /** The whole envelope: exactly these keys, so a missing or stray organizationId or userId fails. */

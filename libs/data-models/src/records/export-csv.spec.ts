@@ -50,5 +50,6 @@ describe('CSV export writer', () => {
 
   it('ends a failed export with an #error line', () => {
     expect(csvErrorTrailer('unavailable', 'The export stopped, try again')).toBe('#error,unavailable,"The export stopped, try again"\r\n');
+    expect(csvErrorTrailer('validation_failed', '=HYPERLINK("x") is not a field')).toBe(`#error,validation_failed,"'=HYPERLINK(""x"") is not a field"\r\n`);
   });
 });

@@ -50,5 +50,6 @@ export function csvRecord(record: RecordOutput, fieldKeys: readonly string[]): s
 
 /** The last line of an export that failed after its first byte, so it is never mistaken for a complete one. */
 export function csvErrorTrailer(code: string, message: string): string {
-  return csvLine(['#error', code, message]);
+  // The message may echo what a caller sent: guarded like any cell, so it never opens as a formula.
+  return csvLine(['#error', csvValue(code), csvValue(message)]);
 }
