@@ -114,9 +114,18 @@ export async function countEmptyValues(em: EntityManager, scope: ModelScope, key
   return row.count;
 }
 
-/** Recomputes every formula of every live record after a formula-relevant field change; the ids of the records it changed. */
-export async function recomputeFormulas(em: EntityManager, scope: ModelScope, fields: readonly FieldShape[]): Promise<string[]> {
-  const changed: string[] = [];
+/**
+ * Recomputes every formula of every live record after a formula-relevant field change; answers how
+ * many records it changed that are not in `alreadyChanged` (a count, not the ids: a model may hold
+ * millions of records).
+ */
+export async function recomputeFormulas(
+  em: EntityManager,
+  scope: ModelScope,
+  fields: readonly FieldShape[],
+  alreadyChanged: { has(id: string): boolean } = new Set<string>(),
+): Promise<number> {
+  let changed = 0;
   await forEachLiveBatch<{ id: string; data: Record<string, unknown> }>(em, scope, trustedSql('r.data'), trustedSql('TRUE'), async (rows) => {
     const ids: string[] = [];
     const values: string[] = [];
@@ -128,7 +137,7 @@ export async function recomputeFormulas(em: EntityManager, scope: ModelScope, fi
       }
     }
     if (ids.length === 0) return;
-    changed.push(...ids);
+    changed += ids.filter((id) => !alreadyChanged.has(id)).length;
     await runSql(
       em,
       sql`UPDATE records r SET data = v.data, version = r.version + 1

@@ -27,8 +27,7 @@ function scopeOf(ctx: OrgContext, loaded: LoadedModel): ModelScope {
  * them, formulas recomputed): no record event is emitted for those, so subscribers learn here that
  * records changed under them, and how many. Nothing rewritten, nothing said.
  */
-function announceRewrite(ctx: OrgContext, modelKey: string, fieldKey: string, recordIds: readonly string[]): void {
-  const count = new Set(recordIds).size;
+function announceRewrite(ctx: OrgContext, modelKey: string, fieldKey: string, count: number): void {
   if (count === 0) return;
   ctx.emit(createEvent('data-models.field-values-rewritten', { modelKey, fieldKey, count }, { organizationId: ctx.organizationId }));
 }
@@ -201,8 +200,8 @@ export function createFieldProcedures(): AnyProcedure[] {
       if (rewrites.size > 0) await rewriteValues(ctx.em, field.key, rewrites);
       const modelHasFormulas = loaded.fields.some((other) => isLive(other) && other.type === 'FORMULA');
       const valuesMayDiffer = wasFormula || type === 'FORMULA' || typeChanged || valueRulesChanged || rewrites.size > 0;
-      const recomputed = modelHasFormulas && valuesMayDiffer ? await recomputeFormulas(ctx.em, scope, loaded.fields) : [];
-      announceRewrite(ctx, loaded.model.key, field.key, [...rewrites.keys(), ...recomputed]);
+      const recomputed = modelHasFormulas && valuesMayDiffer ? await recomputeFormulas(ctx.em, scope, loaded.fields, rewrites) : 0;
+      announceRewrite(ctx, loaded.model.key, field.key, rewrites.size + recomputed);
       return fieldOutput(field);
     },
   });
