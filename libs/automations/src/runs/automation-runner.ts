@@ -88,12 +88,15 @@ export class AutomationRunner {
   private async claimAndStart(): Promise<number> {
     const free = this.concurrency - this.running.size;
     if (free <= 0) return 0;
+    // The claim's shares are counted from this snapshot: runs that finish while it is under way must
+    // not make a full share look partial, or the runner would stop claiming with runs still queued.
+    const inFlightAtClaim = new Map(this.inFlight);
     const claimed = await claimDueRuns(this.deps.newContext(), free, this.leaseSeconds, {
-      inFlight: this.inFlight,
+      inFlight: inFlightAtClaim,
       slotsPerOrganization: this.slotsPerOrganization,
     });
     // An organization given its whole share of the slots may have more queued, left for a slot it frees.
-    const share = new Map(this.inFlight);
+    const share = inFlightAtClaim;
     for (const run of claimed) share.set(run.organizationId, (share.get(run.organizationId) ?? 0) + 1);
     this.mayHaveMore = claimed.length === free || [...share.values()].some((runs) => runs >= this.slotsPerOrganization);
     for (const run of await this.admit(claimed)) {

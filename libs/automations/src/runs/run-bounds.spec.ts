@@ -182,5 +182,65 @@ describe('claiming queued runs', () => {
     await runner.close();
     expect(executed).toHaveLength(6);
   });
+
+  it('keeps claiming when a run finishes while a claim is under way, with no other wake-up', async () => {
+    const organization = await bed.organization();
+    const automation = await bed.eventAutomation(organization);
+    await queue(organization, automation);
+    const executed: string[] = [];
+    const finished = new Map<string, () => void>();
+    let releaseFirst: () => void = () => undefined;
+    const firstReleased = new Promise<void>((resolve) => (releaseFirst = resolve));
+    // Called before each claim's statement: the second claim lets the first run finish first.
+    let claims = 0;
+    let beforeSecondClaim: () => Promise<void> = async () => undefined;
+    const runner = new AutomationRunner(
+      {
+        newContext: () => {
+          const em = bed.em();
+          const execute = em.execute.bind(em) as (...args: unknown[]) => Promise<unknown>;
+          (em as unknown as { execute: (...args: unknown[]) => Promise<unknown> }).execute = async (...args) => {
+            if (++claims === 2) await beforeSecondClaim();
+            return execute(...args);
+          };
+          return em;
+        },
+        logger: silentLogger,
+        admit: async (runs) => runs,
+        async execute(run) {
+          if (executed.length === 0) await firstReleased;
+          await bed.sql(`UPDATE automation_runs SET status = 'succeeded' WHERE id = ?`, [run.id]);
+          executed.push(run.id);
+          finished.get(run.id)?.();
+        },
+      },
+      { concurrency: 3, slotsPerOrganization: 2 },
+    );
+    runner.wake();
+    await eventually(() => claims === 1 && executed.length === 0);
+    const [first] = await bed.sql<{ id: string }>(`SELECT id FROM automation_runs WHERE automation_id = ? AND locked_until IS NOT NULL`, [automation]);
+    for (let index = 0; index < 5; index++) await queue(organization, automation);
+    beforeSecondClaim = async () => {
+      const firstFinished = new Promise<void>((resolve) => finished.set(first.id, resolve));
+      releaseFirst();
+      await firstFinished;
+      // Its slot is freed once its completion has been handled.
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    // As a NOTIFY for the new runs would.
+    runner.wake();
+    await eventually(() => executed.length === 6);
+    await runner.close();
+    expect(new Set(executed).size).toBe(6);
+  });
 });
+
+/** Waits for `condition` (5 s at most): a runner that stopped claiming never meets it. */
+async function eventually(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('the condition was not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
