@@ -77,6 +77,20 @@ export {
 export { FeatureFlagStore, type FeatureFlagState } from './feature-flags/feature-flag-store';
 export { createTaskSlotClaims, slotMinute, type TaskSlotClaims } from './scheduling/task-slot-claims';
 export {
+  JOB_QUEUE_SCHEMA,
+  JobQueueMigration,
+  createJobQueue,
+  type EnqueueOptions,
+  type Job,
+  type JobData,
+  type JobHandler,
+  type JobQueue,
+  type JobQueueOptions,
+  type QueueDefinition,
+  type ScheduleOptions,
+  type WorkOptions,
+} from './queue/job-queue';
+export {
   KNOWN_FEATURE_FLAGS,
   FEATURE_FLAG_KEYS,
   isKnownFeatureFlag,

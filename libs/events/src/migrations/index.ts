@@ -1,5 +1,4 @@
 import type { MigrationObject } from '@mikro-orm/core';
-import { Migration20261122000500_job_queue } from './Migration20261122000500_job_queue';
 import { Migration20261124000100_webhooks } from './Migration20261124000100_webhooks';
 import { Migration20261126000100_webhook_route_changes } from './Migration20261126000100_webhook_route_changes';
 import { Migration20261126000400_deliveries_without_endpoint_lock } from './Migration20261126000400_deliveries_without_endpoint_lock';
@@ -10,7 +9,6 @@ import { Migration20261204000200_endpoint_signing } from './Migration20261204000
 import { Migration20261204000300_endpoint_failure_notices } from './Migration20261204000300_endpoint_failure_notices';
 
 export const eventsMigrations: MigrationObject[] = [
-  { name: 'Migration20261122000500_job_queue', class: Migration20261122000500_job_queue },
   { name: 'Migration20261124000100_webhooks', class: Migration20261124000100_webhooks },
   { name: 'Migration20261126000100_webhook_route_changes', class: Migration20261126000100_webhook_route_changes },
   { name: 'Migration20261126000400_deliveries_without_endpoint_lock', class: Migration20261126000400_deliveries_without_endpoint_lock },

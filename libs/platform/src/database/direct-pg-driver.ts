@@ -15,7 +15,7 @@ import {
   type TransactionEventBroadcaster,
 } from '@mikro-orm/postgresql';
 import { types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
-import { toParameterized } from './parameterized-sql';
+import { pgBindValue, toParameterized } from './parameterized-sql';
 import {
   PinnedSavepoint,
   PinnedTransaction,
@@ -154,6 +154,28 @@ export class DirectPgConnection extends PostgreSqlConnection {
       if (transaction?.completed) throw new TransactionCompleteError(statement.text);
       try {
         const result = transaction ? await transaction.query(statement) : await this.onPool(statement, owner);
+        return (result as PgResult).rows as T[];
+      } catch (error) {
+        throw statementError(error, statement.text);
+      }
+    };
+    if (!this.logger.isEnabled('query')) return run();
+    return this.executeQuery(statement.text, run, { query: statement.text });
+  }
+
+  /**
+   * A statement written for `pg` itself (`$n` placeholders, values as pg binds them: objects as
+   * JSON, arrays as PostgreSQL arrays), for a library that writes its own SQL (the job queue): in
+   * the transaction `ctx`, or as one autocommit statement on a pooled connection.
+   */
+  async executeText<T>(text: string, values: readonly unknown[], ctx?: Transaction): Promise<T[]> {
+    if (!this.connected) await this.ensureConnection();
+    const transaction = this.transactionOf(ctx ?? undefined);
+    const statement: Statement = { text, values: values.map(pgBindValue) };
+    const run = async (): Promise<T[]> => {
+      if (transaction?.completed) throw new TransactionCompleteError(statement.text);
+      try {
+        const result = transaction ? await transaction.query(statement) : await this.onPool(statement);
         return (result as PgResult).rows as T[];
       } catch (error) {
         throw statementError(error, statement.text);

@@ -109,3 +109,24 @@ export function toParameterized(platform: Platform, sql: string, params: readonl
   builder.fragment(sql, params);
   return { text: builder.sql, values: builder.values };
 }
+
+function arrayElement(value: unknown): string {
+  const bound = pgBindValue(value);
+  if (bound === null) return 'NULL';
+  const text = Buffer.isBuffer(bound) ? `\\x${bound.toString('hex')}` : bound;
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * A value in PostgreSQL's text format as `pg` would send it, for statements written with `$n`
+ * placeholders by a library that hands pg plain JavaScript values: null and undefined are NULL,
+ * a Date its ISO instant, an array a PostgreSQL array, any other object its JSON.
+ */
+export function pgBindValue(value: unknown): BindValue {
+  if (value === null || value === undefined) return null;
+  if (Buffer.isBuffer(value)) return value;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return `{${value.map(arrayElement).join(',')}}`;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
