@@ -1,5 +1,5 @@
 import { loadConfig } from '@mrp/platform';
-import { createAutomationRunner, createRuntime, listenForAutomationRuns, resolveTaskSchedules, runProcess } from '@mrp/runtime';
+import { createAutomationRunner, createRuntime, listenForAutomationRuns, resolveTaskSchedules, runProcess, workEmailJobs } from '@mrp/runtime';
 import { startScheduler } from './scheduler';
 
 runProcess('cron-runner', async () => {
@@ -16,6 +16,8 @@ runProcess('cron-runner', async () => {
   // Automation runs start within milliseconds of being queued, not at the next schedule tick.
   const runner = createAutomationRunner(runtime);
   const signals = await listenForAutomationRuns(runtime, runner);
+  await workEmailJobs(runtime);
+  await runtime.jobs.start();
   runtime.logger.info({ tasks: schedules.map(({ task, schedule }) => `${task.name} (${schedule ?? 'off'})`) }, 'cron-runner started');
   return {
     logger: runtime.logger,

@@ -6,5 +6,6 @@ export const notificationsModule: PlatformModule = {
   name: 'notifications',
   entities: [Notification],
   migrations: notificationsMigrations,
-  requiresTablesOf: ['authz'],
+  // platform: the job queue's schema.
+  requiresTablesOf: ['platform', 'authz'],
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   FeatureFlagStore,
+  createJobQueue,
   ProcedureRegistry,
   invokeProcedure,
   noopEventDispatcher,
@@ -14,10 +15,12 @@ import { authzModule, createAuthzProcedures, resolveSessionPrincipal, type Sessi
 import {
   createNotificationProcedures,
   createNotifier,
-  createSendDueEmailsProcedure,
+  createSendEmailProcedure,
+  EMAIL_QUEUE,
   notificationsModule,
   SEND_NOTIFICATION_EMAILS,
   type Notifier,
+  type EmailJob,
   type SendEmail,
 } from '../src';
 
@@ -32,8 +35,11 @@ export interface NotificationsHarness {
   call<T = Record<string, unknown>>(name: string, input: unknown, who: SessionClaims, organizationId?: string | null): Promise<T>;
   /** Runs `work` in a transaction with a scope that records what it emits. */
   inTransaction<T>(work: (scope: Parameters<Notifier['notify']>[0]) => Promise<T>): Promise<{ result: T; emitted: PendingEvent[] }>;
-  /** Runs the send-notification-emails task's procedure as its system principal. */
-  sendDueEmails(): Promise<number>;
+  /**
+   * Runs the email jobs that are due (all waiting ones with `ignoreDelay`), each through its
+   * procedure as `system:send-notification-emails`, as a worker does; answers how many ran.
+   */
+  sendDueEmails(options?: { ignoreDelay?: boolean }): Promise<number>;
   sql<T extends object = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -48,13 +54,14 @@ export async function createNotificationsHarness(
   { sendEmail }: NotificationsHarnessOptions = {},
 ): Promise<NotificationsHarness> {
   const db = await createTestOrm([platformModule, authzModule, notificationsModule]);
-  const notifier = createNotifier({ platformAdminEmails: new Set([OPERATOR_EMAIL]), emailEnabled: sendEmail !== undefined });
+  const jobs = createJobQueue({ orm: db.orm, databaseUrl: db.database.url, logger: silentLogger });
+  const notifier = createNotifier({ platformAdminEmails: new Set([OPERATOR_EMAIL]), emailJobs: sendEmail ? jobs : undefined });
   const flags = new FeatureFlagStore(db.orm, {}, 0);
   const registry = new ProcedureRegistry([
     // No records exist here, so no role grants row access.
     ...createAuthzProcedures({ flags, notifier, rowAccessRoles: { grantingRowAccess: async () => [] } }),
     ...createNotificationProcedures(),
-    createSendDueEmailsProcedure(sendEmail),
+    createSendEmailProcedure(sendEmail, jobs),
   ]);
   const platformAdminEmails = new Set([OPERATOR_EMAIL]);
   const principal = (who: SessionClaims, organizationId: string | null) =>
@@ -78,18 +85,23 @@ export async function createNotificationsHarness(
       const result = await db.orm.em.fork().transactional((em) => work({ em, emit: (event) => emitted.push(event) }));
       return { result, emitted };
     },
-    async sendDueEmails() {
-      const output = await invokeProcedure<{ processed: number }>(
-        registry.require('notifications.emails.sendDue'),
-        {},
-        {
-          em: db.orm.em.fork(),
-          principal: systemPrincipal('send-notification-emails', { permissions: [SEND_NOTIFICATION_EMAILS] }),
-          correlationId: 'test-send-notification-emails',
+    sendDueEmails(options) {
+      return jobs.drain<EmailJob>(
+        EMAIL_QUEUE,
+        async (job) => {
+          await invokeProcedure(
+            registry.require('notifications.emails.send'),
+            { notificationId: job.data.notificationId },
+            {
+              em: db.orm.em.fork(),
+              principal: systemPrincipal('send-notification-emails', { permissions: [SEND_NOTIFICATION_EMAILS] }),
+              correlationId: 'test-send-notification-emails',
+            },
+            { dispatcher, logger: silentLogger, flags },
+          );
         },
-        { dispatcher, logger: silentLogger, flags },
+        options,
       );
-      return output.processed;
     },
     sql: <T extends object>(query: string, params: unknown[] = []) => db.orm.em.fork().execute<T[]>(query, params),
     close: () => db.close(),

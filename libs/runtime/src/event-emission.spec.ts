@@ -6,6 +6,8 @@ import { invokeProcedure, loadConfig, type EventCause, type EventEnvelope } from
 import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { createRuntime, type Runtime } from './runtime';
 import { createAutomationRunner } from './automation-runner';
+import { EMAIL_QUEUE, type EmailJob } from '@mrp/notifications';
+import { runEmailJob } from './email-jobs';
 
 /**
  * One test per event type of the catalog: each drives the real procedure (or scheduled task) that
@@ -405,7 +407,7 @@ const SCENARIOS: { [T in Covered]: [Scenario<T>, ...Array<Scenario<T>>] } = {
   ],
   'notification.delivery-failed': [
     {
-      cause: 'the send-notification-emails task, when the SMTP server refuses the email',
+      cause: 'an email job (notifications.emails.send), when the SMTP server refuses the email',
       async run() {
         // Only this scenario's email is due: the others' emails were queued by earlier scenarios.
         await sql(`UPDATE notification_emails SET status = 'sent' WHERE status = 'pending'`);
@@ -416,7 +418,9 @@ const SCENARIOS: { [T in Covered]: [Scenario<T>, ...Array<Scenario<T>>] } = {
           `SELECT notification_id FROM notification_emails WHERE user_id = ? AND status = 'pending'`,
           [who.sub],
         );
-        expect(await runTask('send-notification-emails')).toBe(1);
+        let sent = 0;
+        await runtime.jobs.drain<EmailJob>(EMAIL_QUEUE, async (job) => void (sent += await runEmailJob(runtime, job)), { limit: 1000 });
+        expect(sent).toBe(1);
         return {
           payload: { notificationId, userId: who.sub, channel: 'email', error: expect.stringContaining('Mailbox unavailable'), attempt: 1, willRetry: true },
           organizationId,

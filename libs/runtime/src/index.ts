@@ -5,3 +5,4 @@ export { invokeAsSystem, type SystemCall } from './invoke-as-system';
 export { runProcess, runProcessCluster, describeStartupFailure } from './process-lifecycle';
 export { createAutomationRunner, listenForAutomationRuns } from './automation-runner';
 export { resolveTaskSchedules, scheduleVariable, type TaskSchedule } from './task-schedules';
+export { runEmailJob, workEmailJobs } from './email-jobs';

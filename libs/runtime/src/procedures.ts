@@ -1,6 +1,6 @@
 import { pruneIdempotentRequests, type AnyProcedure } from '@mrp/platform';
 import { apiKeyProcedures, createAuthzProcedures, createServiceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
-import { createNotificationProcedures, createSendDueEmailsProcedure, createSendNotificationProcedure } from '@mrp/notifications';
+import { createNotificationProcedures, createSendEmailProcedure, createSendNotificationProcedure } from '@mrp/notifications';
 import { createDataModelsProcedures, recordRowAccessRoles } from '@mrp/data-models';
 import type { RuntimeServices } from './runtime';
 
@@ -20,7 +20,7 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
     ...createServiceAccountProcedures({ rowAccessRoles: recordRowAccessRoles }),
     ...createNotificationProcedures(),
     createSendNotificationProcedure(notifier),
-    createSendDueEmailsProcedure(services.emailSender?.send),
+    createSendEmailProcedure(services.emailSender?.send, services.jobs),
     ...createDataModelsProcedures({ cursorSecret: services.config.cursorSecret, exportStatementTimeoutMs: services.config.taskStatementTimeoutMs, notifier }),
     ...services.webhooks.procedures,
     ...services.automations.procedures,

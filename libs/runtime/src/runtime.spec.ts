@@ -60,7 +60,6 @@ describe('createRuntime', () => {
       'prune-webhook-deliveries',
       'run-automation-schedules',
       'send-calendar-reminders',
-      'send-notification-emails',
       'retry-field-indexes',
     ]);
     for (const task of runtime.tasks) await expect(task.run(runtime)).resolves.toBe(0);
@@ -69,7 +68,7 @@ describe('createRuntime', () => {
   it("serves the tasks' system procedures through no door, and holds no person able to call them", () => {
     const system = runtime.procedures.all().filter((procedure) => procedure.scope === 'system');
     expect(system.map((procedure) => procedure.name)).toEqual(
-      expect.arrayContaining(['accounts.processDueDeletions', 'apiKeys.pruneRateLimitBuckets', 'idempotency.pruneExpired', 'dataModels.fields.retryIndexes', 'dataModels.reminders.sendDue', 'notifications.emails.sendDue']),
+      expect.arrayContaining(['accounts.processDueDeletions', 'apiKeys.pruneRateLimitBuckets', 'idempotency.pruneExpired', 'dataModels.fields.retryIndexes', 'dataModels.reminders.sendDue', 'notifications.emails.send']),
     );
     for (const procedure of system) expect(runtime.procedures.served(procedure.name)).toBeUndefined();
     // Their permissions are no role's: the permission catalog cannot grant them.

@@ -5,7 +5,9 @@ import {
   createLogger,
   OrganizationShare,
   createOrm,
+  createJobQueue,
   type EventDispatcher,
+  type JobQueue,
   type InvocationDeps,
   type Logger,
   type Orm,
@@ -30,6 +32,8 @@ export interface RuntimeServices {
   bus: InProcessEventBus;
   dispatcher: EventDispatcher;
   notifier: Notifier;
+  /** The one job queue (pg-boss): processes that run jobs register their workers, then `start` it. */
+  jobs: JobQueue;
   /** Present when SMTP_URL is set: one SMTP transport for the process. */
   emailSender: SmtpSender | undefined;
   webhooks: Webhooks;
@@ -58,6 +62,8 @@ export interface CreateRuntimeOptions {
   statementTimeoutMs?: number;
   logger?: Logger;
   webhooks?: WebhookOptions;
+  /** This process turns the job queue's schedule slots into jobs (the cron-runner). */
+  timekeeping?: boolean;
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -87,7 +93,14 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const flags = new FeatureFlagStore(orm, config.featureFlagDefaults);
   const bus = new InProcessEventBus(logger);
   const emailSender = config.smtpUrl ? createSmtpSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom }) : undefined;
-  const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails, emailEnabled: emailSender !== undefined });
+  const jobs = createJobQueue({
+    orm,
+    databaseUrl: config.databaseUrl,
+    logger,
+    timekeeping: options.timekeeping ?? false,
+    maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds,
+  });
+  const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails, emailJobs: emailSender ? jobs : undefined });
   const webhooks = createWebhooks(config, orm, notifier, logger, { ...options.webhooks, secretResolver });
   // Automation runs call procedures of the registry that holds the automations' own: they find it when a run needs it.
   const runnerWakeUps = createWakeNotifier({
@@ -115,7 +128,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     throw error;
   });
   const invocationDeps: InvocationDeps = { dispatcher, logger, flags };
-  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, notifier, emailSender, webhooks, automations, views };
+  const services: RuntimeServices = { config, logger, orm, flags, bus, dispatcher, jobs, notifier, emailSender, webhooks, automations, views };
   const procedures = new ProcedureRegistry(allProcedures(services));
   return {
     ...services,
@@ -124,6 +137,8 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     invocationDeps,
     tasks: scheduledTasks(),
     async close() {
+      // Running jobs finish (or are failed for a retry) before what they use goes away.
+      await jobs.stop();
       await bus.idle();
       await routeChanges.close();
       await runnerWakeUps.close();

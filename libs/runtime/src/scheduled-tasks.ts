@@ -1,7 +1,6 @@
 import { PRUNE_IDEMPOTENT_REQUESTS } from '@mrp/platform';
 import { PRUNE_WEBHOOK_DELIVERIES } from '@mrp/events';
 import { RUN_AUTOMATION_SCHEDULES } from '@mrp/automations';
-import { SEND_NOTIFICATION_EMAILS } from '@mrp/notifications';
 import { createAutomationRunner } from './automation-runner';
 import { invokeAsSystem } from './invoke-as-system';
 import type { Runtime } from './runtime';
@@ -107,13 +106,6 @@ export function scheduledTasks(): ScheduledTask[] {
       description: "Notifies records' creators of the calendar reminders of DATETIME fields that have come due",
       procedure: 'dataModels.reminders.sendDue',
       permissions: ['system.send-calendar-reminders'],
-    }),
-    procedureTask({
-      name: 'send-notification-emails',
-      schedule: '* * * * *',
-      description: 'Emails the notifications whose email is due when SMTP_URL is set, retrying failures after 1, 4, 16 and 64 minutes',
-      procedure: 'notifications.emails.sendDue',
-      permissions: [SEND_NOTIFICATION_EMAILS],
     }),
     procedureTask({
       name: 'retry-field-indexes',

@@ -1,13 +1,14 @@
-import { newId } from '@mrp/platform';
+import { newId, type JobQueue } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { notifiableUserIds, userIdsByVerifiedEmail, type NotificationMessage, type NotificationScope, type UserNotifier } from '@mrp/authz';
 import { sqlTextArray } from '@mrp/platform';
+import { enqueueEmails } from '../email/email-jobs';
 
 export interface NotifierOptions {
   /** PLATFORM_ADMIN_EMAILS: the operators who hear about platform trouble (e.g. failing webhooks). */
   platformAdminEmails: ReadonlySet<string>;
-  /** SMTP is configured: each notification is also queued for email (the send-notification-emails task sends it). */
-  emailEnabled?: boolean;
+  /** SMTP is configured: each notification's email is recorded and its job queued here (the email jobs send it). */
+  emailJobs?: JobQueue;
 }
 
 export interface CreatedNotification {
@@ -59,16 +60,14 @@ export function createNotifier(options: NotifierOptions): Notifier {
         sqlTextArray(recipients),
       ],
     );
-    if (options.emailEnabled) {
+    if (options.emailJobs) {
+      const organizationId = routing === 'platform' ? null : (message.organizationId ?? null);
       await scope.em.execute(
         `INSERT INTO notification_emails (notification_id, user_id, organization_id)
          SELECT n.id, n.user_id, ?::uuid FROM unnest(?::uuid[], ?::text[]) AS n(id, user_id)`,
-        [
-          routing === 'platform' ? null : (message.organizationId ?? null),
-          sqlTextArray(created.map((row) => row.id)),
-          sqlTextArray(created.map((row) => row.user_id)),
-        ],
+        [organizationId, sqlTextArray(created.map((row) => row.id)), sqlTextArray(created.map((row) => row.user_id))],
       );
+      await enqueueEmails(options.emailJobs, scope.em, created.map((row) => ({ notificationId: row.id, organizationId })));
     }
     const notifications = created
       .map((row) => ({ id: row.id, userId: row.user_id }))

@@ -45,6 +45,13 @@ export interface PlatformConfig {
    * which knows the tasks, checks the names and expressions (resolveTaskSchedules).
    */
   cronScheduleOverrides: Readonly<Record<string, string>>;
+  /**
+   * CRON_TASK_EXPIRY_SECONDS: a scheduled task's run still going after this long is presumed dead
+   * (its cron-runner killed): its slot is run again by a cron-runner. Longer than any run takes.
+   */
+  taskExpirySeconds: number;
+  /** JOB_MAINTENANCE_INTERVAL_SECONDS: how often the job queue looks for jobs whose process died (one process per interval). */
+  jobMaintenanceIntervalSeconds: number;
   /** Signs list cursors; one per deployment, the same in every process that serves lists. */
   cursorSecret: string;
   publicApiRatePerSecond: number;
@@ -255,6 +262,12 @@ function milliseconds(env: Env, name: string, fallback: number, max: number): nu
   return value;
 }
 
+function boundedInteger(env: Env, name: string, fallback: number, max: number): number {
+  const value = positiveNumber(env, name, fallback, { integer: true });
+  if (value > max) throw new ConfigError(`${name} is at most ${max}, got "${value}"`);
+  return value;
+}
+
 function webhookEndpointConcurrency(env: Env): number {
   const value = positiveNumber(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, { integer: true });
   if (value > 100) throw new ConfigError(`WEBHOOK_ENDPOINT_CONCURRENCY is at most 100, got "${value}"`);
@@ -373,6 +386,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     platformAdminEmails,
     cronSecret,
     cronScheduleOverrides: cronScheduleOverrides(env),
+    taskExpirySeconds: boundedInteger(env, 'CRON_TASK_EXPIRY_SECONDS', 900, 43_200),
+    jobMaintenanceIntervalSeconds: boundedInteger(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 60, 3_600),
     cursorSecret: parseCursorSecret(optional(env, 'CURSOR_SECRET'), nodeEnv),
     publicApiRatePerSecond: positiveNumber(env, 'PUBLIC_API_RATE_PER_SECOND', 5, { integer: false }),
     publicApiBurst: positiveNumber(env, 'PUBLIC_API_BURST', 20, { integer: true }),
