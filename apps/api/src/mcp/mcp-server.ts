@@ -22,7 +22,7 @@ const SERVER_INFO = { name: 'model-records-platform', version: '1.0.0' };
 
 const INSTRUCTIONS =
   "The organization's Data Models and their records, with the permissions of the API key in use. " +
-  'Start with list_models and describe_model; read with list_records, search_records and get_record; ' +
+  'Start with list_models and describe_model; read with list_records, search_records, get_record and count_records; ' +
   'write with create_records, update_record and delete_record, each with an idempotencyKey. The prompt work_with_data explains the filter language.';
 
 const MODEL_URI_PREFIX = 'model://';

@@ -123,6 +123,22 @@ export const MCP_TOOLS: readonly ToolDefinition[] = [
     summary: pageSummary,
   },
   {
+    name: 'count_records',
+    title: "Count a model's records",
+    description:
+      'How many records of a model there are, or how many a filter tree and text search q match (the records list_records would page through), counted up to a cap: past it, count is the cap and capped is true.',
+    procedure: 'records.count',
+    schema: { pick: ['model', 'filter', 'q'] },
+    annotations: READ,
+    writes: false,
+    run: (invoke, args) => invoke('records.count', args),
+    summary: (output, args) => {
+      const { count, capped } = output as { count: number; capped: boolean };
+      const matching = args['filter'] !== undefined || args['q'] !== undefined ? ' matching' : '';
+      return `${capped ? 'More than ' : ''}${count.toLocaleString('en')}${matching} record${count === 1 && !capped ? '' : 's'} of ${String(args['model'])}`;
+    },
+  },
+  {
     name: 'get_record',
     title: 'Get a record',
     description: 'One record by id, with fields and expand as in list_records. A record the key may not read is reported as not found.',

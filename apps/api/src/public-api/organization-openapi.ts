@@ -180,8 +180,8 @@ function withData(schema: SchemaObject, data: SchemaObject, overrides: Record<st
  * The generic document plus, for each model of the catalog, its named schemas (`<key>.Data` for a
  * record's data as written and read whole, `<key>.SelectedData` as a read with `fields` answers it,
  * `<key>.Patch` for an update, `<key>.Record`, `<key>.SelectedRecord`, `<key>.DeletedRecord` (in the trash), `<key>.RecordList`,
- * `<key>.Create`) and its own list and create operations at the concrete path
- * `/models/<key>/records` (which OpenAPI matches before the templated one). `GET` and `PATCH
+ * `<key>.Create`) and its own list, create, count and export operations at the concrete paths
+ * `/models/<key>/records...` (which OpenAPI matches before the templated ones). `GET` and `PATCH
  * /records/{id}` answer a record of any of these models (`AnySelectedRecord`, `AnyRecord`, told
  * apart by `model`).
  * The generic document is left untouched.
@@ -201,6 +201,8 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
   const recordListSchema = must(schemas['RecordList'], 'RecordList schema');
   const updateRecords = operationAt(paths, '/models/{key}/records', 'patch');
   const exportRecords = operationAt(paths, '/models/{key}/records/export', 'get');
+  const countRecords = operationAt(paths, '/models/{key}/records/count', 'get');
+  const recordCountSchema = answerMedia(countRecords, '200').schema as SchemaObject;
   const errorSchema = refTo('Error');
   // The create body is one record's (`data`) or a batch's (`records`).
   const [createBody, createBatchBody] = must((bodyMedia(createRecord).schema as SchemaObject).oneOf, 'oneOf of the create body') as SchemaObject[];
@@ -259,6 +261,9 @@ export function buildOrganizationDocument(generic: OpenAPIV3_1.Document, catalog
     const csv = answerMedia(exported, '200', CSV_MEDIA);
     csv.schema = { ...csv.schema, description: `${(csv.schema as SchemaObject).description ?? ''}. Without \`fields\`, the columns are: ${['id', ...model.fields.map((field) => field.key), 'createdAt', 'updatedAt'].join(', ')}` };
     paths[`/models/${model.key}/records/export`] = { get: exported } as OpenAPIV3_1.PathItemObject;
+    paths[`/models/${model.key}/records/count`] = {
+      get: specialise(countRecords, model, { status: '200', response: recordCountSchema }),
+    } as OpenAPIV3_1.PathItemObject;
     tags.push({
       name: model.key,
       description: model.description ? `${markdownLiteral(model.name)}: ${markdownLiteral(model.description)}` : `Records of the ${markdownLiteral(model.name)} model`,

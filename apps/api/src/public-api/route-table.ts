@@ -91,6 +91,19 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   },
   {
     method: 'get',
+    path: '/models/:key/records/count',
+    operationId: 'countRecords',
+    summary: "Count a model's records, or those a filter and search match",
+    description:
+      'The records the list would show for the same `filter`, `q` and `deleted`, counted up to a cap: past it, `count` is the cap and `capped` is true. ' +
+      'Records the key may not see are never counted. The whole count takes one request from the rate limit.',
+    procedure: 'records.count',
+    pathParams: { key: 'model' },
+    query: { filter: 'json', q: 'text', deleted: 'text' },
+    successStatus: 200,
+  },
+  {
+    method: 'get',
     path: '/models/:key/records/export',
     operationId: 'exportRecords',
     summary: "Export every record of a model that the key may read, as CSV or NDJSON",

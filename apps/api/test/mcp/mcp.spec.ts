@@ -32,6 +32,7 @@ interface ToolFailure {
 }
 
 const ALL_TOOLS = [
+  'count_records',
   'create_records',
   'delete_record',
   'describe_model',
@@ -255,7 +256,7 @@ describe('/mcp, the Model Context Protocol door', () => {
       expect(await refused(owner, 'describe_model', { model: 'nothing_here' })).toMatchObject({ code: 'not_found' });
     });
 
-    it('create_records, list_records, search_records, get_record, update_record and delete_record run their procedures', async () => {
+    it('create_records, list_records, search_records, count_records, get_record, update_record and delete_record run their procedures', async () => {
       const created = await ok<{ items: RecordOut[] }>(owner, 'create_records', {
         model: org.modelKey,
         records: [
@@ -289,6 +290,7 @@ describe('/mcp, the Model Context Protocol door', () => {
 
       const found = await ok<{ items: RecordOut[] }>(owner, 'search_records', { model: org.modelKey, q: 'GUIDE' });
       expect(found.items.map((record) => record.id).sort()).toEqual([guide.id, review.id].sort());
+      expect(await ok(owner, 'count_records', { model: org.modelKey, q: 'GUIDE', filter })).toEqual({ count: 2, capped: false });
 
       const got = await ok<RecordOut>(owner, 'get_record', { id: door.id });
       expect(got).toMatchObject({ id: door.id, title: 'Ship the door', data: { status: 'done', amount: 5 } });
@@ -381,7 +383,7 @@ describe('/mcp, the Model Context Protocol door', () => {
       expect((await ok<RecordOut>(owner, 'get_record', { id: record.id })).title).toBe('Read me');
     });
 
-    it('a member never sees a record restricted to a role she lacks, through any tool or expand', async () => {
+    it('a member never sees or counts a record restricted to a role she lacks, through any tool or expand', async () => {
       const financeRoleId = (await org.rpc<{ id: string }>('rbac.roles.create', { key: 'finance', name: 'Finance', permissions: ['records.read'] })).id;
       const member = await org.addMember(['member'], 'agent-operator');
       const agent = await connected((await org.createKey({ name: 'Member agent' }, member.session)).token);
@@ -401,6 +403,7 @@ describe('/mcp, the Model Context Protocol door', () => {
       expect(listed.items.map((record) => record.id)).not.toContain(secret.id);
       const searched = await ok<{ items: RecordOut[] }>(agent, 'search_records', { model: org.modelKey, q: 'salaries' });
       expect(searched.items).toEqual([]);
+      expect(await ok(agent, 'count_records', { model: org.modelKey, q: 'salaries' })).toEqual({ count: 0, capped: false });
       const expanded = await ok<RecordOut>(agent, 'get_record', { id: pointer.id, expand: 'parent' });
       expect(expanded.data['parent']).toEqual({ id: secret.id });
       const expandedList = await ok<{ items: RecordOut[] }>(agent, 'list_records', { model: org.modelKey, expand: 'parent', filter: { field: 'id', op: 'eq', value: pointer.id } });

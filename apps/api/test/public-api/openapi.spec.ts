@@ -19,6 +19,7 @@ const REQUIRED_PERMISSIONS: Record<string, string | null> = {
   'GET /models/{key}': 'data-models.read',
   'GET /models/{key}/fields': 'data-models.read',
   'GET /models/{key}/records': 'records.read',
+  'GET /models/{key}/records/count': 'records.read',
   'GET /models/{key}/records/export': 'records.read',
   'POST /models/{key}/records': 'records.create',
   'GET /records/{id}': 'records.read',
@@ -91,6 +92,7 @@ describe('GET /api/v1/openapi.json', () => {
       .map(([route, operation]) => [route, operation['x-conditional-permissions']]);
     expect(conditional).toEqual([
       ['GET /models/{key}/records', [{ permission: 'records.delete', when: 'deleted=only' }]],
+      ['GET /models/{key}/records/count', [{ permission: 'records.delete', when: 'deleted=only' }]],
       ['DELETE /records/{id}', [{ permission: 'records.purge', when: 'hard=true' }]],
     ]);
     expect(operations(document).get('DELETE /records/{id}')!.description).toContain('records.purge');
@@ -232,6 +234,6 @@ describe('GET /api/v1/openapi.json', () => {
       }
     }
     expect([...served].sort()).toEqual([...operations(document).keys()].sort());
-    expect(served.size).toBe(13);
+    expect(served.size).toBe(14);
   });
 });

@@ -53,6 +53,28 @@ function listedRecordConditions(spec: ListedRecords): SqlFragment[] {
   ];
 }
 
+type MatchingRecords = ListedRecords & Pick<ListQuerySpec, 'fields' | 'filter' | 'search'>;
+
+/** The records a list shows that its filter and search match: every page of it, and its count. */
+function matchingRecordConditions(spec: MatchingRecords): SqlFragment[] {
+  const conditions = listedRecordConditions(spec);
+  if (spec.filter) conditions.push(compileFilter(spec.filter, spec.fields));
+  if (spec.search !== undefined) conditions.push(searchCondition(spec.search, spec.fields));
+  return conditions;
+}
+
+/**
+ * How many records the list would show for the same model, filter, search and trash, counted
+ * only up to `cap` + 1: past the cap a count costs as much as reading those records, and the
+ * caller says "more than the cap" instead.
+ */
+export function buildCountQuery(spec: MatchingRecords, cap: number): SqlFragment {
+  return sql`SELECT count(*)::int AS count FROM (
+      SELECT 1 FROM records r
+      WHERE ${joinSql(matchingRecordConditions(spec), '\n        AND ')}
+      LIMIT ${cap + 1}) matching`;
+}
+
 /**
  * The cursor row's current sort values for the terms the cursor only refers to: one row while that
  * record is still listed for the caller (live, visible) and each value still has the cursor's
@@ -87,9 +109,7 @@ export function cursorRowQuery(spec: ListedRecords & Pick<ListQuerySpec, 'sort' 
  * caller then tells a refused cursor from the end of the list with cursorRowQuery.
  */
 export function buildListQuery(spec: ListQuerySpec): SqlFragment {
-  const conditions = listedRecordConditions(spec);
-  if (spec.filter) conditions.push(compileFilter(spec.filter, spec.fields));
-  if (spec.search !== undefined) conditions.push(searchCondition(spec.search, spec.fields));
+  const conditions = matchingRecordConditions(spec);
   const cursorRow = cursorRowQuery(spec);
   if (spec.after) {
     // Not every alternative of an expanded keyset condition involves every value: without this

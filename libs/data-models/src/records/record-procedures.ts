@@ -14,7 +14,7 @@ import {
 } from '@mrp/platform';
 import { createEvent, recordEventAliases } from '@mrp/events';
 import { rolesOfOrganization } from '@mrp/authz';
-import { loadRecordModel, type FieldShape, type RecordModel } from '../models/model-store';
+import { loadRecordModel, RECORD_COUNT_CAP, type FieldShape, type RecordModel } from '../models/model-store';
 import { ModelKeyInput } from '../models/schemas';
 import { RecordModelCache } from '../models/record-model-cache';
 import {
@@ -26,7 +26,7 @@ import {
   type CursorScope,
 } from '../query/cursor';
 import { runSql } from '../query/sql';
-import { buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
+import { buildCountQuery, buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import { FieldSelectionInput, parseFieldSelection } from './field-selection';
 import { createExportProcedure, type ExportProcedureDeps } from './export-procedure';
 import { LIST_SELECTION_INPUTS, listedRecords } from './listed-records';
@@ -53,12 +53,14 @@ import {
   RecordAccessSchema,
   RecordBatchDeletionSchema,
   RecordBatchSchema,
+  RecordCountSchema,
   RecordDeletionSchema,
   RecordListSchema,
   RecordSchema,
   type RecordAccessOutput,
   type RecordBatchDeletionOutput,
   type RecordBatchOutput,
+  type RecordCountOutput,
   type RecordDeletionOutput,
   type RecordListOutput,
   type RecordOutput,
@@ -87,6 +89,12 @@ const ExpectedVersionInput = Type.Integer({
 });
 
 type OrgContext = ProcedureContext<'organization'>;
+
+/** The trash instead of the live records: a list and a count take it alike, with the same extra permission. */
+const TrashInput = Type.Optional(
+  Type.Literal('only', { description: 'only: list the soft-deleted records (the trash) instead, each with deletedAt and deletedBy' }),
+);
+const TRASH_PERMISSION = { permission: 'records.delete', when: 'deleted=only', appliesTo: (input: { deleted?: string }) => input.deleted === 'only' };
 
 async function requireRecord(ctx: OrgContext, id: string, state: RecordState, forUpdate = false): Promise<FoundRecord> {
   const record = await findVisibleRecord(ctx.em, {
@@ -209,7 +217,7 @@ export function createRecordProcedures({ cursorSecret, exportStatementTimeoutMs 
     summary: "Lists a model's records: keyset pages, sort and filter tree",
     scope: 'organization',
     permission: 'records.read',
-    inputPermissions: [{ permission: 'records.delete', when: 'deleted=only', appliesTo: (input) => input.deleted === 'only' }],
+    inputPermissions: [TRASH_PERMISSION],
     readOnly: true,
     input: Type.Object(
       {
@@ -219,9 +227,7 @@ export function createRecordProcedures({ cursorSecret, exportStatementTimeoutMs 
           Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'Opaque cursor from the previous page (its nextCursor)' }),
         ),
         ...LIST_SELECTION_INPUTS,
-        deleted: Type.Optional(
-          Type.Literal('only', { description: 'only: list the soft-deleted records (the trash) instead, each with deletedAt and deletedBy' }),
-        ),
+        deleted: TrashInput,
       },
       { additionalProperties: false },
     ),
@@ -251,6 +257,26 @@ export function createRecordProcedures({ cursorSecret, exportStatementTimeoutMs 
         : page.map((row) => recordOutput(row, model.key, fields, selected));
       if (expanded) expandFromRows(expanded, page, items);
       return { items, nextCursor };
+    },
+  });
+
+  const count = defineProcedure({
+    name: 'records.count',
+    summary: `Counts the records records.list would show for the same filter, q and deleted, up to ${RECORD_COUNT_CAP.toLocaleString('en')}`,
+    scope: 'organization',
+    permission: 'records.read',
+    inputPermissions: [TRASH_PERMISSION],
+    readOnly: true,
+    input: Type.Object(
+      { model: ModelKeyInput, filter: LIST_SELECTION_INPUTS.filter, q: LIST_SELECTION_INPUTS.q, deleted: TrashInput },
+      { additionalProperties: false },
+    ),
+    output: RecordCountSchema,
+    async handler(ctx, input): Promise<RecordCountOutput> {
+      // The list's own reading of the input and its own conditions, row-level access included.
+      const { query } = await listedRecords(ctx, input);
+      const [row] = await runSql<{ count: number }>(ctx.em, buildCountQuery(query, RECORD_COUNT_CAP));
+      return { count: Math.min(row.count, RECORD_COUNT_CAP), capped: row.count > RECORD_COUNT_CAP };
     },
   });
 
@@ -606,5 +632,5 @@ export function createRecordProcedures({ cursorSecret, exportStatementTimeoutMs 
     },
   });
 
-  return [list, createExportProcedure({ exportStatementTimeoutMs }), get, create, createMany, update, updateMany, remove, deleteMany, restore, setAccess];
+  return [list, count, createExportProcedure({ exportStatementTimeoutMs }), get, create, createMany, update, updateMany, remove, deleteMany, restore, setAccess];
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { RECORD_COUNT_CAP } from '../models/model-store';
 import { listEnvelope } from '../models/schemas';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, with Z' });
@@ -32,6 +33,22 @@ export const DeletedRecordSchema = Type.Object(
   { title: 'DeletedRecord' },
 );
 export type DeletedRecordOutput = Static<typeof DeletedRecordSchema>;
+
+const COUNT_CAP_TEXT = RECORD_COUNT_CAP.toLocaleString('en');
+
+/** How many records a list would show: exact up to the cap, else the cap and `capped`. */
+export const RecordCountSchema = Type.Object(
+  {
+    count: Type.Integer({
+      minimum: 0,
+      maximum: RECORD_COUNT_CAP,
+      description: `The records the list would show the caller for the same filter, q and deleted (row-level access applied), at most ${COUNT_CAP_TEXT}`,
+    }),
+    capped: Type.Boolean({ description: `true: there are more than ${COUNT_CAP_TEXT}, and count says ${COUNT_CAP_TEXT}` }),
+  },
+  { title: 'RecordCount' },
+);
+export type RecordCountOutput = Static<typeof RecordCountSchema>;
 
 /** A page of live records, or with `deleted=only` of the trash (each then a DeletedRecord). */
 export const RecordListSchema = listEnvelope(Type.Union([RecordSchema, DeletedRecordSchema]), true, 'RecordList');
