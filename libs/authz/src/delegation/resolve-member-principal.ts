@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Credential, Principal, PrincipalKind } from '@mrp/platform';
-import { ownerCannotActSql, type CannotAct } from '../access/member-access-sql';
-import { loadOrganizationAccess } from '../access/organization-access';
+import { isUuidString, type Credential, type Principal, type PrincipalKind } from '@mrp/platform';
+import { memberAccessSql, ownerCannotActSql, type CannotAct } from '../access/member-access-sql';
 
 /** Why a member cannot be acted as: they are gone, locked out, or no longer in the organization. */
 export type MemberCannotAct = 'unknown' | 'deleted' | 'disabled' | 'not-member';
@@ -14,6 +13,10 @@ interface MemberRow {
   email: string;
   display_name: string;
   cannot_act: CannotAct;
+  /** NULL when the user is not a member of the organization. */
+  membership_id: string | null;
+  role_ids: string[];
+  permissions: string[];
 }
 
 /**
@@ -28,14 +31,20 @@ export async function resolveMemberPrincipal(
   organizationId: string,
   credential: Credential,
 ): Promise<MemberPrincipalResult> {
+  // The user and their access in the organization in one round trip: it runs once per automation run.
   const [user] = await em.execute<MemberRow[]>(
-    `SELECT id, kind, email, display_name, ${ownerCannotActSql('users')} AS cannot_act FROM users WHERE id = ?`,
-    [userId],
+    `SELECT u.id, u.kind, u.email, u.display_name, ${ownerCannotActSql('u')} AS cannot_act,
+            m.id AS membership_id, access.role_ids, access.permissions
+       FROM users u
+       LEFT JOIN memberships m ON m.organization_id = ?::uuid AND m.user_id = u.id
+       CROSS JOIN LATERAL (${memberAccessSql('m.id')}) access
+      WHERE u.id = ?`,
+    // Not a uuid cannot name an organization: asking PostgreSQL would be a cast error, not a miss.
+    [isUuidString(organizationId) ? organizationId : null, userId],
   );
   if (!user) return { cannotAct: 'unknown' };
   if (user.cannot_act) return { cannotAct: user.cannot_act };
-  const access = await loadOrganizationAccess(em, user.id, organizationId);
-  if (!access) return { cannotAct: 'not-member' };
+  if (!user.membership_id) return { cannotAct: 'not-member' };
   return {
     principal: {
       userId: user.id,
@@ -44,8 +53,8 @@ export async function resolveMemberPrincipal(
       displayName: user.display_name,
       isPlatformAdmin: false,
       organizationId,
-      roleIds: access.roleIds,
-      permissions: new Set(access.permissions),
+      roleIds: [...user.role_ids].sort(),
+      permissions: new Set(user.permissions),
       credential,
     },
   };

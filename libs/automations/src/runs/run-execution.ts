@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Type } from '@sinclair/typebox';
 import { performance } from 'node:perf_hooks';
 import {
@@ -13,7 +14,7 @@ import {
 import { createEvent } from '@mrp/events';
 import { resolveMemberPrincipal, type MemberCannotAct } from '@mrp/authz';
 import type { ActionResult } from '../definitions/automation-schemas';
-import { AUTOMATION_COLUMNS, type AutomationRow } from '../definitions/automation-rows';
+import type { AutomationRow } from '../definitions/automation-rows';
 import { runAction } from './run-actions';
 import { admitRuns } from './run-admission';
 import { RUN_COLUMNS, type RunRow } from './run-rows';
@@ -27,8 +28,25 @@ export interface RunExecutionDeps {
 
 const RunIdInput = Type.Object({ runId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
 
-async function lockRun(ctx: ProcedureContext, runId: string): Promise<RunRow | undefined> {
-  const [run] = await ctx.em.execute<RunRow[]>(`SELECT ${RUN_COLUMNS} FROM automation_runs WHERE id = ? FOR UPDATE`, [runId]);
+/** A run and what executing it needs of its automation (NULL columns when the automation is gone). */
+interface RunToExecute extends RunRow {
+  automation_enabled: boolean | null;
+  automation_owner_id: string | null;
+  automation_actions: AutomationRow['actions'] | null;
+}
+
+const RUN_COLUMNS_OF_R = RUN_COLUMNS.split(',')
+  .map((column) => `r.${column.trim()}`)
+  .join(', ');
+
+/** Locks the run and reads its automation in the same round trip. */
+async function lockRun(ctx: ProcedureContext, runId: string): Promise<RunToExecute | undefined> {
+  const [run] = await ctx.em.execute<RunToExecute[]>(
+    `SELECT ${RUN_COLUMNS_OF_R}, a.enabled AS automation_enabled, a.owner_id AS automation_owner_id, a.actions AS automation_actions
+       FROM automation_runs r LEFT JOIN automations a ON a.id = r.automation_id
+      WHERE r.id = ? FOR UPDATE OF r`,
+    [runId],
+  );
   return run;
 }
 
@@ -99,8 +117,8 @@ function createExecuteRun(deps: RunExecutionDeps) {
       if (!run || run.status !== 'queued') return { status: run?.status ?? 'missing' };
       // Admitted runs only (automations.runs.admit); one disabled since is skipped.
       if (!run.admitted_at) return { status: 'not-admitted' };
-      const [automation] = await ctx.em.execute<AutomationRow[]>(`SELECT ${AUTOMATION_COLUMNS} FROM automations WHERE id = ?`, [run.automation_id]);
-      if (!automation) return { status: 'missing' };
+      if (run.automation_enabled === null || run.automation_owner_id === null || run.automation_actions === null) return { status: 'missing' };
+      const automation = { id: run.automation_id, enabled: run.automation_enabled, owner_id: run.automation_owner_id, actions: run.automation_actions };
       if (!automation.enabled) {
         await finishRun(ctx, run, 'skipped', 'The automation was disabled before the run started');
         return { status: 'skipped' };
@@ -136,18 +154,23 @@ function createExecuteRun(deps: RunExecutionDeps) {
       }
       const templateContext = { input: run.input, event: run.event, now: new Date().toISOString() };
       const results: ActionResult[] = automation.actions.map((action) => ({ type: action.type, status: 'not-run' }));
-      try {
-        await ctx.em.transactional(async (em) => {
-          for (const [index, action] of automation.actions.entries()) {
-            const call = <T>(name: string, callInput: unknown) =>
-              invokeWithin<T>(ctx, deps.procedures().require(name), callInput, deps.invocation(), { em, principal: owner.principal, causedBy, collect });
-            try {
-              results[index] = { type: action.type, status: 'succeeded', ...(await runAction(action, templateContext, call)) };
-            } catch (error) {
-              throw new ActionFailed(index, error);
-            }
+      const runActions = async (em: EntityManager) => {
+        for (const [index, action] of automation.actions.entries()) {
+          const call = <T>(name: string, callInput: unknown) =>
+            invokeWithin<T>(ctx, deps.procedures().require(name), callInput, deps.invocation(), { em, principal: owner.principal, causedBy, collect });
+          try {
+            results[index] = { type: action.type, status: 'succeeded', ...(await runAction(action, templateContext, call)) };
+          } catch (error) {
+            throw new ActionFailed(index, error);
           }
-        });
+        }
+      };
+      try {
+        // An action writes through one procedure at most, which undoes its own work when it fails
+        // (a savepoint of the run's transaction); so only several actions need one savepoint more,
+        // for a later one's failure to undo the earlier ones.
+        if (automation.actions.length === 1) await runActions(ctx.em);
+        else await ctx.em.transactional(runActions);
       } catch (error) {
         if (!(error instanceof ActionFailed)) throw error;
         if (!isDomainError(error.cause)) ctx.log.error({ err: error.cause, runId: run.id }, 'automation action failed unexpectedly');
