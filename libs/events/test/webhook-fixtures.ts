@@ -18,6 +18,8 @@ export interface DeliveryFixture {
   endpointId: string;
   status?: 'pending' | 'succeeded' | 'failed';
   eventType?: string;
+  /** Another delivery's event (its body is stored once); a new event by default. */
+  eventId?: string;
   /** ISO 8601; microseconds allowed. Default now. */
   createdAt?: string;
   attemptCount?: number;
@@ -94,21 +96,21 @@ export async function createWebhookTestBed(procedures: readonly AnyProcedure[]):
     },
     async delivery(fixture) {
       const id = newId();
-      const eventId = newId();
+      const eventId = fixture.eventId ?? newId();
       const eventType = fixture.eventType ?? 'data-models.record-created';
       const status = fixture.status ?? 'pending';
       const body = JSON.stringify({ id: eventId, type: eventType, occurredAt: fixture.createdAt ?? new Date().toISOString(), payload: { fixture: id } });
+      await sql('INSERT INTO webhook_event_bodies (event_id, body) VALUES (?::uuid, ?) ON CONFLICT (event_id) DO NOTHING', [eventId, body]);
       await sql(
-        `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key, status,
+        `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, idempotency_key, status,
             attempt_count, attempts_left, next_attempt_at, locked_until, last_status_code, last_error, created_at, updated_at, completed_at)
-         SELECT ?::uuid, e.id, e.organization_id, ?::uuid, ?, ?, ?, ?, ?, ?, coalesce(?::timestamptz, now()), ?::timestamptz, ?, ?,
+         SELECT ?::uuid, e.id, e.organization_id, ?::uuid, ?, ?, ?, ?, ?, coalesce(?::timestamptz, now()), ?::timestamptz, ?, ?,
                 coalesce(?::timestamptz, now()), coalesce(?::timestamptz, now()), ?::timestamptz
            FROM webhook_endpoints e WHERE e.id = ?::uuid`,
         [
           id,
           eventId,
           eventType,
-          body,
           `idem-${id}`,
           status,
           fixture.attemptCount ?? (status === 'pending' ? 0 : 1),

@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     console.log(`Queued ${QUEUED} deliveries through records.create in ${queueSeconds.toFixed(1)} s`);
     const deliveryIds = await runtime.orm.em
       .fork()
-      .execute<Array<{ id: string }>>(`SELECT id FROM webhook_deliveries WHERE status = 'pending' AND body LIKE '%Queued %'`);
+      .execute<Array<{ id: string }>>(`SELECT d.id FROM webhook_deliveries d JOIN webhook_event_bodies b ON b.event_id = d.event_id WHERE d.status = 'pending' AND b.body LIKE '%Queued %'`);
     const requeue = () =>
       runtime.orm.em
         .fork()

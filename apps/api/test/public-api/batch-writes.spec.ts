@@ -119,7 +119,11 @@ describe('Batch writes over /api/v1', () => {
         actions: [{ type: 'notify', role: 'owner', title: 'New task', body: '{{event.payload.record.title}}' }],
       });
       const items = await createBatch(['Event A', 'Event B', 'Event C']);
-      const deliveries = await queryDatabase<{ body: string }>(api, 'SELECT body FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.endpoint.id]);
+      const deliveries = await queryDatabase<{ body: string }>(
+        api,
+        'SELECT b.body FROM webhook_deliveries d JOIN webhook_event_bodies b ON b.event_id = d.event_id WHERE d.endpoint_id = $1',
+        [endpoint.endpoint.id],
+      );
       const delivered = deliveries.map((row) => (JSON.parse(row.body) as { payload: { recordId: string } }).payload.recordId);
       expect(delivered.sort()).toEqual(items.map((item) => item.id).sort());
       const runs = await queryDatabase<{ event: { payload: { recordId: string } } }>(api, 'SELECT event FROM automation_runs WHERE automation_id = $1', [automation.id]);

@@ -54,7 +54,8 @@ describe('webhooks and row-level access', () => {
   const deliveriesOf = (endpointId: string) =>
     queryDatabase<{ id: string; status: string; body: string; event_type: string }>(
       api,
-      'SELECT id, status, body, event_type FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY created_at, id',
+      `SELECT d.id, d.status, b.body, d.event_type FROM webhook_deliveries d JOIN webhook_event_bodies b ON b.event_id = d.event_id
+        WHERE d.endpoint_id = $1 ORDER BY d.created_at, d.id`,
       [endpointId],
     );
 
@@ -73,8 +74,12 @@ describe('webhooks and row-level access', () => {
 
     const [filtered, open] = await deliveriesOf(theirs.id);
     expect(filtered.status).toBe('filtered');
-    expect(filtered.body).not.toContain(HIDDEN);
-    expect(JSON.parse(filtered.body)).not.toHaveProperty('payload');
+    // The event's body is stored once, for the owner's endpoint too; a filtered delivery never shows
+    // its payload, not even to someone who may read the record.
+    const filteredAsOwner = await org.rpc<DeliveryWithEvent>('webhooks.deliveries.get', { id: filtered.id });
+    expect(filteredAsOwner.payloadWithheld).toBe(true);
+    expect(filteredAsOwner.event).not.toHaveProperty('payload');
+    expect(JSON.stringify(filteredAsOwner)).not.toContain(HIDDEN);
     expect(open.status).toBe('pending');
     expect(open.body).toContain('public');
     // Nothing filtered is ever claimed and sent.

@@ -7,6 +7,7 @@ import { Migration20261202002000_webhook_principals } from './Migration202612020
 import { Migration20261204000100_delivery_attempt_in_flight } from './Migration20261204000100_delivery_attempt_in_flight';
 import { Migration20261204000200_endpoint_signing } from './Migration20261204000200_endpoint_signing';
 import { Migration20261204000300_endpoint_failure_notices } from './Migration20261204000300_endpoint_failure_notices';
+import { Migration20261206001000_webhook_event_bodies } from './Migration20261206001000_webhook_event_bodies';
 
 export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261124000100_webhooks', class: Migration20261124000100_webhooks },
@@ -17,4 +18,5 @@ export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261204000100_delivery_attempt_in_flight', class: Migration20261204000100_delivery_attempt_in_flight },
   { name: 'Migration20261204000200_endpoint_signing', class: Migration20261204000200_endpoint_signing },
   { name: 'Migration20261204000300_endpoint_failure_notices', class: Migration20261204000300_endpoint_failure_notices },
+  { name: 'Migration20261206001000_webhook_event_bodies', class: Migration20261206001000_webhook_event_bodies },
 ];

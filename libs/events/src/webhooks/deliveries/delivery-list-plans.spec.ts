@@ -24,10 +24,10 @@ describe('delivery list plans', () => {
     const organizationEndpoints = [...endpoints, await bed.endpoint(other), await bed.endpoint(other)];
     const platform = await bed.endpoint(null);
     await bed.sql(
-      `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key, status,
+      `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, idempotency_key, status,
           created_at, updated_at, completed_at)
        SELECT gen_random_uuid(), e.id, e.organization_id, gen_random_uuid(),
-              CASE WHEN i % 3 = 0 THEN 'organization.updated' ELSE 'data-models.record-created' END, '{}', 'idem-' || i,
+              CASE WHEN i % 3 = 0 THEN 'organization.updated' ELSE 'data-models.record-created' END, 'idem-' || i,
               CASE i % 7 WHEN 0 THEN 'failed' WHEN 1 THEN 'pending' ELSE 'succeeded' END,
               now() - make_interval(secs => (5000 - i) * 600), now(), CASE i % 7 WHEN 1 THEN NULL ELSE now() END
          FROM generate_series(1, 5000) AS i

@@ -227,7 +227,10 @@ describe('webhook delivery log', () => {
       await bed.attempt(id, { attempt: 1, startedAt: at(base, 0), durationMs: 10_000, error: 'timed out after 10 s' });
 
       const detail = await bed.call<DeliveryDetail>('webhooks.deliveries.get', { id }, bed.manager(organization));
-      const [{ body }] = await bed.sql<{ body: string }>('SELECT body FROM webhook_deliveries WHERE id = ?', [id]);
+      const [{ body }] = await bed.sql<{ body: string }>(
+        'SELECT b.body FROM webhook_deliveries d JOIN webhook_event_bodies b ON b.event_id = d.event_id WHERE d.id = ?',
+        [id],
+      );
       expect(detail).toMatchObject({ id, endpointId: endpoint, status: 'succeeded', attemptCount: 2 });
       expect(detail.event).toEqual(JSON.parse(body));
       expect(detail.event).toMatchObject({ id: detail.eventId, type: 'data-models.record-created' });

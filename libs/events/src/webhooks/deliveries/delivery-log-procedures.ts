@@ -127,7 +127,9 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
         event: Type.Record(Type.String(), Type.Unknown(), {
           description: 'The event object, exactly the body that is sent; without `payload` when it is about a record you may not read',
         }),
-        payloadWithheld: Type.Boolean({ description: 'true: the event is about a record you may not read (records.read and its roles), so its payload is left out' }),
+        payloadWithheld: Type.Boolean({
+          description: "true: the event is about a record you may not read (records.read and its roles), or the delivery was filtered (the endpoint's principal may not), so its payload is left out",
+        }),
         attempts: Type.Array(DeliveryAttemptViewSchema),
       }),
     ]),
@@ -135,7 +137,8 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
       const owner = endpointOwner(ctx, input.platform);
       const owned = ownerCondition(owner);
       const [row] = await ctx.em.execute<Array<DeliveryRow & { body: string; record_access_role_ids: string[] | null }>>(
-        `SELECT ${DELIVERY_COLUMNS}, d.body, d.record_access_role_ids::text[] AS record_access_role_ids FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        `SELECT ${DELIVERY_COLUMNS}, b.body, d.record_access_role_ids::text[] AS record_access_role_ids
+           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_event_bodies b ON b.event_id = d.event_id
           WHERE d.id = ?::uuid AND ${owned.sql}`,
         [input.id, ...owned.params],
       );
@@ -149,7 +152,9 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
       // The log is read by whoever manages webhooks; a record's data is only for those who may read the record.
       const recordAccess = row.record_access_role_ids === null ? undefined : { roleIds: row.record_access_role_ids };
       const reader = owner.organizationId === null ? { roleIds: [], permissions: ['records.read'] } : { roleIds: ctx.principal.roleIds, permissions: [...ctx.principal.permissions] };
-      const payloadWithheld = !mayReadEventRecord({ recordAccess }, reader);
+      // The body is the event's, shared by its deliveries: a filtered one never shows the payload,
+      // whoever reads it, as it never sent it.
+      const payloadWithheld = row.status === 'filtered' || !mayReadEventRecord({ recordAccess }, reader);
       if (payloadWithheld) delete event.payload;
       return { ...toDeliveryView(row), event, payloadWithheld, attempts: attempts.map(toAttemptView) };
     },

@@ -119,7 +119,8 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
             attempt_in_flight_at = now()
        FROM chosen, webhook_endpoints e
       WHERE d.id = chosen.id AND e.id = d.endpoint_id
-      RETURNING d.id, d.endpoint_id, d.organization_id, d.event_id, d.event_type, d.body, d.idempotency_key,
+      RETURNING d.id, d.endpoint_id, d.organization_id, d.event_id, d.event_type,
+                (SELECT b.body FROM webhook_event_bodies b WHERE b.event_id = d.event_id) AS body, d.idempotency_key,
                 d.attempt_count, d.attempts_left, e.url, e.state, e.signing, e.secret_hash, e.secret_ciphertext,
                 e.previous_secret_hash, e.previous_secret_ciphertext, e.previous_secret_expires_at`,
     [

@@ -1,4 +1,4 @@
-import { systemPrincipal } from '@mrp/platform';
+import { newId, sqlTextArray, systemPrincipal } from '@mrp/platform';
 import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
 import { PRUNE_WEBHOOK_DELIVERIES, pruneWebhookDeliveries } from './prune-deliveries';
 
@@ -48,6 +48,29 @@ describe('webhooks.deliveries.prune', () => {
     // A shorter retention reaches the recent settled ones; pending ones are never pruned.
     await expect(prune({ retentionDays: 1, batchSize: 1 })).resolves.toEqual({ processed: 1 });
     expect(await remaining()).toEqual([kept[0], kept[2]].sort());
+  });
+
+  it('drops an event body with the last delivery that carries it, and bodies no delivery carries', async () => {
+    const organization = await bed.organization();
+    const [one, two] = [await bed.endpoint(organization), await bed.endpoint(organization)];
+    const bodies = async (eventIds: string[]) =>
+      (await bed.sql<{ event_id: string }>('SELECT event_id FROM webhook_event_bodies WHERE event_id = ANY(?::uuid[]) ORDER BY event_id', [sqlTextArray(eventIds)])).map(
+        (row) => row.event_id,
+      );
+    const eventOf = async (deliveryId: string) => (await bed.sql<{ event_id: string }>('SELECT event_id FROM webhook_deliveries WHERE id = ?', [deliveryId]))[0].event_id;
+    // Both deliveries of an event are old and settled; of another, one is recent.
+    const gone = await eventOf(await bed.delivery({ endpointId: one, status: 'succeeded', createdAt: daysAgo(40) }));
+    await bed.delivery({ endpointId: two, status: 'failed', createdAt: daysAgo(40), eventId: gone });
+    const shared = await eventOf(await bed.delivery({ endpointId: one, status: 'succeeded', createdAt: daysAgo(40) }));
+    await bed.delivery({ endpointId: two, status: 'succeeded', createdAt: daysAgo(2), eventId: shared });
+    // A body whose deliveries went with their endpoint, of an event older than the retention (ids are UUIDv7).
+    const oldMs = (Date.now() - 40 * DAY).toString(16).padStart(12, '0');
+    const orphan = `${oldMs.slice(0, 8)}-${oldMs.slice(8)}-7000-8000-000000000001`;
+    const recentOrphan = newId();
+    await bed.sql("INSERT INTO webhook_event_bodies (event_id, body) VALUES (?, '{}'), (?, '{}')", [orphan, recentOrphan]);
+
+    await expect(prune({ retentionDays: 30, batchSize: 1 })).resolves.toEqual({ processed: 3 });
+    expect(await bodies([gone, shared, orphan, recentOrphan])).toEqual([shared, recentOrphan].sort());
   });
 
   it('exists only for system principals, and runs only for the one holding its permission', async () => {

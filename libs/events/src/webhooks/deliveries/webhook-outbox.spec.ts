@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId, type EventEnvelope } from '@mrp/platform';
+import { newId, sqlTextArray, type EventEnvelope } from '@mrp/platform';
 import { silentLogger } from '@mrp/platform/testing';
 import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
 import { listenForRouteChanges } from '../../bus/route-change-listener';
@@ -45,7 +45,12 @@ describe('the webhook outbox with routes kept in memory', () => {
   const deliveriesTo = async (endpointId: string) =>
     (await bed.sql<{ count: number }>('SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = ?', [endpointId]))[0].count;
   const bodiesTo = async (endpointId: string) =>
-    (await bed.sql<{ body: string }>('SELECT body FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY event_id', [endpointId])).map((row) => row.body);
+    (
+      await bed.sql<{ body: string }>(
+        'SELECT b.body FROM webhook_deliveries d JOIN webhook_event_bodies b ON b.event_id = d.event_id WHERE d.endpoint_id = ? ORDER BY d.event_id',
+        [endpointId],
+      )
+    ).map((row) => row.body);
   const routedTo = async (organizationId: string) => (await outbox.routes.routesFor(em(), [organizationId])).map((endpoint) => endpoint.id);
 
   beforeAll(async () => {
@@ -225,13 +230,24 @@ describe('the webhook outbox with routes kept in memory', () => {
       expect(await statusesTo(endpoints['finance-no-read'])).toEqual(expected((event) => !isRecord(event)));
       expect(await statusesTo(endpoints['gone'])).toEqual(expected((event) => !isRecord(event)));
       expect(await statusesTo(nobody)).toEqual(expected((event) => !isRecord(event)));
-      const [stored] = await bed.sql<{ body: string; record_access_role_ids: string[] }>(
-        'SELECT body, record_access_role_ids::text[] AS record_access_role_ids FROM webhook_deliveries WHERE endpoint_id = ? AND event_id = ?',
-        [endpoints['reader'], events.find(isRestricted)!.id],
+      const [stored] = await bed.sql<{ body: string; record_access_role_ids: string[]; bodies: number }>(
+        `SELECT b.body, d.record_access_role_ids::text[] AS record_access_role_ids,
+                (SELECT count(*)::int FROM webhook_event_bodies WHERE event_id = ANY(?::uuid[])) AS bodies
+           FROM webhook_deliveries d JOIN webhook_event_bodies b ON b.event_id = d.event_id WHERE d.endpoint_id = ? AND d.event_id = ?`,
+        [sqlTextArray(events.map((event) => event.id)), endpoints['reader'], events.find(isRestricted)!.id],
       );
       expect(stored.record_access_role_ids).toEqual([finance]);
-      expect(JSON.parse(stored.body)).not.toHaveProperty('payload');
+      // One body per event, however many endpoints: the one sent, which the filtered deliveries' readers strip.
+      expect(stored.bodies).toBe(events.length);
+      expect(JSON.parse(stored.body)).toHaveProperty('payload');
       expect(stored.body).not.toContain('recordAccess');
+
+      // An event that no endpoint may read is stored without its payload.
+      const unread = restricted(organization, [newId()]);
+      await reading.persist(em(), [unread]);
+      const [kept] = await bed.sql<{ body: string }>('SELECT body FROM webhook_event_bodies WHERE event_id = ?', [unread.id]);
+      expect(JSON.parse(kept.body)).not.toHaveProperty('payload');
+      expect(JSON.parse(kept.body)).toMatchObject({ id: unread.id, type: unread.type });
     });
 
     it('reach a platform-wide endpoint only when no role restricts the record', async () => {

@@ -55,8 +55,9 @@ export function deliveryBody(event: EventEnvelope): string {
 }
 
 /**
- * Queues deliveries from `rows`, a relation `d` of (id, endpoint_id, event_id, event_type, body,
- * idempotency_key, record_access_role_ids). Prepared (planned once per connection, no query
+ * Queues deliveries from `rows`, a relation `d` of (id, endpoint_id, event_id, event_type,
+ * idempotency_key, record_access_role_ids), and stores each event's body once, from `bodies`, a
+ * relation `b` of (event_id, body) (decision 149). Prepared (planned once per connection, no query
  * builder): it runs in the transaction of every change that has an endpoint to tell. No foreign
  * key to the endpoint (a lock on its row per insert, decision 89): the join re-checks it,
  * re-checked here because a change another process made may not have reached this one's routes
@@ -64,33 +65,41 @@ export function deliveryBody(event: EventEnvelope): string {
  *
  * Whether the endpoint's principal may read the event's record is decided here, on its live
  * access, in the insert's own round trip: `mayReadEventRecord`'s rule. A delivery it may not read
- * is kept as filtered, completed, without the payload.
+ * is kept as filtered, completed; its readers leave the payload out, and an event that only
+ * filtered deliveries carry is stored without it. An event no delivery was queued for (its
+ * endpoints gone) stores no body.
  */
-function queueDeliveriesFrom(rows: string, memberAccess: MemberAccessSql): string {
-  return `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, body, idempotency_key, status,
-                                  record_access_role_ids, completed_at)
-   SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type,
-          CASE WHEN s.readable THEN d.body ELSE (d.body::jsonb - 'payload')::text END, d.idempotency_key,
-          CASE WHEN s.readable THEN 'pending' ELSE 'filtered' END,
-          d.record_access_role_ids, CASE WHEN s.readable THEN NULL ELSE now() END
-     FROM ${rows}
-     -- One lookup by primary key per row (LIMIT keeps the planner from scanning every enabled endpoint instead).
-     CROSS JOIN LATERAL (
-       SELECT organization_id, principal_id FROM webhook_endpoints WHERE id = d.endpoint_id AND state = 'enabled' LIMIT 1
-     ) e
-     CROSS JOIN LATERAL (
-       SELECT CASE
-         WHEN d.record_access_role_ids IS NULL THEN true
-         -- A platform-wide endpoint acts as no member: it gets records no role restricts.
-         WHEN e.organization_id IS NULL THEN cardinality(d.record_access_role_ids) = 0
-         -- An endpoint acting as nobody, or as someone who left, disabled or deleted, reads no record.
-         ELSE EXISTS (
-           SELECT 1 FROM (${memberAccess('e.organization_id', 'e.principal_id')}) reader
-            WHERE 'records.read' = ANY(reader.permissions)
-              AND (cardinality(d.record_access_role_ids) = 0 OR reader.role_ids && d.record_access_role_ids::text[])
-         )
-       END AS readable
-     ) s`;
+function queueDeliveriesFrom(rows: string, bodies: string, memberAccess: MemberAccessSql): string {
+  return `WITH queued AS (
+     INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, idempotency_key, status,
+                                     record_access_role_ids, completed_at)
+     SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.idempotency_key,
+            CASE WHEN s.readable THEN 'pending' ELSE 'filtered' END,
+            d.record_access_role_ids, CASE WHEN s.readable THEN NULL ELSE now() END
+       FROM ${rows}
+       -- One lookup by primary key per row (LIMIT keeps the planner from scanning every enabled endpoint instead).
+       CROSS JOIN LATERAL (
+         SELECT organization_id, principal_id FROM webhook_endpoints WHERE id = d.endpoint_id AND state = 'enabled' LIMIT 1
+       ) e
+       CROSS JOIN LATERAL (
+         SELECT CASE
+           WHEN d.record_access_role_ids IS NULL THEN true
+           -- A platform-wide endpoint acts as no member: it gets records no role restricts.
+           WHEN e.organization_id IS NULL THEN cardinality(d.record_access_role_ids) = 0
+           -- An endpoint acting as nobody, or as someone who left, disabled or deleted, reads no record.
+           ELSE EXISTS (
+             SELECT 1 FROM (${memberAccess('e.organization_id', 'e.principal_id')}) reader
+              WHERE 'records.read' = ANY(reader.permissions)
+                AND (cardinality(d.record_access_role_ids) = 0 OR reader.role_ids && d.record_access_role_ids::text[])
+           )
+         END AS readable
+       ) s
+     RETURNING event_id, status
+   )
+   INSERT INTO webhook_event_bodies (event_id, body)
+   SELECT DISTINCT ON (q.event_id) q.event_id, CASE WHEN q.status = 'pending' THEN b.body ELSE (b.body::jsonb - 'payload')::text END
+     FROM queued q JOIN ${bodies} ON b.event_id = q.event_id
+    ORDER BY q.event_id, q.status = 'pending' DESC`;
 }
 
 /** The endpoint by its key; the principal's membership, user, grants and roles by theirs. */
@@ -113,10 +122,11 @@ export interface DeliveryStatements {
  */
 export function webhookDeliveryStatements(memberAccess: MemberAccessSql): DeliveryStatements {
   return {
-    /** Any number of deliveries: $1 is a JSON array of rows. */
+    /** Any number of deliveries: $1 is a JSON array of rows, $2 one of their events' bodies. */
     many: preparedStatement(
       queueDeliveriesFrom(
-        'jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, body text, idempotency_key text, record_access_role_ids uuid[])',
+        'jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, idempotency_key text, record_access_role_ids uuid[])',
+        'jsonb_to_recordset($2::jsonb) AS b(event_id uuid, body text)',
         memberAccess,
       ),
       { purpose: 'webhook deliveries queued', indexes: DELIVERY_INSERT_INDEXES },
@@ -127,7 +137,8 @@ export function webhookDeliveryStatements(memberAccess: MemberAccessSql): Delive
      */
     one: preparedStatement(
       queueDeliveriesFrom(
-        '(VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $5::text, $6::text, $7::uuid[])) AS d(id, endpoint_id, event_id, event_type, body, idempotency_key, record_access_role_ids)',
+        '(VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $6::text, $7::uuid[])) AS d(id, endpoint_id, event_id, event_type, idempotency_key, record_access_role_ids)',
+        '(VALUES ($3::uuid, $5::text)) AS b(event_id, body)',
         memberAccess,
       ),
       { purpose: 'a webhook delivery queued', indexes: DELIVERY_INSERT_INDEXES },
@@ -140,7 +151,6 @@ interface QueuedDelivery {
   endpoint_id: string;
   event_id: string;
   event_type: string;
-  body: string;
   idempotency_key: string;
   record_access_role_ids: string[] | null;
 }
@@ -206,14 +216,12 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
         for (const endpoint of endpoints) {
           const ownsEvent = endpoint.organization_id === null || owners.has(endpoint.organization_id);
           if (!ownsEvent || !endpoint.subscriptions.some((pattern) => eventMatches(pattern, event))) continue;
-          let body = bodies.get(event);
-          if (body === undefined) bodies.set(event, (body = deliveryBody(event)));
+          if (!bodies.has(event)) bodies.set(event, deliveryBody(event));
           rows.push({
             id: newId(),
             endpoint_id: endpoint.id,
             event_id: event.id,
             event_type: event.type,
-            body,
             idempotency_key: newId(),
             record_access_role_ids: event.recordAccess ? [...event.recordAccess.roleIds] : null,
           });
@@ -223,18 +231,19 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
       }
       if (rows.length === 0) return;
       if (rows.length === 1) {
-        const [{ id, endpoint_id, event_id, event_type, body, idempotency_key, record_access_role_ids }] = rows;
+        const [{ id, endpoint_id, event_id, event_type, idempotency_key, record_access_role_ids }] = rows;
         await executePreparedAtCommit(em, statements.one, [
           id,
           endpoint_id,
           event_id,
           event_type,
-          body,
+          bodies.values().next().value as string,
           idempotency_key,
           record_access_role_ids === null ? null : sqlTextArray(record_access_role_ids),
         ]);
       } else {
-        await executePreparedAtCommit(em, statements.many, [JSON.stringify(rows)]);
+        const eventBodies = [...bodies].map(([event, body]) => ({ event_id: event.id, body }));
+        await executePreparedAtCommit(em, statements.many, [JSON.stringify(rows), JSON.stringify(eventBodies)]);
       }
     },
   };
