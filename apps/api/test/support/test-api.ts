@@ -64,6 +64,9 @@ export async function startTestApi(
       AUTH_JWT_SECRET: TEST_JWT_SECRET,
       PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL,
       CRON_SECRET: 'cron-secret-for-tests-0123456789',
+      // Quiet whatever NODE_ENV a test picks (production's default level is info): a test that
+      // reads the logs passes its own logger.
+      LOG_LEVEL: 'silent',
       ...env,
     },
     { requireSessionAuth: true },
