@@ -3,11 +3,22 @@ import type { DataField } from '../data-models/types';
 import { checkFilter, filterTargets, type GroupDraft } from './filter-builder';
 import { draftFromTree } from './filter-draft';
 import { FilterBuilder } from './FilterBuilder';
-import { ToolbarMenu } from './ToolbarMenu';
+import { ToolbarMenu, useToolbarMenu } from './ToolbarMenu';
 import type { ViewStateHandle } from './view-state';
 
 /** The filter builder over the view's filter: checked by the server's rules before it is applied. */
 export function FilterPanel({ fields, view }: { fields: DataField[]; view: ViewStateHandle }) {
+  const applied = view.state.filter !== undefined;
+  return (
+    <ToolbarMenu label={`Filter${applied ? ' (applied)' : ''}`} className="filter-menu" active={applied}>
+      <FilterForm fields={fields} view={view} />
+    </ToolbarMenu>
+  );
+}
+
+/** The panel's form: applying or clearing closes the panel, as a menu closes once chosen from. */
+function FilterForm({ fields, view }: { fields: DataField[]; view: ViewStateHandle }) {
+  const menu = useToolbarMenu();
   const targets = useMemo(() => filterTargets(fields), [fields]);
   const filterKey = JSON.stringify(view.state.filter ?? null);
   const [draft, setDraft] = useState<GroupDraft>(() => draftFromTree(view.state.filter, targets));
@@ -24,17 +35,17 @@ export function FilterPanel({ fields, view }: { fields: DataField[]; view: ViewS
     setProblems(checked.general.map((problem) => problem.message));
     if (Object.keys(checked.errors).length > 0 || checked.general.length > 0) return;
     view.update({ filter: checked.tree });
+    menu.close();
   };
   const clear = () => {
     setErrors({});
     setProblems([]);
     view.update({ filter: undefined });
+    menu.close();
   };
-  const applied = view.state.filter !== undefined;
 
   return (
-    <ToolbarMenu label={`Filter${applied ? ' (applied)' : ''}`} className="filter-menu" active={applied}>
-      <form
+    <form
         className="filter-popover"
         onSubmit={(event) => {
           event.preventDefault();
@@ -58,7 +69,6 @@ export function FilterPanel({ fields, view }: { fields: DataField[]; view: ViewS
             Clear filter
           </button>
         </div>
-      </form>
-    </ToolbarMenu>
+    </form>
   );
 }
