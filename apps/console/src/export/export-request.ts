@@ -1,6 +1,7 @@
 import { TITLE_FIELD_KEY } from '@mrp/field-validation';
 import type { DataField } from '../data-models/types';
 import { liveFields } from '../data-models/field-types';
+import { searchListInput } from '../records/quick-search';
 import type { GridViewState } from '../records/view-state';
 
 export type ExportFormat = 'csv' | 'ndjson';
@@ -21,8 +22,10 @@ export function visibleFieldKeys(fields: readonly DataField[], state: Pick<GridV
 /** The export route's address for the grid's view: its search, filter, sort and visible columns. */
 export function exportPath(modelKey: string, state: GridViewState, fields: readonly DataField[], format: ExportFormat): string {
   const params = new URLSearchParams({ format });
-  if (state.q) params.set('q', state.q);
-  if (state.filter) params.set('filter', JSON.stringify(state.filter));
+  // The rows the grid lists: its search finds option labels too (searchListInput).
+  const { q, filter } = searchListInput(state.q, state.filter, fields);
+  if (q) params.set('q', q);
+  if (filter) params.set('filter', JSON.stringify(filter));
   params.set('sort', state.sort);
   params.set('fields', visibleFieldKeys(fields, state).join(','));
   return `/api/v1/models/${encodeURIComponent(modelKey)}/records/export?${params.toString()}`;

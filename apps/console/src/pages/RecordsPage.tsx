@@ -45,7 +45,7 @@ export default function RecordsPage({ params }: PageProps) {
   const view = useViewState();
   const layout = useMemo(() => gridLayout(fields, view.state), [fields, view.state]);
   const expand = useMemo(() => fields.filter((field) => field.type === 'RELATION').map((field) => field.key).join(',') || undefined, [fields]);
-  const listInput = useMemo(() => listInputOf(key, view.state), [key, view.state]);
+  const listInput = useMemo(() => listInputOf(key, view.state, fields), [key, view.state, fields]);
   const pages = useRecordPages({ ...listInput, ...(expand ? { expand } : {}) }, { enabled: fieldList.data !== undefined });
   const selection = useSelection(JSON.stringify(listInput));
   const cells = useCellCommit(fields, expand, pages.replace);

@@ -44,8 +44,8 @@ describe('view state in the address', () => {
   });
 
   it('gives the records.list input of a view', () => {
-    expect(listInputOf('deals', full)).toEqual({ model: 'deals', q: 'acme & co', filter: full.filter, sort: 'amount,-createdAt', limit: 50 });
-    expect(listInputOf('deals', defaultViewState())).toEqual({ model: 'deals', sort: DEFAULT_SORT, limit: DEFAULT_LIMIT });
+    expect(listInputOf('deals', full, [])).toEqual({ model: 'deals', q: 'acme & co', filter: full.filter, sort: 'amount,-createdAt', limit: 50 });
+    expect(listInputOf('deals', defaultViewState(), [])).toEqual({ model: 'deals', sort: DEFAULT_SORT, limit: DEFAULT_LIMIT });
   });
 });
 

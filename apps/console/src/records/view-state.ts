@@ -1,6 +1,8 @@
 import { useCallback, useMemo } from 'react';
 import type { FilterNode } from '@mrp/field-validation';
 import { setSearch, useCurrentSearch } from '../app/router';
+import type { DataField } from '../data-models/types';
+import { searchListInput } from './quick-search';
 
 /**
  * What a records grid shows: the search, filter, sort and page size of its `records.list` calls,
@@ -122,12 +124,14 @@ export interface RecordListInput {
   limit: number;
 }
 
-/** The `records.list` input a view asks for (add `cursor` for later pages, `expand` for relations). */
-export function listInputOf(modelKey: string, state: GridViewState): RecordListInput {
+/**
+ * The `records.list` input a view asks for (add `cursor` for later pages, `expand` for relations);
+ * its search also finds option labels of the model's `fields` (searchListInput).
+ */
+export function listInputOf(modelKey: string, state: GridViewState, fields: readonly DataField[]): RecordListInput {
   return {
     model: modelKey,
-    ...(state.q ? { q: state.q } : {}),
-    ...(state.filter ? { filter: state.filter } : {}),
+    ...searchListInput(state.q, state.filter, fields),
     sort: state.sort,
     limit: state.limit,
   };
