@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { formatDateTime } from '../app/format';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { NOTIFICATIONS_CHANGED } from '../organization/use-unread-count';
+import { NOTIFICATIONS_ARRIVED, NOTIFICATIONS_CHANGED } from '../organization/use-unread-count';
 import type { InboxNotification, NotificationPage } from '../organization/types';
 import { useSignedIn } from '../session/session-context';
 
@@ -38,6 +38,10 @@ export default function InboxPage() {
 
   useEffect(() => {
     void load();
+    // The bell saw new ones come: list them at the top, as a reload would.
+    const onArrived = () => void load();
+    window.addEventListener(NOTIFICATIONS_ARRIVED, onArrived);
+    return () => window.removeEventListener(NOTIFICATIONS_ARRIVED, onArrived);
   }, [load]);
 
   const markRead = async (input: { ids: string[] } | { all: true }) => {
