@@ -1,10 +1,10 @@
 import { loadConfig } from '@mrp/platform';
 import { createAutomationRunner, createRuntime, listenForAutomationRuns, resolveTaskSchedules, runProcess, workEmailJobs } from '@mrp/runtime';
-import { startScheduler } from './scheduler';
+import { scheduleTasks } from './scheduler';
 
 runProcess('cron-runner', async () => {
   const config = loadConfig();
-  const runtime = await createRuntime(config, { name: 'cron-runner', poolSize: 10, statementTimeoutMs: config.taskStatementTimeoutMs });
+  const runtime = await createRuntime(config, { name: 'cron-runner', poolSize: 10, statementTimeoutMs: config.taskStatementTimeoutMs, timekeeping: true });
   let schedules;
   try {
     schedules = resolveTaskSchedules(runtime.tasks, config.cronScheduleOverrides);
@@ -12,7 +12,7 @@ runProcess('cron-runner', async () => {
     await runtime.close();
     throw error;
   }
-  const scheduler = startScheduler(runtime, schedules);
+  await scheduleTasks(runtime, schedules);
   // Automation runs start within milliseconds of being queued, not at the next schedule tick.
   const runner = createAutomationRunner(runtime);
   const signals = await listenForAutomationRuns(runtime, runner);
@@ -23,7 +23,6 @@ runProcess('cron-runner', async () => {
     logger: runtime.logger,
     async stop() {
       await signals.close();
-      await scheduler.stop();
       await runner.close();
       await runtime.close();
     },

@@ -1,79 +1,56 @@
-import { hostname } from 'node:os';
-import { Cron } from 'croner';
-import { createTaskSlotClaims, slotMinute, type TaskSlotClaims } from '@mrp/platform';
-import type { Runtime, ScheduledTask, TaskSchedule } from '@mrp/runtime';
+import type { Job } from '@mrp/platform';
+import { taskQueue, type Runtime, type ScheduledTask, type TaskSchedule } from '@mrp/runtime';
 
-export type SlotOutcome = 'ran' | 'failed' | 'skipped';
+/**
+ * How often a cron-runner looks for a task's job. pg-boss's timekeeper creates them (no commit of
+ * ours announces them), and a slot is a minute: this bounds how late in its minute a task starts.
+ */
+const TASK_POLL_SECONDS = 5;
 
-export interface Scheduler {
-  /**
-   * Runs `task` for the slot (the minute) `firedAt` belongs to, unless another scheduler on the
-   * database claimed that slot first. The cron trigger calls it; tests call it directly.
-   */
-  runSlot(task: ScheduledTask, firedAt: Date): Promise<SlotOutcome>;
-  stop(): Promise<void>;
-}
+export type TaskOutcome = 'ran' | 'failed';
 
-export interface SchedulerOptions {
-  /** Defaults to claims in the runtime's database, under this host and process id. */
-  claims?: TaskSlotClaims;
-  /** False builds the scheduler without starting its timers (tests drive runSlot). */
-  startTimers?: boolean;
+/**
+ * Runs one slot of `task` (its job): logged with its count and duration. A failure is logged and
+ * the job completed all the same: the next slot tries again, as a retry would, without piling up.
+ * Only a run that never ends (its runner died) is run again, once the job expires.
+ */
+export async function runTaskJob(runtime: Runtime, task: ScheduledTask, job: Pick<Job, 'id'>): Promise<TaskOutcome> {
+  const startedAt = Date.now();
+  runtime.logger.debug({ task: task.name, job: job.id }, 'task started');
+  try {
+    const processed = await task.run(runtime);
+    runtime.logger.info({ task: task.name, processed, durationMs: Date.now() - startedAt, job: job.id }, 'task ran');
+    return 'ran';
+  } catch (error) {
+    runtime.logger.error({ err: error, task: task.name, durationMs: Date.now() - startedAt, job: job.id }, 'task failed');
+    return 'failed';
+  }
 }
 
 /**
- * Runs every scheduled task on its schedule (UTC). A task never overlaps itself in one process,
- * and a slot claimed by another cron-runner is skipped; a failed run is logged and the next
- * slot tries again, other tasks are not affected.
+ * Puts every task's schedule (UTC) in the job queue, shared by every cron-runner of the database
+ * (`off` removes it), and makes this process work the tasks' queues once the queue starts.
+ * pg-boss turns each slot into one job whatever the number of cron-runners; the task queues are
+ * stately, so a task never overlaps itself anywhere.
  */
-export function startScheduler(runtime: Runtime, schedules: readonly TaskSchedule[], options: SchedulerOptions = {}): Scheduler {
-  const claims = options.claims ?? createTaskSlotClaims(runtime.orm, `${hostname()}:${process.pid}`);
-  const running = new Set<Promise<SlotOutcome>>();
-
-  async function attempt(task: ScheduledTask, slot: Date): Promise<SlotOutcome> {
-    const startedAt = Date.now();
-    try {
-      if (!(await claims.claim(task.name, slot))) {
-        runtime.logger.debug({ task: task.name, slot }, 'task slot claimed elsewhere, skipped');
-        return 'skipped';
+export async function scheduleTasks(runtime: Runtime, schedules: readonly TaskSchedule[]): Promise<void> {
+  // pg-boss gives up on a handler at its job's expiry and fetches the next job while the old run
+  // goes on: a task still running here lets such a job go rather than run beside itself.
+  const running = new Set<string>();
+  for (const { task, schedule } of schedules) {
+    const queue = taskQueue(task.name);
+    await runtime.jobs.schedule(queue, schedule, { expireInSeconds: runtime.config.taskExpirySeconds });
+    await runtime.jobs.work(queue, { concurrency: 1, pollIntervalSeconds: TASK_POLL_SECONDS }, async (job) => {
+      if (running.has(task.name)) {
+        runtime.logger.warn({ task: task.name, job: job.id }, 'task still running past its expiry here, slot skipped');
+        return;
       }
-      const processed = await task.run(runtime);
-      runtime.logger.info({ task: task.name, processed, durationMs: Date.now() - startedAt, slot }, 'task ran');
-      return 'ran';
-    } catch (error) {
-      runtime.logger.error({ err: error, task: task.name, durationMs: Date.now() - startedAt, slot }, 'task failed');
-      return 'failed';
-    }
-  }
-
-  const scheduler: Scheduler = {
-    async runSlot(task, firedAt) {
-      const run = attempt(task, slotMinute(firedAt));
-      running.add(run);
+      running.add(task.name);
       try {
-        return await run;
+        await runTaskJob(runtime, task, job);
       } finally {
-        running.delete(run);
+        running.delete(task.name);
       }
-    },
-    async stop() {
-      jobs.forEach((job) => job.stop());
-      await Promise.all(running);
-    },
-  };
-
-  const jobs =
-    options.startTimers === false
-      ? []
-      : schedules.flatMap(({ task, schedule }) =>
-          schedule === null
-            ? []
-            : [
-                new Cron(schedule, { timezone: 'UTC', protect: true }, async (job: Cron) => {
-                  // croner's current run is the moment it fired for this tick: its minute is the slot.
-                  await scheduler.runSlot(task, job.currentRun() ?? new Date());
-                }),
-              ],
-        );
-  return scheduler;
+    });
+  }
 }

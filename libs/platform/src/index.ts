@@ -75,7 +75,6 @@ export {
   type PendingEvent,
 } from './events/event-envelope';
 export { FeatureFlagStore, type FeatureFlagState } from './feature-flags/feature-flag-store';
-export { createTaskSlotClaims, slotMinute, type TaskSlotClaims } from './scheduling/task-slot-claims';
 export {
   JOB_QUEUE_SCHEMA,
   JobQueueMigration,

@@ -1,6 +1,6 @@
 export { createRuntime, type Runtime } from './runtime';
 export { ALL_MODULES } from './modules';
-export type { ScheduledTask } from './scheduled-tasks';
+export { taskQueue, type ScheduledTask } from './scheduled-tasks';
 export { invokeAsSystem, type SystemCall } from './invoke-as-system';
 export { runProcess, runProcessCluster, describeStartupFailure } from './process-lifecycle';
 export { createAutomationRunner, listenForAutomationRuns } from './automation-runner';

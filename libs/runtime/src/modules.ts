@@ -5,6 +5,7 @@ import { notificationsModule } from '@mrp/notifications';
 import { dataModelsModule } from '@mrp/data-models';
 import { automationsModule } from '@mrp/automations';
 import { viewsModule } from '@mrp/views';
+import { runtimeModule } from './runtime-module';
 
 /** Every lib's tables; each module's migrations apply after those of the modules whose tables it requires. */
 export const ALL_MODULES: readonly PlatformModule[] = [
@@ -15,4 +16,5 @@ export const ALL_MODULES: readonly PlatformModule[] = [
   dataModelsModule,
   automationsModule,
   viewsModule,
+  runtimeModule,
 ];

@@ -18,6 +18,11 @@ export interface ScheduledTask {
   run(runtime: Runtime): Promise<number>;
 }
 
+/** The job queue of a task, which its schedule fills (created by the runtime's migrations). */
+export function taskQueue(taskName: string): string {
+  return `task.${taskName}`;
+}
+
 interface ProcedureTask extends Omit<ScheduledTask, 'run'> {
   /** A system procedure answering `{ processed }`. */
   procedure: string;

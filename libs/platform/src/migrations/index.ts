@@ -4,6 +4,7 @@ import { Migration20261122000500_job_queue } from './Migration20261122000500_job
 import { Migration20261205000100_job_queue_timekeeping } from './Migration20261205000100_job_queue_timekeeping';
 import { Migration20261125005000_scheduled_task_slots } from './Migration20261125005000_scheduled_task_slots';
 import { Migration20261201000100_idempotent_requests } from './Migration20261201000100_idempotent_requests';
+import { Migration20261205000400_drop_scheduled_task_slots } from './Migration20261205000400_drop_scheduled_task_slots';
 
 export const platformMigrations: MigrationObject[] = [
   { name: 'Migration20261122000100_feature_flags', class: Migration20261122000100_feature_flags },
@@ -11,4 +12,5 @@ export const platformMigrations: MigrationObject[] = [
   { name: 'Migration20261125005000_scheduled_task_slots', class: Migration20261125005000_scheduled_task_slots },
   { name: 'Migration20261201000100_idempotent_requests', class: Migration20261201000100_idempotent_requests },
   { name: 'Migration20261205000100_job_queue_timekeeping', class: Migration20261205000100_job_queue_timekeeping },
+  { name: 'Migration20261205000400_drop_scheduled_task_slots', class: Migration20261205000400_drop_scheduled_task_slots },
 ];
