@@ -43,6 +43,7 @@ export function RecordMatchEditor({ fields, value, onChange, templateSuggestions
             onChange={(text) => onChange({ ...value, value: text })}
             error={error}
             list={`${id}-values`}
+            data-template="match"
             spellCheck={false}
             required
           />

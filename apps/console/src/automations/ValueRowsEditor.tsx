@@ -17,11 +17,7 @@ export interface ValueRowsEditorProps {
   errors: Record<string, string>;
 }
 
-const TEMPLATE_HINT = (
-  <>
-    Filled in when it runs: <code>{'{{input.x}}'}</code>, <code>{'{{event.payload.record.data.x}}'}</code> (event triggers), <code>{'{{now}}'}</code>.
-  </>
-);
+const TEMPLATE_HINT = 'Filled in when it runs: insert the variables listed beside.';
 
 /** The values a record action writes: one row per chosen field, typed by its field, or a template. */
 export function ValueRowsEditor({ at, fields, rows, onChange, placeholdersListId, errors }: ValueRowsEditorProps) {
@@ -41,7 +37,7 @@ export function ValueRowsEditor({ at, fields, rows, onChange, placeholdersListId
         return (
           <div className="automation-value" key={row.field}>
             {row.mode === 'template' ? (
-              <TextField label={`${label} (template)`} hint={TEMPLATE_HINT} value={row.template} onChange={(template) => setRow(index, { ...row, template })} error={error} spellCheck={false} required={field?.required} list={placeholdersListId} />
+              <TextField label={`${label} (template)`} hint={TEMPLATE_HINT} value={row.template} onChange={(template) => setRow(index, { ...row, template })} error={error} spellCheck={false} required={field?.required} list={placeholdersListId} data-template={`data.${row.field}`} />
             ) : field && row.stored === undefined ? (
               <RecordValueInput field={field} value={row.value} onChange={(value) => setRow(index, { ...row, value })} error={error} />
             ) : (

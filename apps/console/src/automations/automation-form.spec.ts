@@ -190,10 +190,11 @@ describe('template suggestions', () => {
       '{{event.payload.record.data.stage}}',
       '{{event.payload.record.data.total}}',
       '{{event.type}}',
+      '{{event.occurredAt}}',
       '{{now}}',
     ]);
     expect(templateSuggestions({ ...event, type: 'schedule' }, undefined)).toEqual(['{{input.scheduledFor}}', '{{now}}']);
-    expect(templateSuggestions({ ...event, type: 'http' }, undefined)).toEqual(['{{now}}']);
+    expect(templateSuggestions({ ...event, type: 'http' }, undefined)).toEqual(['{{input.name}}', '{{now}}']);
   });
 });
 

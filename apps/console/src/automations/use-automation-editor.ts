@@ -7,7 +7,7 @@ import { emptyAction, type ActionFormValues, type FieldsByModel } from './action
 import { startingRows } from './action-values';
 import { automationFormOf, checkAutomationForm, emptyAutomationForm, type AutomationFormValues } from './automation-form';
 import { changedAt, formErrorsOf, withoutErrorsOf } from './editor-errors';
-import { templateSuggestions, watchedModel } from './template-suggestions';
+import { templateVariables, watchedModel } from './template-suggestions';
 import { useModelFields } from './use-editor-catalog';
 import { MAX_ACTIONS } from './action-form';
 
@@ -39,7 +39,8 @@ export function useAutomationEditor(id: string | undefined, knownTypes: Readonly
   const storedModels = (existing.data?.actions ?? []).map((action) => action.model ?? '');
   const watched = watchedModel(values.trigger);
   const fieldsByModel = useModelFields([...values.actions.map((action) => action.model), ...storedModels, watched ?? '']);
-  const suggestions = templateSuggestions(values.trigger, watched === undefined ? undefined : fieldsByModel.get(watched));
+  const variables = templateVariables(values.trigger, watched === undefined ? undefined : fieldsByModel.get(watched));
+  const suggestions = variables.map((variable) => variable.template);
 
   // A stored automation opens once its models' fields are known (or cannot be), so values open typed.
   const storedFieldsKnown = storedModels.filter(Boolean).every((model) => fieldsByModel.has(model));
@@ -102,5 +103,5 @@ export function useAutomationEditor(id: string | undefined, knownTypes: Readonly
     }
   };
 
-  return { existing, loaded, values, set, actions, fieldsByModel, suggestions, errors, error, busy, saved, submit };
+  return { existing, loaded, values, set, actions, fieldsByModel, variables, suggestions, errors, error, busy, saved, submit };
 }

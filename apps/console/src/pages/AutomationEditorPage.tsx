@@ -68,7 +68,7 @@ export default function AutomationEditorPage({ params }: PageProps) {
             fields={editor.fieldsByModel.get(action.model)}
             roles={catalog.roles}
             people={catalog.people}
-            templateSuggestions={editor.suggestions}
+            templateVariables={editor.variables}
             errors={errors}
           />
         ))}

@@ -1,0 +1,37 @@
+import type { TemplateVariable } from './template-suggestions';
+
+export interface TemplateVariablesProps {
+  variables: readonly TemplateVariable[];
+  /** Whether the action has a template input to insert into. */
+  canInsert: boolean;
+  onInsert(variable: TemplateVariable): void;
+}
+
+/**
+ * The placeholders this trigger offers, beside an action's inputs: each inserts itself where the
+ * caret was in the template input last focused (or the first one).
+ */
+export function TemplateVariables({ variables, canInsert, onInsert }: TemplateVariablesProps) {
+  return (
+    <aside className="template-variables" aria-label="Variables">
+      <p className="template-variables-title">Variables</p>
+      <p className="field-hint">{canInsert ? 'Filled in when it runs. Click one to insert it in the template input you were in.' : 'Switch a value to Template to use these.'}</p>
+      <ul>
+        {variables.map((variable) => (
+          <li key={variable.template}>
+            <button
+              type="button"
+              className="template-variable"
+              disabled={!canInsert}
+              onClick={() => onInsert(variable)}
+              aria-label={`Insert ${variable.template}: ${variable.description}`}
+            >
+              <code>{variable.template}</code>
+              <span>{variable.description}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
