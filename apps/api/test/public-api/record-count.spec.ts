@@ -15,7 +15,7 @@ interface ToolAnswer {
 }
 
 const query = (parameters: Record<string, unknown>) =>
-  new URLSearchParams(Object.entries(parameters).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)])).toString();
+  new URLSearchParams(Object.entries(parameters).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : JSON.stringify(value)])).toString();
 
 /** records.count through its three doors: GET /api/v1/models/{key}/records/count, /rpc/records.count and the count_records tool. */
 describe('Counting records', () => {
