@@ -8,7 +8,7 @@ export * from './receiver';
 export { createEndpointProcedures } from './webhooks/endpoints/endpoint-procedures';
 export { createWebhookOutbox, webhookDeliveryStatements, type WebhookOutbox, type ReaderAccess } from './webhooks/deliveries/webhook-outbox';
 export { createRecordAttemptsProcedure, WEBHOOK_DELIVERY_PERMISSION } from './webhooks/deliveries/record-attempts';
-export { claimDueDeliveries } from './webhooks/deliveries/delivery-queue';
+export { claimDueDeliveries, mayGoNowSql, sequenceDeliveries } from './webhooks/deliveries/delivery-queue';
 export { DeliveryWorker } from './webhooks/worker/delivery-worker';
 export { listenForDueDeliveries } from './webhooks/worker/due-delivery-signals';
 export { listenForWakeSignals, type WakeSignals } from './bus/wake-signals';
