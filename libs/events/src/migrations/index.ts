@@ -8,6 +8,7 @@ import { Migration20261204000100_delivery_attempt_in_flight } from './Migration2
 import { Migration20261204000200_endpoint_signing } from './Migration20261204000200_endpoint_signing';
 import { Migration20261204000300_endpoint_failure_notices } from './Migration20261204000300_endpoint_failure_notices';
 import { Migration20261206001000_webhook_event_bodies } from './Migration20261206001000_webhook_event_bodies';
+import { Migration20261206001100_webhook_delivery_order } from './Migration20261206001100_webhook_delivery_order';
 
 export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261124000100_webhooks', class: Migration20261124000100_webhooks },
@@ -19,4 +20,5 @@ export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261204000200_endpoint_signing', class: Migration20261204000200_endpoint_signing },
   { name: 'Migration20261204000300_endpoint_failure_notices', class: Migration20261204000300_endpoint_failure_notices },
   { name: 'Migration20261206001000_webhook_event_bodies', class: Migration20261206001000_webhook_event_bodies },
+  { name: 'Migration20261206001100_webhook_delivery_order', class: Migration20261206001100_webhook_delivery_order },
 ];

@@ -164,6 +164,8 @@ describe('webhook delivery log', () => {
         eventId: expect.any(String),
         eventType: 'data-models.record-created',
         idempotencyKey: `idem-${pending}`,
+        // Not numbered yet: no worker ran.
+        sequence: null,
         status: 'pending',
         attemptCount: 2,
         attemptsLeft: 3,

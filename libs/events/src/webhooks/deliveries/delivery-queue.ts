@@ -10,6 +10,10 @@ export interface ClaimedDelivery {
   eventType: string;
   body: string;
   idempotencyKey: string;
+  /** The endpoint's number for the delivery, sent as `Webhook-Sequence`. */
+  sequence: number;
+  /** The record whose deliveries it keeps order with (an endpoint with `ordering: "per-record"`); null: unordered. */
+  orderingKey: string | null;
   /** The number this attempt gets: attempts made so far, plus one. */
   attempt: number;
   attemptsLeft: number;
@@ -44,6 +48,8 @@ interface ClaimedRow {
   event_type: string;
   body: string;
   idempotency_key: string;
+  sequence: string;
+  ordering_key: string | null;
   attempt_count: number;
   attempts_left: number;
   url: string;
@@ -60,12 +66,42 @@ interface ClaimedRow {
 export const UNKNOWN_OUTCOME =
   'Outcome unknown: the worker stopped, or lost its database connection, before recording it; the request may have reached the receiver';
 
+/**
+ * Numbers the deliveries queued since the last numbering (`webhook_sequence_deliveries`, a
+ * database function): per endpoint, from its counter, in the order they were queued, those
+ * committed by now. Every delivery is numbered before it may go (`mayGoNowSql`); whoever sends
+ * deliveries calls this first (the claim below, a job handler), each endpoint's numbering waiting
+ * for another one under way. `endpointIds` narrows it to those endpoints. Returns how many it numbered.
+ */
+export async function sequenceDeliveries(em: EntityManager, endpointIds?: readonly string[]): Promise<number> {
+  const [{ numbered }] = await em.execute<Array<{ numbered: number }>>('SELECT webhook_sequence_deliveries(?::uuid[]) AS numbered', [
+    endpointIds === undefined ? null : sqlTextArray(endpointIds),
+  ]);
+  return numbered;
+}
+
+/**
+ * Whether the pending delivery `alias` (a row of `webhook_deliveries`) may be sent now, whoever
+ * sends it: it has its number, and, when it keeps order with a record, no earlier delivery of its
+ * endpoint about that record is still owed (pending: queued, in flight or waiting for a retry).
+ * So deliveries about one record go one at a time, in order, and a failing one holds the later
+ * ones back until it succeeds or fails for good; other records are not held. Reads
+ * `webhook_deliveries_record_order`.
+ */
+export function mayGoNowSql(alias: string): string {
+  return `(${alias}.sequence IS NOT NULL AND (${alias}.ordering_key IS NULL OR NOT EXISTS (
+    SELECT 1 FROM webhook_deliveries earlier
+     WHERE earlier.endpoint_id = ${alias}.endpoint_id AND earlier.ordering_key = ${alias}.ordering_key
+       AND earlier.status = 'pending' AND earlier.sequence < ${alias}.sequence)))`;
+}
+
 /** How far down the due queue one claim looks, per delivery it may take; bounds its cost however long the queue is. */
 const CANDIDATES_PER_CLAIMED = 4;
 const MAX_CANDIDATES = 1000;
 
 /**
- * Claims due deliveries nobody holds: pending, due, and not locked or with an expired lock.
+ * Claims due deliveries nobody holds that may go now (`mayGoNowSql`): pending, due, and not locked
+ * or with an expired lock; number them first (`sequenceDeliveries`).
  * `FOR UPDATE SKIP LOCKED` lets any number of workers (and sweeps) claim at once, each delivery
  * going to one of them. Per endpoint at most its free slots are taken, oldest first, so one slow
  * endpoint with a long queue cannot fill a claim.
@@ -81,6 +117,8 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
           AND (d.locked_until IS NULL OR d.locked_until < now())
           AND d.endpoint_id <> ALL(?::uuid[])
+          -- An orphan is never numbered (its endpoint is gone), but is found to be dropped.
+          AND (e.id IS NULL OR ${mayGoNowSql('d')})
         ORDER BY d.next_attempt_at
         LIMIT ?
      ), orphans_dropped AS (
@@ -120,7 +158,7 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
        FROM chosen, webhook_endpoints e
       WHERE d.id = chosen.id AND e.id = d.endpoint_id
       RETURNING d.id, d.endpoint_id, d.organization_id, d.event_id, d.event_type,
-                (SELECT b.body FROM webhook_event_bodies b WHERE b.event_id = d.event_id) AS body, d.idempotency_key,
+                (SELECT b.body FROM webhook_event_bodies b WHERE b.event_id = d.event_id) AS body, d.idempotency_key, d.sequence, d.ordering_key,
                 d.attempt_count, d.attempts_left, e.url, e.state, e.signing, e.secret_hash, e.secret_ciphertext,
                 e.previous_secret_hash, e.previous_secret_ciphertext, e.previous_secret_expires_at`,
     [
@@ -142,6 +180,8 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
     eventType: row.event_type,
     body: row.body,
     idempotencyKey: row.idempotency_key,
+    sequence: Number(row.sequence),
+    orderingKey: row.ordering_key,
     attempt: row.attempt_count + 1,
     attemptsLeft: row.attempts_left,
     endpoint: {

@@ -17,6 +17,9 @@ export const DeliveryViewSchema = Type.Object(
     eventId: Type.String({ format: 'uuid' }),
     eventType: Type.String(),
     idempotencyKey: Type.String({ description: 'Sent as Idempotency-Key, the same on every attempt and redelivery' }),
+    sequence: Type.Union([Type.Integer(), Type.Null()], {
+      description: "Sent as Webhook-Sequence: the endpoint's number for the delivery, the same on every attempt and redelivery; null until numbered (just after commit), and for a filtered delivery",
+    }),
     status: DeliveryStatusSchema,
     attemptCount: Type.Integer({ description: 'Attempts made over the delivery\'s life, redeliveries included' }),
     attemptsLeft: Type.Integer({ description: 'Attempts left in the current round of 5' }),
@@ -51,6 +54,8 @@ export interface DeliveryRow {
   event_id: string;
   event_type: string;
   idempotency_key: string;
+  /** bigint, as text. */
+  sequence: string | null;
   status: DeliveryStatus;
   attempt_count: number;
   attempts_left: number;
@@ -65,7 +70,7 @@ export interface DeliveryRow {
 }
 
 /** The columns of a DeliveryRow, for `SELECT` and `RETURNING` on `webhook_deliveries` aliased `d`. */
-export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.event_id, d.event_type, d.idempotency_key, d.status, d.attempt_count,
+export const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.event_id, d.event_type, d.idempotency_key, d.sequence, d.status, d.attempt_count,
   d.attempts_left, d.next_attempt_at, d.last_status_code, d.last_error, d.created_at, d.updated_at, d.completed_at,
   to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_key`;
 
@@ -76,6 +81,7 @@ export function toDeliveryView(row: DeliveryRow): DeliveryView {
     eventId: row.event_id,
     eventType: row.event_type,
     idempotencyKey: row.idempotency_key,
+    sequence: row.sequence === null ? null : Number(row.sequence),
     status: row.status,
     attemptCount: row.attempt_count,
     attemptsLeft: row.attempts_left,

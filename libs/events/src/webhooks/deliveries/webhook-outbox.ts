@@ -38,6 +38,20 @@ export function mayReadEventRecord(event: Pick<EventEnvelope, 'recordAccess'>, r
   return restrictedTo.length === 0 || restrictedTo.some((roleId) => reader.roleIds.includes(roleId));
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The record an event is about, which an endpoint with `ordering: "per-record"` keeps its
+ * deliveries in order for: events about a record carry its access, and its id as `recordId` (a
+ * card event as `cardId`, the card being the record). Null for any other event: it is unordered.
+ */
+export function recordIdOf(event: Pick<EventEnvelope, 'recordAccess' | 'payload'>): string | null {
+  if (!event.recordAccess || typeof event.payload !== 'object' || event.payload === null) return null;
+  const { recordId, cardId } = event.payload as { recordId?: unknown; cardId?: unknown };
+  const id = typeof recordId === 'string' ? recordId : cardId;
+  return typeof id === 'string' && UUID.test(id) ? id : null;
+}
+
 /** The exact bytes a delivery sends: the event object, its fields in a fixed order. */
 export function deliveryBody(event: EventEnvelope): string {
   return JSON.stringify({
@@ -72,14 +86,15 @@ export function deliveryBody(event: EventEnvelope): string {
 function queueDeliveriesFrom(rows: string, bodies: string, memberAccess: MemberAccessSql): string {
   return `WITH queued AS (
      INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, idempotency_key, status,
-                                     record_access_role_ids, completed_at)
+                                     record_access_role_ids, completed_at, ordering_key)
      SELECT d.id, d.endpoint_id, e.organization_id, d.event_id, d.event_type, d.idempotency_key,
             CASE WHEN s.readable THEN 'pending' ELSE 'filtered' END,
-            d.record_access_role_ids, CASE WHEN s.readable THEN NULL ELSE now() END
+            d.record_access_role_ids, CASE WHEN s.readable THEN NULL ELSE now() END,
+            CASE WHEN e.ordering = 'per-record' THEN d.record_id END
        FROM ${rows}
        -- One lookup by primary key per row (LIMIT keeps the planner from scanning every enabled endpoint instead).
        CROSS JOIN LATERAL (
-         SELECT organization_id, principal_id FROM webhook_endpoints WHERE id = d.endpoint_id AND state = 'enabled' LIMIT 1
+         SELECT organization_id, principal_id, ordering FROM webhook_endpoints WHERE id = d.endpoint_id AND state = 'enabled' LIMIT 1
        ) e
        CROSS JOIN LATERAL (
          SELECT CASE
@@ -125,7 +140,7 @@ export function webhookDeliveryStatements(memberAccess: MemberAccessSql): Delive
     /** Any number of deliveries: $1 is a JSON array of rows, $2 one of their events' bodies. */
     many: preparedStatement(
       queueDeliveriesFrom(
-        'jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, idempotency_key text, record_access_role_ids uuid[])',
+        'jsonb_to_recordset($1::jsonb) AS d(id uuid, endpoint_id uuid, event_id uuid, event_type text, idempotency_key text, record_access_role_ids uuid[], record_id uuid)',
         'jsonb_to_recordset($2::jsonb) AS b(event_id uuid, body text)',
         memberAccess,
       ),
@@ -137,7 +152,7 @@ export function webhookDeliveryStatements(memberAccess: MemberAccessSql): Delive
      */
     one: preparedStatement(
       queueDeliveriesFrom(
-        '(VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $6::text, $7::uuid[])) AS d(id, endpoint_id, event_id, event_type, idempotency_key, record_access_role_ids)',
+        '(VALUES ($1::uuid, $2::uuid, $3::uuid, $4::text, $6::text, $7::uuid[], $8::uuid)) AS d(id, endpoint_id, event_id, event_type, idempotency_key, record_access_role_ids, record_id)',
         '(VALUES ($3::uuid, $5::text)) AS b(event_id, body)',
         memberAccess,
       ),
@@ -153,6 +168,7 @@ interface QueuedDelivery {
   event_type: string;
   idempotency_key: string;
   record_access_role_ids: string[] | null;
+  record_id: string | null;
 }
 
 /** Stands for "no organization" in the route lookup, which then finds the platform-wide endpoints only. */
@@ -224,6 +240,7 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
             event_type: event.type,
             idempotency_key: newId(),
             record_access_role_ids: event.recordAccess ? [...event.recordAccess.roleIds] : null,
+            record_id: recordIdOf(event),
           });
           // Possibly filtered in the insert; waking the workers for nothing then costs one empty claim.
           queuedDeliveries.add(event);
@@ -231,7 +248,7 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
       }
       if (rows.length === 0) return;
       if (rows.length === 1) {
-        const [{ id, endpoint_id, event_id, event_type, idempotency_key, record_access_role_ids }] = rows;
+        const [{ id, endpoint_id, event_id, event_type, idempotency_key, record_access_role_ids, record_id }] = rows;
         await executePreparedAtCommit(em, statements.one, [
           id,
           endpoint_id,
@@ -240,6 +257,7 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
           bodies.values().next().value as string,
           idempotency_key,
           record_access_role_ids === null ? null : sqlTextArray(record_access_role_ids),
+          record_id,
         ]);
       } else {
         const eventBodies = [...bodies].map(([event, body]) => ({ event_id: event.id, body }));

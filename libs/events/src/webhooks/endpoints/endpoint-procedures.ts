@@ -7,7 +7,7 @@ import type { HostLookup } from '../url-safety/host-lookup';
 import { generateEndpointSecret, hashEndpointSecret } from '../secrets/endpoint-secret';
 import { encryptEndpointSecret } from '../secrets/secret-encryption';
 import { endpointOwner, platformInputProperty, type EndpointOwner } from './endpoint-owner';
-import { ENDPOINT_COLUMNS, EndpointViewSchema, SigningSchema, toEndpointView, type EndpointRow } from './endpoint-view';
+import { ENDPOINT_COLUMNS, EndpointViewSchema, OrderingSchema, SigningSchema, toEndpointView, type EndpointRow } from './endpoint-view';
 import { subscriptionProblem } from './subscriptions';
 
 /** An organization (or the platform) keeps at most this many endpoints; each change fans out to all of them. */
@@ -120,6 +120,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
         subscriptions: Subscriptions,
         principalId: Type.Optional(PrincipalId),
         signing: Type.Optional(SigningSchema),
+        ordering: Type.Optional(OrderingSchema),
       },
       { additionalProperties: false },
     ),
@@ -141,8 +142,8 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
       const secret = generateEndpointSecret();
       const sealed = sealedSecret(deps, id, secret);
       const [row] = await ctx.em.execute<EndpointRow[]>(
-        `INSERT INTO webhook_endpoints (id, organization_id, url, description, subscriptions, secret_hash, secret_ciphertext, created_by, principal_id, signing)
-         VALUES (?, ?::uuid, ?, ?, ?::text[], ?, ?, ?, ?, ?)
+        `INSERT INTO webhook_endpoints (id, organization_id, url, description, subscriptions, secret_hash, secret_ciphertext, created_by, principal_id, signing, ordering)
+         VALUES (?, ?::uuid, ?, ?, ?::text[], ?, ?, ?, ?, ?, ?)
          RETURNING ${ENDPOINT_COLUMNS}`,
         [
           id,
@@ -155,6 +156,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
           ctx.principal.userId,
           principalId,
           input.signing ?? 'contract',
+          input.ordering ?? 'none',
         ],
       );
       return { endpoint: toEndpointView(row), secret };
@@ -163,7 +165,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
 
   const update = defineProcedure({
     name: 'webhooks.endpoints.update',
-    summary: "Change an endpoint's URL, description, subscriptions or principal",
+    summary: "Change an endpoint's URL, description, subscriptions, principal or ordering",
     scope: 'user',
     permission: null,
     input: Type.Object(
@@ -174,6 +176,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
         description: Type.Optional(Description),
         subscriptions: Type.Optional(Subscriptions),
         principalId: Type.Optional(PrincipalId),
+        ordering: Type.Optional(OrderingSchema),
       },
       { additionalProperties: false },
     ),
@@ -192,9 +195,16 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
         await deps.assertMayActAs(ctx, owner.organizationId, current.principal_id, { choosing: false, action: 'redirect an endpoint that acts with' });
       }
       const [row] = await ctx.em.execute<EndpointRow[]>(
-        `UPDATE webhook_endpoints SET url = ?, description = ?, subscriptions = ?::text[], principal_id = ?, updated_at = now()
+        `UPDATE webhook_endpoints SET url = ?, description = ?, subscriptions = ?::text[], principal_id = ?, ordering = ?, updated_at = now()
           WHERE id = ? RETURNING ${ENDPOINT_COLUMNS}`,
-        [url ?? current.url, input.description ?? current.description, sqlTextArray(input.subscriptions ?? current.subscriptions), principalId, input.id],
+        [
+          url ?? current.url,
+          input.description ?? current.description,
+          sqlTextArray(input.subscriptions ?? current.subscriptions),
+          principalId,
+          input.ordering ?? current.ordering,
+          input.id,
+        ],
       );
       return toEndpointView(row);
     },

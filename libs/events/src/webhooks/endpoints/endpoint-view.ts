@@ -11,6 +11,13 @@ export const SigningSchema = Type.Union([Type.Literal('contract'), Type.Literal(
 });
 export type Signing = Static<typeof SigningSchema>;
 
+/** Whether an endpoint's deliveries about one record go out one at a time, in order. */
+export const OrderingSchema = Type.Union([Type.Literal('none'), Type.Literal('per-record')], {
+  description:
+    'none: deliveries go out as soon as they may, several at once (the default). per-record: deliveries about one record (its record id: record and card events) go one at a time in commit order, a failing one holding back the later ones about that record until it succeeds or fails for good; other records and events about no record are not held. A change applies to deliveries queued after it',
+});
+export type Ordering = Static<typeof OrderingSchema>;
+
 export const EndpointViewSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -19,6 +26,7 @@ export const EndpointViewSchema = Type.Object(
     description: Type.String(),
     subscriptions: Type.Array(Type.String()),
     signing: SigningSchema,
+    ordering: OrderingSchema,
     principalId: Type.Union([Type.String(), Type.Null()], {
       description: 'Whom the endpoint acts as: record events reach it only when this member may read the record. null: nobody (record events are filtered)',
     }),
@@ -43,6 +51,7 @@ export interface EndpointRow {
   description: string;
   subscriptions: string[];
   signing: Signing;
+  ordering: Ordering;
   principal_id: string | null;
   state: 'enabled' | 'disabled';
   disabled_reason: string | null;
@@ -54,7 +63,7 @@ export interface EndpointRow {
   updated_at: Date | string;
 }
 
-export const ENDPOINT_COLUMNS = `id, organization_id, url, description, subscriptions, signing, principal_id, state, disabled_reason, disabled_at,
+export const ENDPOINT_COLUMNS = `id, organization_id, url, description, subscriptions, signing, ordering, principal_id, state, disabled_reason, disabled_at,
   consecutive_failures, secret_ciphertext, previous_secret_expires_at, created_at, updated_at`;
 
 export function toEndpointView(row: EndpointRow, now: Date = new Date()): EndpointView {
@@ -66,6 +75,7 @@ export function toEndpointView(row: EndpointRow, now: Date = new Date()): Endpoi
     description: row.description,
     subscriptions: row.subscriptions,
     signing: row.signing,
+    ordering: row.ordering,
     principalId: row.principal_id,
     state: row.state,
     disabledReason: row.disabled_reason,

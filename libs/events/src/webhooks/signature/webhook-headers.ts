@@ -5,4 +5,5 @@ export const WEBHOOK_HEADERS = {
   deliveryId: 'Webhook-Delivery-Id',
   idempotencyKey: 'Idempotency-Key',
   attempt: 'Webhook-Attempt',
+  sequence: 'Webhook-Sequence',
 } as const;

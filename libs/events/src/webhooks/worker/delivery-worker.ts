@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '@mrp/platform';
-import { claimDueDeliveries, releaseClaims, renewClaims, type ClaimedDelivery } from '../deliveries/delivery-queue';
+import { claimDueDeliveries, releaseClaims, renewClaims, sequenceDeliveries, type ClaimedDelivery } from '../deliveries/delivery-queue';
 import type { AttemptResult } from '../deliveries/record-attempts';
 import { parseRetryAfter } from '../deliveries/retry-schedule';
 import { NO_PLAINTEXT_SECRET, NoPlaintextSecretError, resolveSigningSecrets, type WebhookSecretResolver } from '../secrets/secret-resolver';
@@ -113,6 +113,8 @@ export class DeliveryWorker {
   private budget = Number.POSITIVE_INFINITY;
   /** Every delivery this worker claimed and has not recorded or given back, with the attempt it claimed it for. */
   private readonly claims = new Map<string, number>();
+  /** Claimed deliveries that keep order with a record: recording one may free the next about it. */
+  private readonly ordered = new Set<string>();
   private heartbeat?: NodeJS.Timeout;
 
   constructor(
@@ -195,7 +197,10 @@ export class DeliveryWorker {
     const unsent = [...this.waiting.values()].flat().map((delivery) => delivery.id);
     this.waiting.clear();
     if (unsent.length > 0) await releaseClaims(this.deps.newContext(), unsent);
-    for (const id of unsent) this.claims.delete(id);
+    for (const id of unsent) {
+      this.claims.delete(id);
+      this.ordered.delete(id);
+    }
     await Promise.all(this.running);
     await this.flushResults();
     clearInterval(this.heartbeat);
@@ -212,6 +217,7 @@ export class DeliveryWorker {
       this.finishedSinceClaim = 0;
       const endpoints = new Set([...this.waiting.keys(), ...this.inFlightByEndpoint.keys()]);
       const freeSlots = new Map([...endpoints].map((endpointId) => [endpointId, this.window - this.claimedFor(endpointId)]));
+      await sequenceDeliveries(this.deps.newContext());
       const claimed = await claimDueDeliveries(this.deps.newContext(), {
         limit: room,
         perEndpoint: this.window,
@@ -220,6 +226,7 @@ export class DeliveryWorker {
       });
       for (const delivery of claimed) {
         this.claims.set(delivery.id, delivery.attempt);
+        if (delivery.orderingKey !== null) this.ordered.add(delivery.id);
         this.enqueue(delivery);
       }
       if (claimed.length > 0) this.beat();
@@ -313,6 +320,7 @@ export class DeliveryWorker {
           [WEBHOOK_HEADERS.deliveryId]: delivery.id,
           [WEBHOOK_HEADERS.idempotencyKey]: delivery.idempotencyKey,
           [WEBHOOK_HEADERS.attempt]: String(delivery.attempt),
+          [WEBHOOK_HEADERS.sequence]: String(delivery.sequence),
         },
       });
       const status = response.statusCode;
@@ -343,14 +351,21 @@ export class DeliveryWorker {
     this.recording ??= (async () => {
       while (this.results.length > 0) {
         const batch = this.results.splice(0, RECORD_BATCH);
+        let freed = false;
         try {
           await this.deps.recordAttempts(batch);
+          freed = batch.some((result) => this.ordered.has(result.deliveryId));
         } catch (error) {
           // Their leases run out and they are sent again: at least once, never lost.
           this.deps.logger.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed');
         } finally {
-          for (const result of batch) this.claims.delete(result.deliveryId);
+          for (const result of batch) {
+            this.claims.delete(result.deliveryId);
+            this.ordered.delete(result.deliveryId);
+          }
         }
+        // The next delivery about a record may go once this one is recorded as settled.
+        if (freed) this.wake();
       }
     })().finally(() => {
       this.recording = null;
