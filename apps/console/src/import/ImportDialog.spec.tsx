@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Me } from '../api/types';
 import { App } from '../app/App';
 import { parseCsvText } from './csv-text';
-import { DEAL_FIELDS } from './import-fixtures';
+import { DEAL_FIELDS, field } from './import-fixtures';
 
 // happy-dom has no Web Worker: the file is parsed here by the same function the worker runs.
 vi.mock('./parse-csv-file', () => ({ parseCsvFile: async (file: File) => parseCsvText(await file.text()) }));
@@ -17,7 +17,7 @@ const ME: Me = {
 };
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-function fakeApi() {
+function fakeApi(extra: Record<string, (input: Record<string, unknown>) => Response> = {}) {
   const calls: Array<{ procedure: string; input: Record<string, unknown> }> = [];
   const answers: Record<string, (input: Record<string, unknown>) => Response> = {
     'me.get': () => json(200, ME),
@@ -26,6 +26,7 @@ function fakeApi() {
     'records.list': () => json(200, { items: [], nextCursor: null }),
     'views.grids.list': () => json(200, { items: [], nextCursor: null }),
     'records.createMany': (input) => json(200, { items: (input.records as unknown[]).map((_, index) => ({ id: `r${index}` })) }),
+    ...extra,
   };
   vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
     if (url === '/dev/session') return json(404, { error: { code: 'not_found', message: 'No route' } });
@@ -72,6 +73,42 @@ describe('the CSV import dialog', { timeout: 15_000 }, () => {
         model: 'deals',
         records: [{ data: { title: 'First', amount: 1200.5, stage: 'lead' } }, { data: { title: 'Third', amount: 3, stage: 'won' } }],
       },
+    ]);
+  });
+
+  it('links a relation by the related record’s title, and lists a title no record bears as that row’s error', async () => {
+    const acme = '0190aaaa-0000-7000-8000-00000000ac01';
+    const company = field('company', 'RELATION', { name: 'Company', position: 8, config: { targetModel: 'companies' } });
+    const calls = fakeApi({
+      'dataModels.fields.list': () => json(200, { items: [...DEAL_FIELDS, company], nextCursor: null }),
+      'records.list': (input) =>
+        json(200, { items: input.model === 'companies' && input.filter ? [{ id: acme, model: 'companies', title: 'Acme', data: { title: 'Acme' } }] : [], nextCursor: null }),
+    });
+    sessionStorage.setItem('console.session', 'session-jwt');
+    localStorage.setItem('console.organization', ORGANIZATION.id);
+    history.replaceState(null, '', '/models/deals/records');
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('button', { name: 'Import CSV' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import CSV into Deals' });
+    const csv = 'Title,Company\nFirst,acme\nSecond,Initech\nThird,ACME\n';
+    await user.upload(within(dialog).getByLabelText('CSV file'), new File([csv], 'deals.csv', { type: 'text/csv' }));
+    expect(within(dialog).getByText(/A relation column takes the related record’s id or its exact title/)).toBeTruthy();
+    await user.click(await within(dialog).findByRole('button', { name: 'Check 3 rows' }));
+
+    await within(dialog).findByText(/2 rows are ready to import\. 1 row has errors/);
+    expect(within(dialog).getByRole('textbox', { name: 'Row 3, Company' })).toHaveProperty('value', 'Initech');
+    expect(within(dialog).getAllByText('No companies record you can see is titled “Initech”').length).toBeGreaterThan(0);
+    // Both titles in one request, not one per row.
+    expect(calls.filter((call) => call.procedure === 'records.list' && call.input.model === 'companies').map((call) => call.input.filter)).toEqual([
+      { or: [{ field: 'title', op: 'startsWith', value: 'acme' }, { field: 'title', op: 'startsWith', value: 'Initech' }] },
+    ]);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Leave out 1 row and import 2' }));
+    await within(dialog).findByText('Imported 2 of 2 records.');
+    expect(calls.find((call) => call.procedure === 'records.createMany')?.input.records).toEqual([
+      { data: { title: 'First', company: acme } },
+      { data: { title: 'Third', company: acme } },
     ]);
   });
 });

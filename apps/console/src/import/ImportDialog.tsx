@@ -11,6 +11,7 @@ import { ColumnMapper } from './ColumnMapper';
 import { importableFields, mapColumns, remapColumn, type ColumnMapping } from './column-mapping';
 import type { ParsedCsv } from './csv-text';
 import { parseCsvFile } from './parse-csv-file';
+import { lookUpTitles, titlesToFind, type ModelTitles } from './relation-titles';
 import { checkRows, spreadsheetRow, type RowsChecked } from './row-check';
 import { timed, timedNow } from './import-timing';
 import { RowErrors } from './RowErrors';
@@ -27,6 +28,7 @@ export interface ImportDialogProps {
 type Step =
   | { kind: 'pick'; parsing: boolean }
   | { kind: 'map' }
+  | { kind: 'checking'; titles: number }
   | { kind: 'checked'; checked: RowsChecked }
   | { kind: 'sending'; created: number; total: number }
   | { kind: 'done'; created: number; total: number; cancelled: boolean; refused?: BatchRefused };
@@ -48,6 +50,8 @@ export default function ImportDialog({ modelKey, modelName, fields, onClose }: I
   const [mapping, setMapping] = useState<ColumnMapping>([]);
   const [failure, setFailure] = useState<unknown>();
   const cancel = useRef<AbortController | undefined>(undefined);
+  /** Related records' titles looked up so far, kept while the dialog is open. */
+  const knownTitles = useRef(new Map<string, ModelTitles>());
 
   const imported = step.kind === 'done' ? step.created : 0;
   const close = () => onClose(imported);
@@ -72,9 +76,20 @@ export default function ImportDialog({ modelKey, modelName, fields, onClose }: I
     }
   };
 
-  const check = (rows = csv?.rows) => {
+  const check = async (rows = csv?.rows) => {
     if (!rows) return;
-    setStep({ kind: 'checked', checked: timedNow('check', () => checkRows(fields, mapping, rows)) });
+    setFailure(undefined);
+    // Related records named by title are found first, a batch of titles per request.
+    const wanted = titlesToFind(fields, mapping, rows);
+    const count = [...wanted.values()].reduce((sum, titles) => sum + titles.size, 0);
+    try {
+      if (count > 0) setStep({ kind: 'checking', titles: count });
+      const titles = await lookUpTitles(rpc, wanted, knownTitles.current);
+      setStep({ kind: 'checked', checked: timedNow('check', () => checkRows(fields, mapping, rows, titles)) });
+    } catch (error) {
+      setFailure(error);
+      setStep({ kind: 'map' });
+    }
   };
 
   const fix = (row: number, column: number, text: string) => {
@@ -128,7 +143,7 @@ export default function ImportDialog({ modelKey, modelName, fields, onClose }: I
             <button type="button" className="button" onClick={close}>
               Cancel
             </button>
-            <button type="button" className="button button-primary" disabled={unmappedRequired.length > 0} onClick={() => check()}>
+            <button type="button" className="button button-primary" disabled={unmappedRequired.length > 0} onClick={() => void check()}>
               Check {formatCount(csv?.rows.length ?? 0)} rows
             </button>
           </>
@@ -141,7 +156,7 @@ export default function ImportDialog({ modelKey, modelName, fields, onClose }: I
               Back to columns
             </button>
             {invalid.length > 0 ? (
-              <button type="button" className="button" onClick={() => check()}>
+              <button type="button" className="button" onClick={() => void check()}>
                 Check again
               </button>
             ) : null}
@@ -153,6 +168,12 @@ export default function ImportDialog({ modelKey, modelName, fields, onClose }: I
           </>
         );
       }
+      case 'checking':
+        return (
+          <button type="button" className="button button-primary" disabled>
+            Checking…
+          </button>
+        );
       case 'sending':
         return (
           <button type="button" className="button" onClick={() => cancel.current?.abort()} disabled={cancel.current?.signal.aborted}>
@@ -185,6 +206,7 @@ export default function ImportDialog({ modelKey, modelName, fields, onClose }: I
           <>
             <p>
               <strong>{fileName}</strong>: {formatCount(csv.rows.length)} rows. Choose the field each column fills; columns are matched by field key or name.
+              {targets.some((field) => field.type === 'RELATION') ? ' A relation column takes the related record’s id or its exact title (any case).' : ''}
             </p>
             {csv.problems.length > 0 ? (
               <div className="notice notice-warning">
@@ -212,6 +234,12 @@ export default function ImportDialog({ modelKey, modelName, fields, onClose }: I
               </p>
             ) : null}
           </>
+        ) : null}
+
+        {step.kind === 'checking' ? (
+          <p role="status">
+            Finding the related records named by title ({formatCount(step.titles)} {step.titles === 1 ? 'title' : 'titles'})…
+          </p>
         ) : null}
 
         {step.kind === 'checked' && csv ? (
