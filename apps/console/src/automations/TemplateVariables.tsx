@@ -1,5 +1,9 @@
 import type { TemplateVariable } from './template-suggestions';
 
+/** A long path wraps after its dots rather than inside a name. */
+const breakable = (template: string) =>
+  template.split('.').flatMap((part, index) => (index === 0 ? [part] : [<wbr key={index} />, `.${part}`]));
+
 export interface TemplateVariablesProps {
   variables: readonly TemplateVariable[];
   /** Whether the action has a template input to insert into. */
@@ -26,7 +30,7 @@ export function TemplateVariables({ variables, canInsert, onInsert }: TemplateVa
               onClick={() => onInsert(variable)}
               aria-label={`Insert ${variable.template}: ${variable.description}`}
             >
-              <code>{variable.template}</code>
+              <code>{breakable(variable.template)}</code>
               <span>{variable.description}</span>
             </button>
           </li>
