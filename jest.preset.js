@@ -21,4 +21,7 @@ module.exports = {
   },
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
   clearMocks: true,
+  // Suites set up real databases and processes; on a loaded two-core machine a migration run alone
+  // can pass Jest's default of 5 s. A test that waits for something still names its own deadline.
+  testTimeout: 30_000,
 };
