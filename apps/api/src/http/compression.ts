@@ -11,6 +11,14 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 // Quality 4 (of 11): most of brotli's gain on JSON for a fraction of its default's CPU.
 const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } };
 
+/**
+ * An answer that is JSON text already (what a library answered): sent and compressed like a JSON
+ * body, without parsing it back to serialise it again.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 function isJsonBody(body: unknown): body is object {
   return body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';
 }
@@ -30,10 +38,15 @@ function preferredEncoding(ctx: Context): 'br' | 'gzip' | 'identity' {
 export function compressJson() {
   return async (ctx: Context, next: Next) => {
     await next();
-    if (!isJsonBody(ctx.body) || ctx.method === 'HEAD') return;
+    if (!isJsonBody(ctx.body)) return;
+    const serialised = ctx.body instanceof JsonText ? ctx.body.text : undefined;
+    if (ctx.method === 'HEAD') {
+      if (serialised !== undefined) ctx.body = serialised;
+      return;
+    }
     ctx.vary('Accept-Encoding');
     // Serialised here, once: Koa then sends the text as it is instead of serialising again.
-    const text = JSON.stringify(ctx.body);
+    const text = serialised ?? JSON.stringify(ctx.body);
     // A UTF-16 unit is at most 3 bytes of UTF-8: most answers are told small without counting.
     const large = text.length * 3 > COMPRESSION_THRESHOLD_BYTES && Buffer.byteLength(text) > COMPRESSION_THRESHOLD_BYTES;
     const encoding = large ? preferredEncoding(ctx) : 'identity';

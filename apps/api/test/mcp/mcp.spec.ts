@@ -218,6 +218,17 @@ describe('/mcp, the Model Context Protocol door', () => {
       await expectError(await rawPost(api, org.key.token, huge), 413, 'payload_too_large');
     });
 
+    it("checks each request's own Accept and MCP-Protocol-Version, whatever the requests before it sent", async () => {
+      const ping = (headers: Record<string, string>) =>
+        api.request('/mcp', { method: 'POST', json: { jsonrpc: '2.0', id: 7, method: 'ping' }, token: org.key.token, headers });
+      const good = { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18' };
+      for (let round = 0; round < 2; round++) {
+        expect((await ping(good)).status).toBe(200);
+        expect((await ping({ ...good, 'MCP-Protocol-Version': '1999-01-01' })).status).toBe(400);
+        expect((await ping({ ...good, Accept: 'application/json' })).status).toBe(406);
+      }
+    });
+
     it('takes one JSON-RPC message per request: a batch is a 400', async () => {
       const batch = [
         { jsonrpc: '2.0', id: 1, method: 'tools/list' },
