@@ -3,5 +3,5 @@ export { createDataModelsProcedures } from './procedures';
 export { type RecordListOutput } from './records/schemas';
 export { type ModelCatalog } from './models/catalog-procedure';
 export { recordRowAccessRoles } from './records/row-access-roles';
-export { csvErrorTrailer, csvHeader, csvRecord } from './records/export-csv';
+export { csvErrorTrailer, csvHeader } from './records/export-csv';
 export { EXPORT_FORMATS, type ExportFormat, type RecordExport } from './records/export-procedure';

@@ -1,12 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
-import { csvErrorTrailer, csvHeader, csvRecord, type ExportFormat, type RecordExport } from '@mrp/data-models';
+import { csvErrorTrailer, csvHeader, type ExportFormat, type RecordExport } from '@mrp/data-models';
 import type { DomainError, Logger } from '@mrp/platform';
 import { answeredError, errorBody } from '../http/error-handler';
 import { requestState } from '../http/request-context';
 
-type RecordPage = RecordExport['pages'] extends AsyncGenerator<infer Page, void, undefined> ? Page : never;
-type PageResult = IteratorResult<RecordPage, void>;
+type PageResult = IteratorResult<string, void>;
 
 export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = { csv: 'text/csv', ndjson: 'application/x-ndjson' };
 
@@ -17,7 +16,6 @@ function attachmentName(model: string, format: ExportFormat): string {
 
 interface ExportWriter {
   header(): string;
-  page(records: RecordPage): string;
   /** The last line of an export that failed after its first byte. */
   failure(error: DomainError, requestId: string): string;
 }
@@ -26,7 +24,6 @@ function writerFor({ format, columns }: RecordExport): ExportWriter {
   if (format === 'csv') {
     return {
       header: () => csvHeader(columns),
-      page: (records) => records.map((record) => csvRecord(record, columns)).join(''),
       failure: (error) => csvErrorTrailer(error.code, error.message),
     };
   }
@@ -131,7 +128,7 @@ export async function sendExport(
         const next = nextPage();
         next.catch(() => undefined);
         reading = next;
-        await send(writer.page(page.value), true);
+        await send(page.value, true);
         page = await next;
       }
     } catch (error) {

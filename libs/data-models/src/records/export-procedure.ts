@@ -1,12 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { defineProcedure, type ProcedureContext } from '@mrp/platform';
+import { defineProcedure } from '@mrp/platform';
 import { isLive } from '../models/model-store';
 import { ModelKeyInput } from '../models/schemas';
-import { listedPages, type ListedPagesOptions } from './export-pages';
-import { LIST_SELECTION_INPUTS, listedRecords, type ListedRecords } from './listed-records';
-import { recordOutput } from './record-rows';
-import { expandFromRows } from './relation-expansion';
-import type { RecordOutput } from './schemas';
+import { textPages } from './export-pages';
+import { csvLineSql, ndjsonLineSql } from './export-text';
+import { LIST_SELECTION_INPUTS, listedRecords } from './listed-records';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -19,23 +17,15 @@ export interface RecordExport {
   /** The data keys each record is written with, in order: the `fields` selection, else every live field. */
   columns: string[];
   /**
-   * The records, in the list's order, one page per `next()`: a page is read only when asked for,
-   * each by a statement of its own. Whoever stops early calls `return()`.
+   * The records' lines (the header apart), in the list's order, one page of text per `next()`: a
+   * page is read only when asked for, each by a statement of its own. Whoever stops early calls `return()`.
    */
-  pages: AsyncGenerator<RecordOutput[], void, undefined>;
+  pages: AsyncGenerator<string, void, undefined>;
 }
 
 export interface ExportProcedureDeps {
   /** The most one page's statement may run (DATABASE_TASK_STATEMENT_TIMEOUT_MS in the api); unset: the connection's limit. */
   exportStatementTimeoutMs?: number;
-}
-
-async function* exportedPages(ctx: ProcedureContext<'organization'>, listed: ListedRecords, options: ListedPagesOptions): AsyncGenerator<RecordOutput[], void, undefined> {
-  for await (const rows of listedPages(ctx.em, listed.query, options)) {
-    const items = rows.map((row) => recordOutput(row, listed.model.key, listed.fields, listed.selected));
-    if (listed.expanded) expandFromRows(listed.expanded, rows, items);
-    yield items;
-  }
 }
 
 /**
@@ -70,11 +60,14 @@ export function createExportProcedure({ exportStatementTimeoutMs }: ExportProced
     async handler(ctx, input): Promise<RecordExport> {
       const listed = await listedRecords(ctx, input);
       const columns = listed.selected ? [...listed.selected] : listed.fields.filter(isLive).map((field) => field.key);
+      const format = input.format ?? 'csv';
+      const layout = { modelKey: listed.model.key, fields: listed.fields, selected: listed.selected, expanded: listed.expanded };
+      const line = format === 'csv' ? csvLineSql(layout, columns) : ndjsonLineSql(layout);
       return {
         model: listed.model.key,
-        format: input.format ?? 'csv',
+        format,
         columns,
-        pages: exportedPages(ctx, listed, { statementTimeoutMs: exportStatementTimeoutMs }),
+        pages: textPages(ctx.em, listed.query, line, { statementTimeoutMs: exportStatementTimeoutMs }),
       };
     },
   });

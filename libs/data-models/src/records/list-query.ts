@@ -26,6 +26,8 @@ export interface ListQuerySpec {
   limit: number;
   /** Relation fields whose related titles each row carries (expandedTitlesColumn). */
   expanded?: readonly FieldShape[];
+  /** More output columns: `, expression AS alias`... */
+  columns?: SqlFragment;
 }
 
 /** Alias of the n-th sort value in the result, carried into the next cursor. */
@@ -124,7 +126,7 @@ export function buildListQuery(spec: ListQuerySpec): SqlFragment {
   const withClause = cursorRow ? sql`WITH ${trustedSql(CURSOR_ROW)} AS MATERIALIZED (${cursorRow})\n    ` : trustedSql('');
   const deletion = spec.deleted ? DELETION_COLUMNS : trustedSql('');
   const expansions = spec.expanded?.length ? expansionColumns(spec.expanded, spec) : trustedSql('');
-  return sql`${withClause}SELECT ${RECORD_COLUMNS}${deletion}, ${joinSql(sortValues, ', ')}${expansions}
+  return sql`${withClause}SELECT ${RECORD_COLUMNS}${deletion}, ${joinSql(sortValues, ', ')}${expansions}${spec.columns ?? trustedSql('')}
     FROM records r
     WHERE ${joinSql(conditions, '\n      AND ')}
     ORDER BY ${orderByClause(spec.sort)}
