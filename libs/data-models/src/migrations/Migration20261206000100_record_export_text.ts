@@ -133,12 +133,27 @@ export class Migration20261206000100_record_export_text extends Migration {
         RETURN data_models_csv_guard(data_models_js_json(value));
       END
       $fn$`);
+    // The cells export-text.ts writes through a function (so that planning each page does not inline them again).
+    this.addSql(`
+      CREATE FUNCTION data_models_csv_value_cell(value jsonb) RETURNS text
+      LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
+      BEGIN
+        RETURN data_models_csv_cell(data_models_csv_value(value));
+      END
+      $fn$`);
     // A list relation with expand: each id's title where the caller may read it ({id: title} in titles), else the id.
     this.addSql(`
       CREATE FUNCTION data_models_csv_related_list(ids jsonb, titles jsonb) RETURNS text
       LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
         SELECT '[' || COALESCE(string_agg(to_json(COALESCE(titles ->> item.id, item.id))::text, ',' ORDER BY item.position), '') || ']'
         FROM jsonb_array_elements(ids) WITH ORDINALITY AS element(value, position), LATERAL (SELECT data_models_js_string(element.value) AS id, element.position) AS item
+      $fn$`);
+    this.addSql(`
+      CREATE FUNCTION data_models_csv_related_cell(ids jsonb, titles jsonb) RETURNS text
+      LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
+      BEGIN
+        RETURN data_models_csv_cell(data_models_csv_related_list(ids, titles));
+      END
       $fn$`);
     this.addSql(`
       CREATE FUNCTION data_models_json_related_list(ids jsonb, titles jsonb) RETURNS text
@@ -151,7 +166,8 @@ export class Migration20261206000100_record_export_text extends Migration {
   }
 
   override async down(): Promise<void> {
-    this.addSql(`DROP FUNCTION data_models_json_related_list(jsonb, jsonb), data_models_csv_related_list(jsonb, jsonb), data_models_csv_value(jsonb),
+    this.addSql(`DROP FUNCTION data_models_json_related_list(jsonb, jsonb), data_models_csv_related_cell(jsonb, jsonb), data_models_csv_related_list(jsonb, jsonb),
+      data_models_csv_value_cell(jsonb), data_models_csv_value(jsonb),
       data_models_csv_guard(text), data_models_csv_cell(text), data_models_js_string(jsonb), data_models_js_json(jsonb), data_models_js_number_text(text), data_models_js_exponent_text(text)`);
   }
 }

@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import type { Principal } from '@mrp/platform';
 import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
 import { csvRecord } from './export-csv';
+import { textPages } from './export-pages';
+import { csvLineSql } from './export-text';
+import { listedRecords } from './listed-records';
 import type { RecordExport } from './export-procedure';
 import type { RecordListOutput, RecordOutput } from './schemas';
 
@@ -126,6 +129,25 @@ describe('export text written by the database', () => {
       const ndjson = await exported({ ...input, format: 'ndjson' }, principal);
       expect(ndjson.text).toBe(items.map((item) => `${JSON.stringify(item)}\n`).join(''));
     }
+  }, 60_000);
+
+  it('splits the same text into pages of at most the rows and bytes it is given, the first one smaller', async () => {
+    const whole = (await exported({ sort: 'text,-createdAt' }, member)).text;
+    const em = env.db.orm.em.fork();
+    const listing = await listedRecords({ em, organizationId: org.id, principal: member } as never, { model: 'things', sort: 'text,-createdAt' });
+    const columns = listing.fields.filter((field) => !field.archivedAt).map((field) => field.key);
+    const line = csvLineSql({ modelKey: 'things', fields: listing.fields, selected: undefined, expanded: undefined }, columns);
+    const pages: string[] = [];
+    for await (const page of textPages(em, listing.query, line, { firstPageSize: 3, pageSize: 40, pageBytes: 2000 })) pages.push(page);
+    expect(pages.join('')).toBe(whole);
+    // Each line starts with its record's id.
+    const lineStarts = (page: string) => [...page.matchAll(/(?:^|\r\n)(?=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12},)/g)].map((match) => match.index);
+    const lines = pages.map((page) => lineStarts(page).length);
+    expect(lines[0]).toBe(3);
+    expect(Math.max(...lines)).toBeLessThanOrEqual(40);
+    // A page holds lines while the text before them is within its budget: all but its last line fit.
+    for (const page of pages) expect(Buffer.byteLength(page.slice(0, lineStarts(page).at(-1)))).toBeLessThan(2000);
+    expect(lines.filter((count) => count < 40).length).toBeGreaterThan(2);
   }, 60_000);
 
   it('writes an empty page as nothing', async () => {

@@ -61,6 +61,10 @@ function csvText(text: SqlFragment): SqlFragment {
     THEN '"' || replace(${guarded}, '"', '""') || '"' ELSE ${guarded} END`;
 }
 
+/** data_models_js_number_text, written out: a SQL function would be inlined again in the planning of every page. */
+const jsNumber = (text: SqlFragment) =>
+  sql`CASE WHEN strpos(${text}::float8::text, 'e') = 0 THEN ${text}::float8::text ELSE data_models_js_exponent_text(${text}::float8::text) END`;
+
 /** The id expandValue looks a related title up by: String() of the value. */
 const relatedId = (type: SqlFragment, text: SqlFragment, json: SqlFragment) => sql`(CASE ${type} WHEN 'string' THEN ${text} ELSE data_models_js_string(${json}) END)`;
 
@@ -71,11 +75,11 @@ function csvCell(values: FieldValues, field: FieldShape | undefined, titles: Sql
     // expandValue then csvValue: an id becomes its title where the caller may read it, a list of them JSON of those.
     const id = relatedId(type, text, json);
     return sql`CASE WHEN ${type} IS NULL OR ${type} = 'null' THEN ''
-      WHEN ${type} = 'array' THEN data_models_csv_cell(data_models_csv_related_list(${json}, ${titles}))
+      WHEN ${type} = 'array' THEN data_models_csv_related_cell(${json}, ${titles})
       ELSE ${csvText(sql`COALESCE(${titles} ->> ${id}, ${id})`)} END`;
   }
-  return sql`CASE ${type} WHEN 'string' THEN ${csvText(text)} WHEN 'number' THEN data_models_js_number_text(${text}) WHEN 'boolean' THEN ${text}
-    WHEN 'object' THEN data_models_csv_cell(data_models_csv_value(${json})) WHEN 'array' THEN data_models_csv_cell(data_models_csv_value(${json})) ELSE '' END`;
+  return sql`CASE ${type} WHEN 'string' THEN ${csvText(text)} WHEN 'number' THEN ${jsNumber(text)} WHEN 'boolean' THEN ${text}
+    WHEN 'object' THEN data_models_csv_value_cell(${json}) WHEN 'array' THEN data_models_csv_value_cell(${json}) ELSE '' END`;
 }
 
 /** csvRecord of export-csv.ts for each row: id, the columns' cells, createdAt, updatedAt, CRLF. */
@@ -99,7 +103,7 @@ function jsonMember(values: FieldValues, field: FieldShape, titles: SqlFragment 
     value = sql`CASE ${type} WHEN 'null' THEN 'null' WHEN 'array' THEN data_models_json_related_list(${json}, ${titles})
       ELSE '{"id":' || to_json(${id})::text || CASE WHEN jsonb_exists(${titles}, ${id}) THEN ',"title":' || data_models_js_json(${titles} -> ${id}) ELSE '' END || '}' END`;
   } else {
-    value = sql`CASE ${type} WHEN 'string' THEN to_json(${text})::text WHEN 'number' THEN data_models_js_number_text(${text}) WHEN 'boolean' THEN ${text} WHEN 'null' THEN 'null'
+    value = sql`CASE ${type} WHEN 'string' THEN to_json(${text})::text WHEN 'number' THEN ${jsNumber(text)} WHEN 'boolean' THEN ${text} WHEN 'null' THEN 'null'
       ELSE data_models_js_json(${json}) END`;
   }
   // Absent from the record: absent from the line (JSON types are never NULL).
