@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium, type Browser } from './support/chromium';
 import { screenshotBothSchemes } from './support/color-schemes';
 import { startConsoleApi, type ConsoleApi } from './support/console-api';
+import { eventually } from './support/eventually';
 import { focusedLabel, pageRpc, signInWithNewOrganization } from './support/page-session';
 
 interface ApiRecord {
@@ -76,8 +77,7 @@ describe('a first session in the console, in Chromium', () => {
     await page.getByRole('searchbox', { name: 'Search Deals' }).fill('won');
     await page.getByRole('searchbox', { name: 'Search Deals' }).press('Enter');
     await grid().locator('tbody th[scope="row"]', { hasText: 'Anvils' }).waitFor();
-    await page.waitForFunction(() => document.querySelectorAll('[role="grid"] tbody th[scope="row"]').length === 3);
-    expect((await rowTitles()).map((title) => title.trim()).sort()).toEqual(['Anvils', 'Springs', 'Wonder glue']);
+    await eventually('the search to list its matches', async () => expect((await rowTitles()).map((title) => title.trim()).sort()).toEqual(['Anvils', 'Springs', 'Wonder glue']));
     await screenshotBothSchemes(page, 'first-use-search-option-label');
   });
 
@@ -92,7 +92,7 @@ describe('a first session in the console, in Chromium', () => {
     await page.getByRole('button', { name: 'Apply filter' }).click();
     await popover.waitFor({ state: 'hidden' });
     expect(await focusedLabel(page)).toBe('Filter (applied)');
-    await page.waitForFunction(() => document.querySelectorAll('[role="grid"] tbody th[scope="row"]').length === 1);
+    await eventually('the filter to apply', async () => expect((await rowTitles()).map((title) => title.trim())).toEqual(['Rockets']));
     await screenshotBothSchemes(page, 'first-use-filter-applied');
 
     await button.click();
