@@ -4,7 +4,7 @@ import type { ViewStateHandle } from './view-state';
 const SEARCH_DELAY_MS = 300;
 const MAX_LENGTH = 200;
 
-/** The quick search (`q`): titles and text, email and URL fields containing the words, any case. */
+/** The quick search (`q`): titles and text, email and URL fields containing the words, any case, and the options whose label does (searchListInput). */
 export function QuickSearch({ view, modelName }: { view: ViewStateHandle; modelName: string }) {
   const q = view.state.q ?? '';
   const [text, setText] = useState(q);
