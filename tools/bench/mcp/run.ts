@@ -28,19 +28,22 @@ const TARGET = 0.7;
 
 /** What the profiles showed, and what changed; kept with the figures it explains. */
 const WHERE_THE_TIME_GOES = [
-  'Where the difference goes (CPU profiles of the api under this load, and the door timed in isolation): the SDK\'s ' +
-    'handling of each call is about 0.2 ms, most of it in its Streamable HTTP transport (0.15 to 0.2 ms a call against 0.03 ' +
-    'to 0.06 ms for the same Server behind a bare Transport): a web Response and its stream for the answer, read back as ' +
-    'text, zod parses of the message (one of them failing on every request) and of the result. Building the Server per ' +
-    'request costs 0.005 ms, and no schema is compiled per request (the tools\' validators are compiled at start-up, one ' +
-    'JSON Schema validator serves every server). Besides the SDK, a call is a POST whose body is read and parsed, and ' +
-    'its answer carries the record twice (structured, and as JSON text as the protocol advises).',
-  'Changed (all within the SDK\'s public API): the answer\'s JSON is handed to compression as the text it is instead of ' +
-    'parsed back and serialised again; the transport gets one Request per distinct set of the headers it reads instead ' +
-    'of a new one per call; the server and transport of a request are no longer closed (nothing of theirs is open once ' +
-    'the JSON answer is out, and closing built an Error with its stack each time, the heaviest single function of the ' +
-    'profile). What remains is the SDK transport itself; a Transport of our own would take most of it away, but would ' +
-    're-implement the Streamable HTTP checks the SDK makes (decision 147 chose the SDK\'s).',
+  'Where the difference goes (CPU profiles of the api, its /api/v1 and /mcp phases of one run compared per request): the ' +
+    'SDK and its zod schemas take a fifth of the extra time directly, more through the web objects they build; the rest is ' +
+    'more garbage collection, larger socket writes ' +
+    '(the answer carries the record twice: structured, and as JSON text as the protocol advises) and reading a POST body. ' +
+    "In isolation the SDK's Streamable HTTP transport costs 0.15 to 0.2 ms a call, against 0.03 to 0.06 ms for the same " +
+    'Server behind a bare Transport: a web Response and its stream read back as text, zod parses of the message (one of ' +
+    'them failing on every request). Building the Server per request costs 0.005 ms, and no schema is compiled per ' +
+    "request (the tools' validators are compiled at start-up; one JSON Schema validator serves every server).",
+  "Changed, within the SDK's public API: the answer's JSON goes to compression as the text it is, never parsed back and " +
+    'serialised again; the transport gets one kept Request per distinct set of the headers it reads instead of a new one ' +
+    "per call; a request's server and transport are not closed (nothing of theirs is open once the JSON answer is out, " +
+    'and closing built an Error with its stack every time, the heaviest single function of the profile). In alternating ' +
+    'rounds against the build before, the gain stayed within the noise of this machine (CPU ratio 0.52x against 0.50x at ' +
+    'a load average of 15). A bare Transport of our own, tried the same way, measured about 0.6x: short of the target, and ' +
+    "it would re-implement the Streamable HTTP checks the SDK makes (decision 147 chose the SDK's), so it is not taken. " +
+    "Next suspects: the answer's size (the JSON text copy) and the objects the SDK allocates per call.",
 ].join('\n\n');
 
 const MCP_ROUTE = 'POST /mcp tools/call get_record';
