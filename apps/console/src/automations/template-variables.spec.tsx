@@ -50,6 +50,13 @@ async function openNewAutomation() {
   return user;
 }
 
+/** The trigger picker once its models have loaded (they arrive after the form shows). */
+async function whenSelect(): Promise<HTMLElement> {
+  const select = await screen.findByRole('combobox', { name: 'When' });
+  await within(select).findByRole('option', { name: /Orders/ });
+  return select;
+}
+
 const variables = () => screen.getByRole('complementary', { name: 'Variables' });
 const listed = () => within(variables()).getAllByRole('button').map((button) => button.querySelector('code')?.textContent);
 
@@ -65,7 +72,7 @@ describe('the template variables of the automation editor', { timeout: 15_000 },
 
   it('lists what a record event offers beside the inputs, and inserts one where the caret was', async () => {
     const user = await openNewAutomation();
-    await user.selectOptions(await screen.findByRole('combobox', { name: 'When' }), 'orders');
+    await user.selectOptions(await whenSelect(), 'orders');
     await user.selectOptions(screen.getByRole('combobox', { name: /^Event type/ }), 'data-models.orders.record-created');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Action 1 type' }), 'notify');
     await waitFor(() => expect(listed()).toContain('{{event.payload.record.data.amount}}'));
