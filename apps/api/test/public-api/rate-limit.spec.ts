@@ -2,7 +2,11 @@ import { PLATFORM_ADMIN, sessionToken, startTestApi, type TestApi } from '../sup
 import { admissionOf, createOrganizationWithKey, type Admission, expectError, publicApi, rpcOk, sleep, type OrganizationWithKey } from '../support/public-api-fixtures';
 
 const BURST = 5;
-const RATE_PER_SECOND = 1;
+// A token every 5 s: a request may take seconds on a loaded machine without a token coming back
+// while a test counts the bucket down.
+const RATE_PER_SECOND = 0.2;
+/** Long enough for two and a half tokens to come back: two whole requests, with half a token of slack either way. */
+const TWO_AND_A_HALF_TOKENS_MS = (2.5 / RATE_PER_SECOND) * 1000;
 
 /** CONTRACT "Limits" + DESIGN 6: a token bucket per key (capacity = burst, refill = rate/s), shared by every api process. */
 describe('/api/v1 rate limit', () => {
@@ -64,8 +68,7 @@ describe('/api/v1 rate limit', () => {
       for (let i = 0; i < BURST; i++) expect((await client.get('/me')).status).toBe(200);
       expect((await client.get('/me')).status).toBe(429);
 
-      // 2.5 s at 1/s refills 2.5 tokens: two whole requests, with half a second of slack either way.
-      await sleep(2500);
+      await sleep(TWO_AND_A_HALF_TOKENS_MS);
       const afterWait = [];
       for (let i = 0; i < 3; i++) afterWait.push(await admissionOf(await client.get('/me')));
       expect(afterWait.map(({ status, remaining }) => ({ status, remaining }))).toEqual([
@@ -73,7 +76,7 @@ describe('/api/v1 rate limit', () => {
         { status: 200, remaining: '0' },
         { status: 429, remaining: '0' },
       ]);
-    });
+    }, 60_000);
 
     it('keeps each key in its own bucket', async () => {
       const exhausted = publicApi(first, await freshKey());
