@@ -5,7 +5,7 @@ import type { DomainError, Logger } from '@mrp/platform';
 import { answeredError, errorBody } from '../http/error-handler';
 import { requestState } from '../http/request-context';
 
-type PageResult = IteratorResult<string, void>;
+type PageResult = IteratorResult<string[], void>;
 
 export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = { csv: 'text/csv', ndjson: 'application/x-ndjson' };
 
@@ -29,7 +29,6 @@ function writerFor({ format, columns }: RecordExport): ExportWriter {
   }
   return {
     header: () => '',
-    page: (records) => records.map((record) => `${JSON.stringify(record)}\n`).join(''),
     failure: (error, requestId) => `${JSON.stringify(errorBody(error, requestId))}\n`,
   };
 }
@@ -128,7 +127,7 @@ export async function sendExport(
         const next = nextPage();
         next.catch(() => undefined);
         reading = next;
-        await send(page.value, true);
+        for (const piece of page.value) await send(piece, true);
         page = await next;
       }
     } catch (error) {

@@ -71,32 +71,47 @@ export function listedPages(em: EntityManager, spec: PageSpec, options: ListedPa
   });
 }
 
+/** Lines per piece of a page's text: each piece a string of tens of kB, which V8 keeps in its young generation, collected cheaply and soon. */
+const PIECE_LINES = 256;
+
 /**
- * Every record a list would show, each page as one text (its rows' lines, built by the database in
- * the list's order): one value to read per page, not a row per record. After the first page, a
- * page takes as many rows as the last one's bytes per row say fit in EXPORT_PAGE_BYTES.
+ * Every record a list would show, as text (its rows' lines, built by the database in the list's
+ * order): a page is one statement, read as pieces of PIECE_LINES lines, not a row per record.
+ * After the first page, a page takes as many rows as the last one's bytes per row say fit in
+ * EXPORT_PAGE_BYTES.
  */
 export async function* textPages(
   em: EntityManager,
   spec: PageSpec,
   line: ExportLineSql,
   { pageSize = EXPORT_TEXT_PAGE_SIZE, firstPageSize = EXPORT_PAGE_SIZE, pageBytes = EXPORT_PAGE_BYTES, ...options }: ListedPagesOptions = {},
-): AsyncGenerator<string> {
+): AsyncGenerator<string[]> {
   const lastValues = joinSql(
-    [trustedSql('id'), ...spec.sort.terms.map((_, index) => trustedSql(sortValueColumn(index)))].map((column) => sql`(array_agg(listed.${column}))[count(*)] AS ${column}`),
+    [trustedSql('id'), ...spec.sort.terms.map((_, index) => trustedSql(sortValueColumn(index)))].map(
+      (column) => sql`(array_agg(numbered.${column} ORDER BY numbered.position DESC))[1] AS ${column}`,
+    ),
+    ', ',
+  );
+  const listedValues = joinSql(
+    [trustedSql('id'), ...spec.sort.terms.map((_, index) => trustedSql(sortValueColumn(index)))].map((column) => sql`listed.${column}`),
     ', ',
   );
   let size = firstPageSize;
   const pages = keysetPages(em, { ...spec, columns: line.columns }, { ...options, firstPageSize, pageSize, nextPageSize: () => size }, async (within, query) => {
-    // An aggregate reads a subquery's rows in the subquery's order (its ORDER BY): the lines and the last row's values follow the list.
-    const [row] = await runSql<{ text: string | null; lines: number } & Record<string, unknown>>(
+    // row_number() takes the rows in the list query's order (its ORDER BY), and each piece's lines in that order.
+    const pieces = await runSql<{ text: string; lines: number } & Record<string, unknown>>(
       within,
-      sql`SELECT string_agg(lined.line, '') AS text, count(*)::int AS lines, ${lastValues}
-        FROM (${query}) AS listed CROSS JOIN LATERAL (SELECT ${line.line} AS line) AS lined`,
+      sql`SELECT string_agg(numbered.line, '' ORDER BY numbered.position) AS text, count(*)::int AS lines, ${lastValues}
+        FROM (
+          SELECT row_number() OVER () AS position, ${listedValues}, lined.line
+          FROM (${query}) AS listed CROSS JOIN LATERAL (SELECT ${line.line} AS line) AS lined) AS numbered
+        GROUP BY (numbered.position - 1) / ${trustedSql(String(PIECE_LINES))}
+        ORDER BY (numbered.position - 1) / ${trustedSql(String(PIECE_LINES))}`,
     );
-    const text = row.text ?? '';
-    if (row.lines > 0) size = Math.max(1, Math.min(pageSize, Math.floor((pageBytes * row.lines) / Math.max(1, text.length))));
-    return { content: text, rows: row.lines, last: row.lines === 0 ? undefined : row };
+    const rows = pieces.reduce((total, piece) => total + piece.lines, 0);
+    const length = pieces.reduce((total, piece) => total + piece.text.length, 0);
+    if (rows > 0) size = Math.max(1, Math.min(pageSize, Math.floor((pageBytes * rows) / Math.max(1, length))));
+    return { content: pieces.map((piece) => piece.text), rows, last: pieces.at(-1) };
   });
   yield* pages;
 }

@@ -17,10 +17,11 @@ export interface RecordExport {
   /** The data keys each record is written with, in order: the `fields` selection, else every live field. */
   columns: string[];
   /**
-   * The records' lines (the header apart), in the list's order, one page of text per `next()`: a
-   * page is read only when asked for, each by a statement of its own. Whoever stops early calls `return()`.
+   * The records' lines (the header apart), in the list's order, one page per `next()` as pieces of
+   * text to write in turn: a page is read only when asked for, each by a statement of its own.
+   * Whoever stops early calls `return()`.
    */
-  pages: AsyncGenerator<string, void, undefined>;
+  pages: AsyncGenerator<string[], void, undefined>;
 }
 
 export interface ExportProcedureDeps {
