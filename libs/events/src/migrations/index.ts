@@ -9,6 +9,7 @@ import { Migration20261204000200_endpoint_signing } from './Migration20261204000
 import { Migration20261204000300_endpoint_failure_notices } from './Migration20261204000300_endpoint_failure_notices';
 import { Migration20261206001000_webhook_event_bodies } from './Migration20261206001000_webhook_event_bodies';
 import { Migration20261206001100_webhook_delivery_order } from './Migration20261206001100_webhook_delivery_order';
+import { Migration20261206001200_due_deliveries_numbered } from './Migration20261206001200_due_deliveries_numbered';
 
 export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261124000100_webhooks', class: Migration20261124000100_webhooks },
@@ -21,4 +22,5 @@ export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261204000300_endpoint_failure_notices', class: Migration20261204000300_endpoint_failure_notices },
   { name: 'Migration20261206001000_webhook_event_bodies', class: Migration20261206001000_webhook_event_bodies },
   { name: 'Migration20261206001100_webhook_delivery_order', class: Migration20261206001100_webhook_delivery_order },
+  { name: 'Migration20261206001200_due_deliveries_numbered', class: Migration20261206001200_due_deliveries_numbered },
 ];

@@ -58,6 +58,20 @@ describe('delivery numbering and per-record order', () => {
     expect((await sequencesOf(two)).at(-1)).toEqual([later, 3]);
   });
 
+  it('drops, instead of numbering, a delivery queued by a change that committed after its endpoint was deleted', async () => {
+    const organization = await bed.organization();
+    const kept = await bed.delivery({ endpointId: await bed.endpoint(organization) });
+    const orphan = newId();
+    await bed.sql(
+      `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, idempotency_key)
+       VALUES (?, ?, ?, ?, 'data-models.record-created', ?)`,
+      [orphan, newId(), organization, newId(), `idem-${orphan}`],
+    );
+    await sequenceDeliveries(em());
+    const rows = await bed.sql<{ id: string; sequence: string | null }>('SELECT id, sequence FROM webhook_deliveries WHERE id IN (?, ?)', [kept, orphan]);
+    expect(rows).toEqual([{ id: kept, sequence: expect.any(String) }]);
+  });
+
   it('claims only numbered deliveries, and of an ordered record one at a time until the one before settles for good', async () => {
     const organization = await bed.organization();
     const endpoint = await bed.endpoint(organization);

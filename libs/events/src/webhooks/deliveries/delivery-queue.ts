@@ -117,8 +117,9 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
           AND (d.locked_until IS NULL OR d.locked_until < now())
           AND d.endpoint_id <> ALL(?::uuid[])
-          -- An orphan is never numbered (its endpoint is gone), but is found to be dropped.
-          AND (e.id IS NULL OR ${mayGoNowSql('d')})
+          -- Implied by the next line, written out so the plan reads \`webhook_deliveries_due\` (numbered deliveries only).
+          AND d.sequence IS NOT NULL
+          AND ${mayGoNowSql('d')}
         ORDER BY d.next_attempt_at
         LIMIT ?
      ), orphans_dropped AS (

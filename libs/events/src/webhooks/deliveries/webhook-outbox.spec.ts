@@ -7,7 +7,7 @@ import type { ChannelListener } from '../../bus/channel-listener';
 import { createEventDispatcher } from '../../bus/event-dispatcher';
 import { InProcessEventBus } from '../../bus/in-process-event-bus';
 import { createWebhookOutbox, deliveryBody, webhookDeliveryStatements, type MemberAccessSql, type ReaderAccess, type WebhookOutbox } from './webhook-outbox';
-import { claimDueDeliveries } from './delivery-queue';
+import { claimDueDeliveries, sequenceDeliveries } from './delivery-queue';
 
 const recordCreated = (organizationId: string): EventEnvelope => ({
   id: newId(),
@@ -158,7 +158,7 @@ describe('the webhook outbox with routes kept in memory', () => {
     });
   });
 
-  it('queues without locking the endpoint: deleting it deletes its deliveries, and the claim drops one queued after', async () => {
+  it('queues without locking the endpoint: deleting it deletes its deliveries, and the numbering before a claim drops one queued after', async () => {
     const organization = await bed.organization();
     const endpoint = await bed.endpoint(organization);
     await eventually(async () => (await routedTo(organization)).includes(endpoint));
@@ -177,6 +177,7 @@ describe('the webhook outbox with routes kept in memory', () => {
     expect(await deliveriesTo(endpoint)).toBe(0);
     await queueing.commit();
     expect(await deliveriesTo(endpoint)).toBe(1);
+    await sequenceDeliveries(em());
     const claimed = await claimDueDeliveries(em(), { limit: 100, perEndpoint: 100, leaseSeconds: 30 });
     expect(claimed.filter((delivery) => delivery.endpointId === endpoint)).toEqual([]);
     expect(await deliveriesTo(endpoint)).toBe(0);

@@ -75,7 +75,8 @@ export function deliveryBody(event: EventEnvelope): string {
  * builder): it runs in the transaction of every change that has an endpoint to tell. No foreign
  * key to the endpoint (a lock on its row per insert, decision 89): the join re-checks it,
  * re-checked here because a change another process made may not have reached this one's routes
- * yet; a delivery whose endpoint is deleted before this commits is dropped by the claim.
+ * yet; a delivery whose endpoint is deleted before this commits is dropped by the numbering
+ * (`sequenceDeliveries`).
  *
  * Whether the endpoint's principal may read the event's record is decided here, on its live
  * access, in the insert's own round trip: `mayReadEventRecord`'s rule. A delivery it may not read
