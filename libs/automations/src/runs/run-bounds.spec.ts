@@ -217,11 +217,16 @@ describe('claiming queued runs', () => {
       { concurrency: 3, slotsPerOrganization: 2 },
     );
     runner.wake();
-    await eventually(() => claims === 1 && executed.length === 0);
-    const [first] = await bed.sql<{ id: string }>(`SELECT id FROM automation_runs WHERE automation_id = ? AND locked_until IS NOT NULL`, [automation]);
+    // The first claim has taken the one queued run (its statement has run, not merely started).
+    let first: { id: string } | undefined;
+    await eventually(async () => {
+      [first] = await bed.sql<{ id: string }>(`SELECT id FROM automation_runs WHERE automation_id = ? AND locked_until IS NOT NULL`, [automation]);
+      return first !== undefined;
+    });
+    const firstId = (first as { id: string }).id;
     for (let index = 0; index < 5; index++) await queue(organization, automation);
     beforeSecondClaim = async () => {
-      const firstFinished = new Promise<void>((resolve) => finished.set(first.id, resolve));
+      const firstFinished = new Promise<void>((resolve) => finished.set(firstId, resolve));
       releaseFirst();
       await firstFinished;
       // Its slot is freed once its completion has been handled.
@@ -236,9 +241,9 @@ describe('claiming queued runs', () => {
 });
 
 /** Waits for `condition` (5 s at most): a runner that stopped claiming never meets it. */
-async function eventually(condition: () => boolean): Promise<void> {
+async function eventually(condition: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 5_000;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('the condition was not met within 5 s');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
