@@ -75,6 +75,7 @@ export {
   type PendingEvent,
 } from './events/event-envelope';
 export { FeatureFlagStore, type FeatureFlagState } from './feature-flags/feature-flag-store';
+export { listenOnChannel, type ChannelListener, type ChannelListenerOptions } from './database/channel-listener';
 export {
   JOB_QUEUE_SCHEMA,
   JobQueueMigration,

@@ -1,5 +1,4 @@
-import type { Logger } from '@mrp/platform';
-import { listenOnChannel, type ChannelListener } from './channel-listener';
+import { listenOnChannel, type ChannelListener, type Logger } from '@mrp/platform';
 import { ROUTES_CHANGED_CHANNEL, type RouteCache } from './route-cache';
 
 export interface RouteChangeListenerOptions {

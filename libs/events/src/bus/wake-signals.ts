@@ -1,5 +1,4 @@
-import type { Logger } from '@mrp/platform';
-import { listenOnChannel } from './channel-listener';
+import { listenOnChannel, type Logger } from '@mrp/platform';
 
 export interface WakeSignalsOptions {
   databaseUrl: string;

@@ -4,7 +4,7 @@ import PgBoss from 'pg-boss';
 import { DirectPgConnection } from '../database/direct-pg-driver';
 import type { Orm } from '../database/orm';
 import type { Logger } from '../logging/logger';
-import { listenForJobs, type JobsListener } from './jobs-listener';
+import { listenOnChannel, type ChannelListener } from '../database/channel-listener';
 
 /** pg-boss keeps its tables in their own schema, created by a migration (never at run time: `migrate: false`). */
 export const JOB_QUEUE_SCHEMA = 'pgboss';
@@ -160,7 +160,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   const registrations: Registration[] = [];
   const workerIds = new Map<string, string[]>();
   let started = false;
-  let listener: JobsListener | undefined;
+  let listener: ChannelListener | undefined;
 
   const asJob = (queue: string, job: PgBoss.Job<JobData>): Job<JobData> => ({ id: job.id, queue, data: job.data });
 
@@ -233,9 +233,10 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       started = true;
       for (const registration of registrations) await startWorkers(registration);
       if (registrations.length > 0) {
-        listener = await listenForJobs({
+        listener = await listenOnChannel({
           databaseUrl: options.databaseUrl,
           channel: JOBS_DUE_CHANNEL,
+          purpose: 'job queue',
           logger,
           onNotification: (queue) => wake(queue),
           // Whatever was queued while nobody listened.

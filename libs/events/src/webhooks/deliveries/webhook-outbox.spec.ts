@@ -3,7 +3,7 @@ import { newId, sqlTextArray, type EventEnvelope } from '@mrp/platform';
 import { silentLogger } from '@mrp/platform/testing';
 import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
 import { listenForRouteChanges } from '../../bus/route-change-listener';
-import type { ChannelListener } from '../../bus/channel-listener';
+import type { ChannelListener } from '@mrp/platform';
 import { createEventDispatcher } from '../../bus/event-dispatcher';
 import { InProcessEventBus } from '../../bus/in-process-event-bus';
 import { createWebhookOutbox, deliveryBody, webhookDeliveryStatements, type MemberAccessSql, type ReaderAccess, type WebhookOutbox } from './webhook-outbox';

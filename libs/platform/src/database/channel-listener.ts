@@ -1,50 +1,57 @@
 import { Client } from 'pg';
 import type { Logger } from '../logging/logger';
 
-export interface JobsListenerOptions {
+export interface ChannelListenerOptions {
   databaseUrl: string;
+  /** The NOTIFY channel. */
   channel: string;
+  /** What is listened for, in log lines: "webhook delivery", "event route". */
+  purpose: string;
   logger: Logger;
-  /** A committed transaction queued jobs on the queue named by the payload. */
+  /** Every notification, with its payload. */
   onNotification(payload: string): void;
   /** The LISTEN is in place, first or again: whatever was sent while nobody listened is lost. */
   onListening(): void;
+  /** The connection was lost; nothing is heard until the next onListening. */
+  onLost?(): void;
   reconnectDelayMs?: number;
 }
 
-export interface JobsListener {
+export interface ChannelListener {
   close(): Promise<void>;
 }
 
 /**
- * LISTENs on its own connection (outside the ORM's pool) for the notifications enqueuing
- * transactions send at commit. A dropped connection is re-opened after a delay until closed.
+ * LISTENs on its own connection (outside the ORM's pool) for the notifications transactions send
+ * at commit. A dropped connection is re-opened after a delay, for as long as the listener is open.
  */
-export async function listenForJobs(options: JobsListenerOptions): Promise<JobsListener> {
-  const { logger } = options;
+export async function listenOnChannel(options: ChannelListenerOptions): Promise<ChannelListener> {
+  const { logger, purpose } = options;
   if (!/^[a-z_]+$/.test(options.channel)) throw new Error(`Invalid channel name ${options.channel}`);
   let closed = false;
   let client: Client | undefined;
   let reconnectTimer: NodeJS.Timeout | undefined;
 
+  // One timer at a time, whichever of error, end or a failed connect asks first.
   const reconnectSoon = (): void => {
     if (closed || reconnectTimer) return;
     reconnectTimer = setTimeout(() => {
       reconnectTimer = undefined;
       connect().catch((error: unknown) => {
-        logger.warn({ error: (error as Error).message }, 'job listener could not reconnect');
+        logger.warn({ err: error }, `${purpose} listener could not reconnect`);
         reconnectSoon();
       });
     }, options.reconnectDelayMs ?? 1000);
   };
 
   const connect = async (): Promise<void> => {
-    const next = new Client({ connectionString: options.databaseUrl, application_name: 'jobs-listener' });
+    const next = new Client({ connectionString: options.databaseUrl });
     const lost = (error?: Error) => {
       if (client !== next) return;
       client = undefined;
+      options.onLost?.();
       if (closed) return;
-      logger.warn({ error: error?.message }, 'job listener lost its connection; reconnecting');
+      logger.warn({ err: error }, `${purpose} listener lost its connection; reconnecting`);
       next.end().catch(() => undefined);
       reconnectSoon();
     };
@@ -70,6 +77,7 @@ export async function listenForJobs(options: JobsListenerOptions): Promise<JobsL
       clearTimeout(reconnectTimer);
       const current = client;
       client = undefined;
+      options.onLost?.();
       await current?.end().catch(() => undefined);
     },
   };
