@@ -37,7 +37,7 @@ module.exports = [
             // Boards and calendars reach the data of models only through data-models' procedures.
             {
               sourceTag: 'scope:views',
-              onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz', 'scope:notifications'],
+              onlyDependOnLibsWithTags: ['scope:platform', 'scope:events', 'scope:authz'],
             },
             // The composition root wires every lib together for the apps.
             { sourceTag: 'scope:runtime', onlyDependOnLibsWithTags: ['type:lib'] },
