@@ -59,6 +59,8 @@ describe('webhooks and automations in Chromium', () => {
     await dialog.getByRole('textbox', { name: /^Description/ }).fill('Orders to the e2e receiver');
     await dialog.getByText('One model’s records').click();
     await dialog.getByRole('checkbox', { name: /^data-models\.orders\.record-created/ }).check();
+    // This receiver gets one record's deliveries one at a time, in commit order.
+    await dialog.getByRole('radio', { name: /^One at a time, in order/ }).check();
     await screenshotBothWidths(page, 'webhooks-add');
     await dialog.getByRole('button', { name: 'Add endpoint' }).click();
 

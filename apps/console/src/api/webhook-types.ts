@@ -3,6 +3,11 @@
  * restated for the browser like `types.ts`.
  */
 
+/** contract: the contract's `Webhook-Signature`; standard-webhooks: the Standard Webhooks headers. */
+export type EndpointSigning = 'contract' | 'standard-webhooks';
+/** per-record: one record's deliveries go one at a time, in commit order. */
+export type EndpointOrdering = 'none' | 'per-record';
+
 /** `webhooks.endpoints.list` items */
 export interface WebhookEndpoint {
   id: string;
@@ -10,6 +15,8 @@ export interface WebhookEndpoint {
   url: string;
   description: string;
   subscriptions: string[];
+  signing: EndpointSigning;
+  ordering: EndpointOrdering;
   /** Whom the endpoint acts as: record events reach it only when this member may read the record; null: nobody. */
   principalId: string | null;
   state: 'enabled' | 'disabled';

@@ -23,6 +23,8 @@ const ENDPOINT: WebhookEndpoint = {
   url: 'https://erp.example.com/hooks',
   description: 'ERP',
   subscriptions: ['rbac.role-created'],
+  signing: 'contract',
+  ordering: 'none',
   principalId: 'u-1',
   state: 'enabled',
   disabledReason: null,
@@ -111,14 +113,43 @@ describe('the webhook and automation pages', () => {
     await user.type(within(dialog).getByRole('textbox', { name: /URL/ }), 'https://erp.example.com/hooks');
     await user.click(within(dialog).getByText('One model’s records'));
     await user.click(within(dialog).getByRole('checkbox', { name: /^data-models\.orders\.record-created/ }));
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: /^Signature/ }), 'standard-webhooks');
+    await user.click(within(dialog).getByRole('radio', { name: /^One at a time, in order/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Add endpoint' }));
 
     const shown = await screen.findByRole('dialog', { name: 'Your endpoint’s signing secret' });
     expect(within(shown).getByRole('textbox', { name: /Signing secret/ })).toHaveProperty('value', 'whsec_shown_once');
     expect(shown.textContent).toContain('you will not see it again');
+    expect(shown.textContent).toContain('webhook-signature');
     expect(calls.find((call) => call.procedure === 'webhooks.endpoints.create')?.input).toEqual({
       url: 'https://erp.example.com/hooks',
       subscriptions: ['data-models.orders.record-created'],
+      signing: 'standard-webhooks',
+      ordering: 'per-record',
+    });
+  });
+
+  it('edits an endpoint’s ordering, leaving its signature scheme to a rotation', async () => {
+    const calls = fakeApi({
+      ...common(['api-keys.manage', 'webhooks.manage', 'data-models.read']),
+      'webhooks.endpoints.list': () => json(200, { items: [ENDPOINT] }),
+      'webhooks.endpoints.update': (input) => json(200, { ...ENDPOINT, ...(input as object) }),
+    });
+    const user = await signInAt('/webhooks');
+    await user.click(await screen.findByRole('button', { name: `Edit ${ENDPOINT.url}` }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit endpoint' });
+    expect(within(dialog).queryByRole('combobox', { name: /^Signature/ })).toBeNull();
+    expect(dialog.textContent).toContain('Rotating the secret can change how deliveries are signed');
+    expect(within(dialog).getByRole('radio', { name: /^As soon as possible/ })).toHaveProperty('checked', true);
+    await user.click(within(dialog).getByRole('radio', { name: /^One at a time, in order/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save endpoint' }));
+    await waitFor(() => expect(calls.some((call) => call.procedure === 'webhooks.endpoints.update')).toBe(true));
+    expect(calls.find((call) => call.procedure === 'webhooks.endpoints.update')?.input).toEqual({
+      id: ENDPOINT.id,
+      url: ENDPOINT.url,
+      description: 'ERP',
+      subscriptions: ENDPOINT.subscriptions,
+      ordering: 'per-record',
     });
   });
 
@@ -141,6 +172,21 @@ describe('the webhook and automation pages', () => {
     const shown = await screen.findByRole('dialog', { name: 'The new signing secret' });
     expect(within(shown).getByRole('textbox', { name: /New signing secret/ })).toHaveProperty('value', 'whsec_new');
     expect(calls.find((call) => call.procedure === 'webhooks.endpoints.rotateSecret')?.input).toEqual({ id: ENDPOINT.id, overlapSeconds: 86400 });
+  });
+
+  it('switches the signature with a rotation, which then keeps no overlap', async () => {
+    const calls = fakeApi({
+      ...common(['api-keys.manage', 'webhooks.manage']),
+      'webhooks.endpoints.list': () => json(200, { items: [ENDPOINT] }),
+      'webhooks.endpoints.rotateSecret': () => json(200, { endpoint: { ...ENDPOINT, signing: 'standard-webhooks' }, secret: 'whsec_c3RhbmRhcmQ=' }),
+    });
+    const user = await signInAt('/webhooks');
+    await user.click(await screen.findByRole('button', { name: `Rotate the secret of ${ENDPOINT.url}` }));
+    await user.selectOptions(screen.getByRole('combobox', { name: /^Signature/ }), 'standard-webhooks');
+    expect(screen.getByRole('textbox', { name: 'Overlap (seconds)' })).toHaveProperty('disabled', true);
+    await user.click(screen.getByRole('button', { name: 'Rotate secret' }));
+    await screen.findByRole('dialog', { name: 'The new signing secret' });
+    expect(calls.find((call) => call.procedure === 'webhooks.endpoints.rotateSecret')?.input).toEqual({ id: ENDPOINT.id, overlapSeconds: 0, signing: 'standard-webhooks' });
   });
 
   it('creates a scheduled automation once the cron expression reads, then shows it with its run history', async () => {

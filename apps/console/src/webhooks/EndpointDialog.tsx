@@ -1,16 +1,25 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldErrorsOf } from '../api/rpc-error';
-import type { EndpointWithSecret, WebhookEndpoint } from '../api/webhook-types';
+import type { EndpointOrdering, EndpointWithSecret, WebhookEndpoint } from '../api/webhook-types';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SecretOnce } from '../components/SecretOnce';
-import { TextField } from '../forms/fields';
+import { RadioGroup, SelectField, TextField, type Option } from '../forms/fields';
 import { useSignedIn } from '../session/session-context';
-import { EMPTY_ENDPOINT_FORM, checkEndpointForm, type EndpointFormValues } from './endpoint-form';
+import { EMPTY_ENDPOINT_FORM, SIGNING_OPTIONS, checkEndpointForm, type EndpointFormValues } from './endpoint-form';
 import { isNeverDelivered } from './subscription-patterns';
 import { SubscriptionPicker } from './SubscriptionPicker';
 import { useEventTypes, useModelKeys } from './use-catalog';
 import { FormFooter } from '../components/FormFooter';
+
+const ORDERING_OPTIONS: Option<EndpointOrdering>[] = [
+  { value: 'none', label: 'As soon as possible', description: 'Several at once; a retry may arrive after a later change.' },
+  {
+    value: 'per-record',
+    label: 'One at a time, in order',
+    description: 'A record’s deliveries go out in commit order; a failing one holds back the later ones about that record.',
+  },
+];
 
 /** The server's `subscriptions/3` refusals all belong to the picker. */
 function formErrorsOf(failure: unknown): Record<string, string> {
@@ -37,7 +46,13 @@ export function EndpointDialog({ open, endpoint, onClose }: { open: boolean; end
   const [created, setCreated] = useState<EndpointWithSecret>();
 
   useEffect(() => {
-    if (open) setValues(endpoint ? { url: endpoint.url, description: endpoint.description, subscriptions: endpoint.subscriptions } : EMPTY_ENDPOINT_FORM);
+    if (open) {
+      setValues(
+        endpoint
+          ? { url: endpoint.url, description: endpoint.description, subscriptions: endpoint.subscriptions, signing: endpoint.signing, ordering: endpoint.ordering }
+          : EMPTY_ENDPOINT_FORM,
+      );
+    }
   }, [open, endpoint]);
 
   const set = <K extends keyof EndpointFormValues>(key: K, value: EndpointFormValues[K]) => setValues((current) => ({ ...current, [key]: value }));
@@ -56,7 +71,9 @@ export function EndpointDialog({ open, endpoint, onClose }: { open: boolean; end
     setError(undefined);
     try {
       if (endpoint) {
-        await rpc.call<WebhookEndpoint>('webhooks.endpoints.update', { id: endpoint.id, ...checked.input, description: checked.input.description ?? '' });
+        // The scheme changes with a rotation of the secret, never on its own.
+        const { signing: _signing, ...changes } = checked.input;
+        await rpc.call<WebhookEndpoint>('webhooks.endpoints.update', { id: endpoint.id, ...changes, description: changes.description ?? '' });
         close(true);
       } else {
         setCreated(await rpc.call<EndpointWithSecret>('webhooks.endpoints.create', checked.input));
@@ -73,7 +90,16 @@ export function EndpointDialog({ open, endpoint, onClose }: { open: boolean; end
     return (
       <Dialog open={open} title="Your endpoint’s signing secret" onClose={() => close(true)} footer={<button type="button" className="button button-primary" onClick={() => close(true)}>Done</button>}>
         <SecretOnce label={`Signing secret of ${created.endpoint.url}`} secret={created.secret} copyLabel="Copy secret">
-          Your receiver checks each delivery’s <code>Webhook-Signature</code> with it. If you lose it, rotate the secret.
+          {created.endpoint.signing === 'standard-webhooks' ? (
+            <>
+              Your receiver checks each delivery’s <code>webhook-signature</code> with it, as any Standard Webhooks library does.
+            </>
+          ) : (
+            <>
+              Your receiver checks each delivery’s <code>Webhook-Signature</code> with it.
+            </>
+          )}{' '}
+          If you lose it, rotate the secret.
         </SecretOnce>
       </Dialog>
     );
@@ -108,6 +134,26 @@ export function EndpointDialog({ open, endpoint, onClose }: { open: boolean; end
           <code>&quot;type&quot;: &quot;data-models.record-created&quot;</code> with the model in <code>payload.modelKey</code> and the per-model name in{' '}
           <code>subscriptionAliases</code>. The delivery log shows both.
         </p>
+        {endpoint ? (
+          <p className="field-hint">
+            Signed as {SIGNING_OPTIONS.find((option) => option.value === endpoint.signing)?.label}. Rotating the secret can change how deliveries are signed.
+          </p>
+        ) : (
+          <SelectField
+            label="Signature"
+            hint="How the receiver verifies a delivery: this platform’s Webhook-Signature header, or the Standard Webhooks headers (webhook-id, webhook-signature) that its libraries check. A rotation of the secret can change it later."
+            value={values.signing}
+            options={SIGNING_OPTIONS}
+            onChange={(signing) => set('signing', signing)}
+          />
+        )}
+        <RadioGroup
+          label="Deliveries about one record"
+          name={`${formId}-ordering`}
+          value={values.ordering}
+          options={ORDERING_OPTIONS}
+          onChange={(ordering) => set('ordering', ordering)}
+        />
       </form>
     </Dialog>
   );

@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import type { EndpointWithSecret, WebhookEndpoint } from '../api/webhook-types';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { EndpointSigning, EndpointWithSecret, WebhookEndpoint } from '../api/webhook-types';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SecretOnce } from '../components/SecretOnce';
-import { TextField } from '../forms/fields';
+import { SelectField, TextField } from '../forms/fields';
 import { useSignedIn } from '../session/session-context';
-import { checkOverlap } from './endpoint-form';
+import { SIGNING_OPTIONS, checkOverlap } from './endpoint-form';
 import { FormFooter } from '../components/FormFooter';
 
 /** Replaces an endpoint's signing secret, the old one optionally signing on for an overlap; the new one is shown once. */
@@ -16,6 +16,11 @@ export function RotateSecretDialog({ endpoint, onClose }: { endpoint: WebhookEnd
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const [rotated, setRotated] = useState<EndpointWithSecret>();
+  const [signing, setSigning] = useState<EndpointSigning>('contract');
+  useEffect(() => {
+    if (endpoint) setSigning(endpoint.signing);
+  }, [endpoint]);
+  const switching = endpoint !== undefined && signing !== endpoint.signing;
 
   const close = () => {
     const done = rotated !== undefined;
@@ -28,13 +33,20 @@ export function RotateSecretDialog({ endpoint, onClose }: { endpoint: WebhookEnd
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!endpoint) return;
-    const checked = checkOverlap(overlap);
+    // A receiver verifies one scheme: a switch replaces the secret at once.
+    const checked = switching ? { seconds: 0 } : checkOverlap(overlap);
     setOverlapError(checked.error);
     if (checked.seconds === undefined) return;
     setBusy(true);
     setError(undefined);
     try {
-      setRotated(await rpc.call<EndpointWithSecret>('webhooks.endpoints.rotateSecret', { id: endpoint.id, overlapSeconds: checked.seconds }));
+      setRotated(
+        await rpc.call<EndpointWithSecret>('webhooks.endpoints.rotateSecret', {
+          id: endpoint.id,
+          overlapSeconds: checked.seconds,
+          ...(switching ? { signing } : {}),
+        }),
+      );
     } catch (failure) {
       setError(failure);
     } finally {
@@ -68,13 +80,19 @@ export function RotateSecretDialog({ endpoint, onClose }: { endpoint: WebhookEnd
         <ErrorNotice error={error} />
         <TextField
           label="Overlap (seconds)"
-          hint="How long the old secret keeps signing beside the new one, so your receiver can switch without missing a delivery: 0 for none, 3600 an hour, up to 604800 (7 days)."
+          hint={
+            switching
+              ? 'None when the signature changes: the receiver checks one scheme, so the old secret stops signing at once.'
+              : 'How long the old secret keeps signing beside the new one, so your receiver can switch without missing a delivery: 0 for none, 3600 an hour, up to 604800 (7 days).'
+          }
           inputMode="numeric"
-          value={overlap}
+          value={switching ? '0' : overlap}
           onChange={setOverlap}
           error={overlapError}
+          disabled={switching}
           data-autofocus
         />
+        <SelectField label="Signature" hint="How the receiver verifies deliveries from now on." value={signing} options={SIGNING_OPTIONS} onChange={setSigning} />
       </form>
     </Dialog>
   );

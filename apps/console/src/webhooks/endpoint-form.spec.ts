@@ -40,7 +40,7 @@ describe('the endpoint form', () => {
   it('builds the input with trimmed values, subscriptions once each, and no empty description', () => {
     expect(checkEndpointForm({ ...form, url: ' https://erp.example.com/hooks ', subscriptions: ['data-models.*', 'data-models.*', ' rbac.role-created '] }, KNOWN)).toEqual({
       errors: {},
-      input: { url: 'https://erp.example.com/hooks', subscriptions: ['data-models.*', 'rbac.role-created'] },
+      input: { url: 'https://erp.example.com/hooks', subscriptions: ['data-models.*', 'rbac.role-created'], signing: 'contract', ordering: 'none' },
     });
     expect(checkEndpointForm({ ...form, description: ' ERP ' }, KNOWN).input?.description).toBe('ERP');
   });

@@ -1,20 +1,32 @@
 import { checkText } from '../forms/text-rules';
+import type { EndpointOrdering, EndpointSigning } from '../api/webhook-types';
 import { subscriptionProblem } from './subscription-patterns';
 
 export interface EndpointFormValues {
   url: string;
   description: string;
   subscriptions: string[];
+  /** Chosen at creation; a rotation of the secret may change it later. */
+  signing: EndpointSigning;
+  ordering: EndpointOrdering;
 }
 
-export const EMPTY_ENDPOINT_FORM: EndpointFormValues = { url: '', description: '', subscriptions: [] };
+export const EMPTY_ENDPOINT_FORM: EndpointFormValues = { url: '', description: '', subscriptions: [], signing: 'contract', ordering: 'none' };
 
-/** The input of `webhooks.endpoints.create`. */
+/** The input of `webhooks.endpoints.create`; `webhooks.endpoints.update` takes it without `signing`. */
 export interface EndpointCreateInput {
   url: string;
   description?: string;
   subscriptions: string[];
+  signing: EndpointSigning;
+  ordering: EndpointOrdering;
 }
+
+/** The signature schemes, as the endpoint and rotation dialogs offer them. */
+export const SIGNING_OPTIONS: Array<{ value: EndpointSigning; label: string }> = [
+  { value: 'contract', label: 'Webhook-Signature (default)' },
+  { value: 'standard-webhooks', label: 'Standard Webhooks' },
+];
 
 export const MAX_URL_LENGTH = 2048;
 export const MAX_SUBSCRIPTIONS = 50;
@@ -59,7 +71,13 @@ export function checkEndpointForm(values: EndpointFormValues, knownTypes: Readon
   if (Object.keys(errors).length > 0) return { errors };
   return {
     errors,
-    input: { url: values.url.trim(), ...(values.description.trim() ? { description: values.description.trim() } : {}), subscriptions },
+    input: {
+      url: values.url.trim(),
+      ...(values.description.trim() ? { description: values.description.trim() } : {}),
+      subscriptions,
+      signing: values.signing,
+      ordering: values.ordering,
+    },
   };
 }
 
