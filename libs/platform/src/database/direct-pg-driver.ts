@@ -186,6 +186,20 @@ export class DirectPgConnection extends PostgreSqlConnection {
   }
 
   /**
+   * `executeText` for a write nothing in the transaction `ctx` reads back (a job queued by an
+   * outbox): sent with the transaction's COMMIT, in its round trip, as `executePreparedAtCommit`.
+   */
+  async executeTextAtCommit(text: string, values: readonly unknown[], ctx?: Transaction): Promise<void> {
+    const context: unknown = ctx ?? undefined;
+    if (!(context instanceof PinnedTransaction)) {
+      await this.executeText(text, values, ctx);
+      return;
+    }
+    context.deferUntilCommit({ text, values: values.map(pgBindValue) });
+    if (this.logger.isEnabled('query')) this.logQuery(`${text} -- sent with COMMIT`);
+  }
+
+  /**
    * A prepared write nothing in the transaction `ctx` reads back (an outbox row): sent with the
    * transaction's COMMIT, in its round trip, when `ctx` is a top-level transaction; run at once in
    * a savepoint (whose rollback must take it back) or as an autocommit statement without one.

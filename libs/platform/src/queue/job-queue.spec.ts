@@ -17,6 +17,8 @@ describe('job queue', () => {
       await boss.createQueue('probe', { name: 'probe', policy: 'standard', retryLimit: 0 });
       await boss.createQueue('woken', { name: 'woken', policy: 'standard', retryLimit: 0 });
       await boss.createQueue('retried', { name: 'retried', policy: 'standard', retryLimit: 1, retryDelay: 0 });
+      await boss.createQueue('paced-a', { name: 'paced-a', policy: 'standard', retryLimit: 1, retryDelay: 0 });
+      await boss.createQueue('paced-b', { name: 'paced-b', policy: 'standard', retryLimit: 1, retryDelay: 0 });
     } finally {
       await boss.stop({ graceful: false, wait: true });
     }
@@ -76,5 +78,45 @@ describe('job queue', () => {
     expect(await jobs.drain('retried', fail)).toBe(1);
     expect(await jobs.drain('retried', fail)).toBe(0);
     expect(runs).toBe(2);
+  });
+
+  it('queues jobs of several queues with the COMMIT, for a consumer that fetches and settles them itself', async () => {
+    await expect(
+      db.orm.em.fork().transactional(async (em) => {
+        await jobs.enqueueAtCommit(em, [{ queue: 'paced-a', data: { n: 0 } }]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const before = new Date();
+    await db.orm.em.fork().transactional((em) =>
+      jobs.enqueueAtCommit(em, [
+        { queue: 'paced-a', data: { n: 1 } },
+        { queue: 'paced-b', data: { n: 2 } },
+        { queue: 'paced-a', data: { n: 3 }, startAt: new Date(before.getTime() + 3_600_000) },
+      ]),
+    );
+    const fetched = await jobs.fetch('paced-a', 10);
+    expect(fetched.map((job) => job.data)).toEqual([{ n: 1 }]);
+    // Fetched and not settled: nobody else gets it.
+    expect(await jobs.fetch('paced-a', 10)).toEqual([]);
+    await db.orm.em.fork().transactional((em) => jobs.complete('paced-a', [fetched[0].id], em));
+    const [failed] = await jobs.fetch('paced-b', 10);
+    await jobs.fail('paced-b', [failed.id], 'the receiver was down');
+    // Failed with a retry left: it comes back.
+    expect((await jobs.fetch('paced-b', 10)).map((job) => job.id)).toEqual([failed.id]);
+  });
+
+  it('tells a consumer of its queues when jobs are announced', async () => {
+    const woken: string[] = [];
+    const unsubscribe = jobs.onDue(['paced-a', 'paced-b'], (queue) => woken.push(queue));
+    try {
+      await jobs.start();
+      const deadline = Date.now() + 10_000;
+      jobs.announce(['paced-b']);
+      while (!woken.includes('paced-b') && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 20));
+      expect(woken).toContain('paced-b');
+    } finally {
+      unsubscribe();
+    }
   });
 });

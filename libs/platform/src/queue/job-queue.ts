@@ -47,6 +47,16 @@ export interface QueueDefinition {
 export interface EnqueueOptions {
   /** The job may start this many seconds after the enqueuing statement (database time). */
   delaySeconds?: number;
+  /** The job may start at this instant: a time the database gave, so that one clock decides. */
+  startAt?: Date;
+  /** Overrides the queue's expiry for this job. */
+  expireInSeconds?: number;
+}
+
+/** A job of a batch that may span queues. */
+export interface QueuedJob<TData extends JobData = JobData> extends EnqueueOptions {
+  queue: string;
+  data: TData;
 }
 
 export interface Job<TData extends JobData = JobData> {
@@ -81,6 +91,32 @@ export interface JobQueue {
   enqueue<TData extends JobData>(em: EntityManager, queue: string, data: TData, options?: EnqueueOptions): Promise<string>;
   /** `enqueue` for many jobs of one queue, in one statement. */
   enqueueMany<TData extends JobData>(em: EntityManager, queue: string, jobs: ReadonlyArray<{ data: TData } & EnqueueOptions>): Promise<void>;
+  /**
+   * `enqueueMany` over any queues, sent with the transaction's COMMIT in its round trip (an outbox
+   * write nothing in the transaction reads back). It wakes nobody: the caller calls `announce`
+   * once the transaction committed, so no commit holds the notification lock (decision 89).
+   */
+  enqueueAtCommit(em: EntityManager, jobs: readonly QueuedJob[]): Promise<void>;
+  /**
+   * Tells the workers of `queues` on every process that jobs are due: coalesced, at most one
+   * notification per few milliseconds per process, the queues named since the last one.
+   */
+  announce(queues: Iterable<string>): void;
+  /**
+   * Takes up to `limit` due jobs of the queue for the caller, who then completes or fails them
+   * (`complete`, `fail`); one it never settles expires and runs again. For consumers that pace
+   * their own work (the webhook worker shares its slots among queues).
+   */
+  fetch<TData extends JobData>(queue: string, limit: number): Promise<Array<Job<TData>>>;
+  /** Completes fetched jobs of one queue, in `em`'s transaction when given. */
+  complete(queue: string, ids: readonly string[], em?: EntityManager): Promise<void>;
+  /** Fails fetched jobs of one queue: they run again while the queue's retries allow. */
+  fail(queue: string, ids: readonly string[], reason: string): Promise<void>;
+  /**
+   * Calls `wake` with a queue's name when jobs of it are announced or enqueued with a wake-up, and
+   * with each of `queues` when the listening (re)starts; from `start` on. Returns an unsubscribe.
+   */
+  onDue(queues: readonly string[], wake: (queue: string) => void): () => void;
   /** Runs the queue's jobs in this process once `start` has run, `concurrency` at a time. */
   work<TData extends JobData>(queue: string, options: WorkOptions, handler: JobHandler<TData>): Promise<void>;
   /**
@@ -99,6 +135,9 @@ export interface JobQueue {
   /** Stops taking jobs and waits up to `timeoutMs` for running ones; those still running are failed (and retried). */
   stop(timeoutMs?: number): Promise<void>;
 }
+
+/** At most one `announce` notification per this many milliseconds from one process (decision 89). */
+const ANNOUNCE_INTERVAL_MS = 10;
 
 export interface JobQueueOptions {
   orm: Orm;
@@ -129,6 +168,7 @@ function dbOn(connection: DirectPgConnection, ctx?: unknown): Db {
 }
 
 function startAfter(options: EnqueueOptions | undefined): string | undefined {
+  if (options?.startAt) return options.startAt.toISOString();
   const delay = options?.delaySeconds;
   // A bare number of seconds: pg-boss adds it to the database's now(), so no clock but PostgreSQL's counts.
   return delay !== undefined && delay > 0 ? String(Math.ceil(delay)) : undefined;
@@ -176,9 +216,43 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     }
   }
 
+  const dueListeners = new Map<string, Set<(queue: string) => void>>();
   const wake = (queue: string | undefined) => {
-    const queues = queue === undefined ? [...workerIds.keys()] : [queue];
-    for (const name of queues) for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+    const queues = queue === undefined ? [...new Set([...workerIds.keys(), ...dueListeners.keys()])] : [queue];
+    for (const name of queues) {
+      for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
+      for (const listener of dueListeners.get(name) ?? []) listener(name);
+    }
+  };
+  const listen = async () => {
+    if (listener || (registrations.length === 0 && dueListeners.size === 0)) return;
+    listener = await listenOnChannel({
+      databaseUrl: options.databaseUrl,
+      channel: JOBS_DUE_CHANNEL,
+      purpose: 'job queue',
+      logger,
+      onNotification: (payload) => {
+        for (const queue of payload.split(',')) wake(queue);
+      },
+      // Whatever was queued while nobody listened.
+      onListening: () => wake(undefined),
+    });
+  };
+
+  const announced = new Set<string>();
+  let announceTimer: NodeJS.Timeout | undefined;
+  let lastAnnouncedAt = Number.NEGATIVE_INFINITY;
+  const announcing = new Set<Promise<unknown>>();
+  const sendAnnouncement = () => {
+    announceTimer = undefined;
+    lastAnnouncedAt = performance.now();
+    const queues = [...announced];
+    announced.clear();
+    const sent = connection
+      .executeText('SELECT pg_notify($1, $2)', [JOBS_DUE_CHANNEL, queues.join(',')])
+      .catch((error: unknown) => logger.warn({ err: error, queues }, 'could not wake the job queue workers; their poll will find the jobs'))
+      .finally(() => announcing.delete(sent));
+    announcing.add(sent);
   };
 
   const notifyAtCommit = (db: Db, queue: string) => db.executeSql('SELECT pg_notify($1, $2)', [JOBS_DUE_CHANNEL, queue]);
@@ -199,6 +273,58 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         { db },
       );
       if (jobs.some((job) => !job.delaySeconds)) await notifyAtCommit(db, queue);
+    },
+    async enqueueAtCommit(em, jobs) {
+      if (jobs.length === 0) return;
+      const db: Db = {
+        async executeSql(text, values = []) {
+          await directConnection(em).executeTextAtCommit(text, values, em.getTransactionContext());
+          return { rows: [] };
+        },
+      };
+      await boss.insert(
+        jobs.map((job) => ({
+          name: job.queue,
+          data: job.data,
+          startAfter: startAfter(job),
+          ...(job.expireInSeconds ? { expireInSeconds: job.expireInSeconds } : {}),
+        })),
+        { db },
+      );
+    },
+    announce(queues) {
+      for (const queue of queues) announced.add(queue);
+      if (announced.size === 0 || announceTimer) return;
+      const wait = lastAnnouncedAt + ANNOUNCE_INTERVAL_MS - performance.now();
+      if (wait <= 0) sendAnnouncement();
+      else {
+        announceTimer = setTimeout(sendAnnouncement, wait);
+        announceTimer.unref();
+      }
+    },
+    async fetch<TData extends JobData>(queue: string, limit: number) {
+      const jobs = await boss.fetch<TData>(queue, { batchSize: limit });
+      return jobs.map((job) => asJob(queue, job as PgBoss.Job<JobData>) as Job<TData>);
+    },
+    async complete(queue, ids, em) {
+      if (ids.length === 0) return;
+      await boss.complete(queue, [...ids], em ? { db: dbOn(directConnection(em), em.getTransactionContext()) } : undefined);
+    },
+    async fail(queue, ids, reason) {
+      if (ids.length === 0) return;
+      // pg-boss takes ids and an output together (its typings name one id only with an output).
+      await boss.fail(queue, [...ids] as unknown as string, { message: reason });
+    },
+    onDue(queues, listener) {
+      for (const queue of queues) {
+        const listeners = dueListeners.get(queue) ?? new Set();
+        listeners.add(listener);
+        dueListeners.set(queue, listeners);
+      }
+      if (started) void listen().catch((error: unknown) => logger.error({ err: error }, 'listening for due jobs failed'));
+      return () => {
+        for (const queue of queues) dueListeners.get(queue)?.delete(listener);
+      };
     },
     async work(queue, workOptions, handler) {
       const registration = { queue, options: workOptions, handler: handler as JobHandler<JobData> };
@@ -232,19 +358,12 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       await boss.start();
       started = true;
       for (const registration of registrations) await startWorkers(registration);
-      if (registrations.length > 0) {
-        listener = await listenOnChannel({
-          databaseUrl: options.databaseUrl,
-          channel: JOBS_DUE_CHANNEL,
-          purpose: 'job queue',
-          logger,
-          onNotification: (queue) => wake(queue),
-          // Whatever was queued while nobody listened.
-          onListening: () => wake(undefined),
-        });
-      }
+      await listen();
     },
     async stop(timeoutMs = 30_000) {
+      clearTimeout(announceTimer);
+      if (announced.size > 0) sendAnnouncement();
+      await Promise.all(announcing);
       await listener?.close();
       listener = undefined;
       if (!started) return;
