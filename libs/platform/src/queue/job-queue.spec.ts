@@ -106,6 +106,24 @@ describe('job queue', () => {
     expect((await jobs.fetch('paced-b', 10)).map((job) => job.id)).toEqual([failed.id]);
   });
 
+  it('hands out the highest priority first, then the oldest, whichever way the jobs were queued', async () => {
+    await db.orm.em.fork().transactional((em) => jobs.enqueueMany(em, 'probe', [{ data: { n: 1 }, priority: -1 }, { data: { n: 2 } }]));
+    await db.orm.em.fork().transactional((em) =>
+      jobs.enqueueAtCommit(em, [
+        { queue: 'probe', data: { n: 3 }, priority: -1 },
+        { queue: 'probe', data: { n: 4 }, priority: 5 },
+      ]),
+    );
+    // One at a time: a batch is the right set, in no particular order.
+    const taken: unknown[] = [];
+    for (let fetch = 0; fetch < 4; fetch++) {
+      const [job] = await jobs.fetch('probe', 1);
+      taken.push(job.data.n);
+      await jobs.complete('probe', [job.id]);
+    }
+    expect(taken).toEqual([4, 2, 1, 3]);
+  });
+
   it('tells a consumer of its queues when jobs are announced', async () => {
     const woken: string[] = [];
     const unsubscribe = jobs.onDue(['paced-a', 'paced-b'], (queue) => woken.push(queue));

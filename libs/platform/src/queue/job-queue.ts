@@ -51,6 +51,11 @@ export interface EnqueueOptions {
   startAt?: Date;
   /** Overrides the queue's expiry for this job. */
   expireInSeconds?: number;
+  /**
+   * Among a queue's due jobs, fetches take the highest priority first, then the oldest (pg-boss's
+   * order); 0 when not given.
+   */
+  priority?: number;
 }
 
 /** A job of a batch that may span queues. */
@@ -269,7 +274,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       if (jobs.length === 0) return;
       const db = dbOn(directConnection(em), em.getTransactionContext());
       await boss.insert(
-        jobs.map((job) => ({ name: queue, data: job.data, startAfter: startAfter(job) })),
+        jobs.map((job) => ({ name: queue, data: job.data, startAfter: startAfter(job), ...(job.priority ? { priority: job.priority } : {}) })),
         { db },
       );
       if (jobs.some((job) => !job.delaySeconds)) await notifyAtCommit(db, queue);
@@ -288,6 +293,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
           data: job.data,
           startAfter: startAfter(job),
           ...(job.expireInSeconds ? { expireInSeconds: job.expireInSeconds } : {}),
+          ...(job.priority ? { priority: job.priority } : {}),
         })),
         { db },
       );
