@@ -1,6 +1,8 @@
 const nx = require('@nx/eslint-plugin');
 
 const nodeBuiltins = require('node:module').builtinModules;
+// The embedded PostgreSQL runner is for development and tests: deployed code connects to DATABASE_URL.
+const devRunner = { name: '@mrp/platform/dev', message: 'The embedded PostgreSQL runner is for npm start, tools and tests only.' };
 
 module.exports = [
   ...nx.configs['flat/base'],
@@ -54,13 +56,20 @@ module.exports = [
     },
   },
   {
+    files: ['apps/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [devRunner] }],
+    },
+  },
+  {
     // Browsers import field-validation and the webhook receiver: Node built-ins must never reach them.
     files: ['libs/field-validation/src/**/*.ts', 'libs/events/src/receiver.ts', 'libs/events/src/webhooks/signature/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)] },
+        { paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`), devRunner] },
       ],
     },
   },

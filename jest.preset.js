@@ -16,6 +16,7 @@ module.exports = {
   moduleNameMapper: {
     '^@mrp/platform/testing$': path.join(__dirname, 'libs/platform/testing/index.ts'),
     '^@mrp/platform/deploy$': path.join(__dirname, 'libs/platform/deploy/index.ts'),
+    '^@mrp/platform/dev$': path.join(__dirname, 'libs/platform/dev/index.ts'),
     '^@mrp/events/receiver$': path.join(__dirname, 'libs/events/src/receiver.ts'),
     '^@mrp/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },

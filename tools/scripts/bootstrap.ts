@@ -10,7 +10,6 @@ import { SignJWT } from 'jose';
 import { User, organizationsOfMembers, resolveSessionPrincipal, userIdsByVerifiedEmail, type SessionClaims } from '@mrp/authz';
 import {
   ConfigError,
-  EmbeddedPostgresError,
   invokeProcedure,
   isDomainError,
   isUuidString,
@@ -19,6 +18,7 @@ import {
   type PlatformConfig,
   type Principal,
 } from '@mrp/platform';
+import { EmbeddedPostgresError } from '@mrp/platform/dev';
 import { createRuntime, describeStartupFailure, type Runtime } from '@mrp/runtime';
 import { withDatabase } from './local-database';
 

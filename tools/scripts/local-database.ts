@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
-import { EmbeddedPostgresError, embeddedDatabaseUrl, startEmbeddedPostgres, type PlatformConfig } from '@mrp/platform';
+import type { PlatformConfig } from '@mrp/platform';
+import { EmbeddedPostgresError, embeddedDatabaseUrl, startEmbeddedPostgres } from '@mrp/platform/dev';
 import { acquireLocalDataLock, localDataDir } from './local-data-lock';
 
 const WORKSPACE_ROOT = resolve(__dirname, '..', '..');

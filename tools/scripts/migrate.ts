@@ -2,7 +2,8 @@
  * `npm run migrate`: applies the committed migrations of every module to DATABASE_URL
  * (or to the embedded PostgreSQL under .data/ when DATABASE_URL is unset).
  */
-import { ConfigError, EmbeddedPostgresError, createOrm, loadConfig, migrateToLatest } from '@mrp/platform';
+import { ConfigError, createOrm, loadConfig, migrateToLatest } from '@mrp/platform';
+import { EmbeddedPostgresError } from '@mrp/platform/dev';
 import { ALL_MODULES, describeStartupFailure } from '@mrp/runtime';
 import { withDatabase } from './local-database';
 

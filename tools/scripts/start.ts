@@ -8,7 +8,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, relative, resolve } from 'node:path';
-import { ConfigError, EmbeddedPostgresError, apiAddress, loadConfig, startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform';
+import { ConfigError, apiAddress, loadConfig } from '@mrp/platform';
+import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform/dev';
 import { DEPLOYED_APPS, appNodeArguments, buildAppBundle, type DeployedApp } from '@mrp/platform/deploy';
 import { describeStartupFailure } from '@mrp/runtime';
 import { logDestination, logsDir, sendLogsToFile, type LogDestination } from './app-logs';

@@ -16,13 +16,6 @@ export {
 export { createLogger, type Logger } from './logging/logger';
 export { newId, isUuidString } from './ids/ids';
 export { createOrm, migrateToLatest, ormOptions, type Orm, type CreateOrmOptions } from './database/orm';
-export {
-  startEmbeddedPostgres,
-  embeddedDatabaseUrl,
-  ensureDatabase,
-  EmbeddedPostgresError,
-  type EmbeddedDatabase,
-} from './database/embedded-postgres';
 export { freePort } from './net/free-port';
 export { processAlive } from './processes/process-alive';
 export { UnsafeLocalPathError, assertPrivateFolder, ensurePrivateFolder, readPrivateFile, writePrivateFile } from './files/private-files';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createOrm, migrateToLatest, type CreateOrmOptions, type Orm } from '../src/database/orm';
-import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
+import { startEmbeddedPostgres } from '../dev';
 import type { PlatformModule } from '../src/database/platform-module';
 import { freePort } from '../src/net/free-port';
 

@@ -3,7 +3,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { createOrm, ensureDatabase, freePort, migrateToLatest, startEmbeddedPostgres } from '@mrp/platform';
+import { createOrm, freePort, migrateToLatest } from '@mrp/platform';
+import { ensureDatabase, startEmbeddedPostgres } from '@mrp/platform/dev';
 import { ALL_MODULES } from '@mrp/runtime';
 
 export interface ThrowawayDatabase {
