@@ -8,7 +8,7 @@ export { type RateLimiter } from './rate-limit/rate-limiter';
 export { InMemoryRateLimiter } from './rate-limit/in-memory-rate-limiter';
 export { PostgresRateLimiter } from './rate-limit/postgres-rate-limiter';
 export { Organization, User, Role } from './identity/entities';
-export { whoAmIProcedure } from './identity/whoami.procedure';
+export { meIdentityProcedure } from './accounts/me-identity-procedure';
 export { ALL_PERMISSIONS } from './rbac/permission-catalog';
 export { createSessionVerifier, type SessionClaims } from './session/session-verifier';
 export { resolveSessionPrincipal } from './session/resolve-session-principal';

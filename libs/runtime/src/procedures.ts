@@ -1,5 +1,5 @@
 import { pruneIdempotentRequests, type AnyProcedure } from '@mrp/platform';
-import { apiKeyProcedures, createAuthzProcedures, createServiceAccountProcedures, whoAmIProcedure } from '@mrp/authz';
+import { apiKeyProcedures, createAuthzProcedures, createServiceAccountProcedures, meIdentityProcedure } from '@mrp/authz';
 import { createNotificationProcedures, createSendEmailProcedure, createSendNotificationProcedure } from '@mrp/notifications';
 import { createDataModelsProcedures, recordRowAccessRoles } from '@mrp/data-models';
 import type { RuntimeServices } from './runtime';
@@ -15,7 +15,7 @@ export function allProcedures(services: RuntimeServices): AnyProcedure[] {
       rowAccessRoles: recordRowAccessRoles,
       accountDeletionGraceDays: services.config.accountDeletionGraceDays,
     }),
-    whoAmIProcedure,
+    meIdentityProcedure,
     ...apiKeyProcedures,
     ...createServiceAccountProcedures({ rowAccessRoles: recordRowAccessRoles }),
     ...createNotificationProcedures(),

@@ -1,6 +1,6 @@
 import type { AnyProcedure, FeatureFlagStore } from '@mrp/platform';
 import { createAccountDeletionProcedures } from '../accounts/deletion-procedures';
-import { getMe } from '../accounts/me-procedure';
+import { meGetProcedure } from '../accounts/me-get-procedure';
 import { createFeatureFlagProcedures } from '../feature-flags/feature-flag-procedures';
 import type { RowAccessRoles } from '../access/grant-ceiling';
 import type { UserNotifier } from '../notifier/user-notifier';
@@ -29,7 +29,7 @@ export interface AuthzProcedureDeps {
  */
 export function createAuthzProcedures(deps: AuthzProcedureDeps): AnyProcedure[] {
   return [
-    getMe,
+    meGetProcedure,
     ...createOrganizationProcedures(),
     ...createInviteProcedures(deps),
     ...createPendingInviteProcedures(),

@@ -28,7 +28,7 @@ interface MembershipSummaryRow {
   role_keys: string[];
 }
 
-export const getMe = defineProcedure({
+export const meGetProcedure = defineProcedure({
   name: 'me.get',
   summary: 'Who you are, your organizations and your permissions in the active one',
   scope: 'user',

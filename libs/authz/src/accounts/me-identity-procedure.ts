@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineProcedure, notFound } from '@mrp/platform';
 
-export const WhoAmISchema = Type.Object(
+export const IdentitySchema = Type.Object(
   {
     principal: Type.Object({
       id: Type.String(),
@@ -26,21 +26,21 @@ export const WhoAmISchema = Type.Object(
   { $id: 'Identity', description: 'Who the credential acts as, in which organization, with which rights' },
 );
 
-export type WhoAmI = Static<typeof WhoAmISchema>;
+export type Identity = Static<typeof IdentitySchema>;
 
 /**
  * The identity a call acts as: served at `GET /api/v1/me` (the API key's view) and at
  * `/rpc/me.identity` (a session's view, `apiKey` null).
  */
-export const whoAmIProcedure = defineProcedure({
+export const meIdentityProcedure = defineProcedure({
   name: 'me.identity',
   summary: 'The identity and the organization the credential acts as',
   scope: 'organization',
   permission: null,
   readOnly: true,
   input: Type.Object({}, { additionalProperties: false }),
-  output: WhoAmISchema,
-  async handler(ctx): Promise<WhoAmI> {
+  output: IdentitySchema,
+  async handler(ctx): Promise<Identity> {
     const [organization] = await ctx.em.execute<Array<{ id: string; name: string; slug: string }>>(
       'SELECT id, name, slug FROM organizations WHERE id = ?',
       [ctx.organizationId],
