@@ -1,5 +1,5 @@
 import { loadConfig } from '@mrp/platform';
-import { createAutomationRunner, createRuntime, listenForAutomationRuns, resolveTaskSchedules, runProcess, workEmailJobs } from '@mrp/runtime';
+import { createRuntime, resolveTaskSchedules, runProcess, startAutomationRunner, workEmailJobs } from '@mrp/runtime';
 import { scheduleTasks } from './scheduler';
 
 runProcess('cron-runner', async () => {
@@ -13,16 +13,13 @@ runProcess('cron-runner', async () => {
     throw error;
   }
   await scheduleTasks(runtime, schedules);
-  // Automation runs start within milliseconds of being queued, not at the next schedule tick.
-  const runner = createAutomationRunner(runtime);
-  const signals = await listenForAutomationRuns(runtime, runner);
   await workEmailJobs(runtime);
-  await runtime.jobs.start();
+  // Automation runs start within milliseconds of being queued, not at the next schedule tick.
+  const runner = await startAutomationRunner(runtime);
   runtime.logger.info({ tasks: schedules.map(({ task, schedule }) => `${task.name} (${schedule ?? 'off'})`) }, 'cron-runner started');
   return {
     logger: runtime.logger,
     async stop() {
-      await signals.close();
       await runner.close();
       await runtime.close();
     },

@@ -6,5 +6,5 @@ export const automationsModule: PlatformModule = {
   name: 'automations',
   entities: [],
   migrations: automationsMigrations,
-  requiresTablesOf: ['authz'],
+  requiresTablesOf: ['platform', 'authz'],
 };

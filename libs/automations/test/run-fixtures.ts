@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId, platformModule } from '@mrp/platform';
+import { createJobQueue, newId, platformModule, type JobQueue } from '@mrp/platform';
 import { authzModule } from '@mrp/authz';
-import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
+import { createTestOrm, silentLogger, type TestOrm } from '@mrp/platform/testing';
 import { automationsModule } from '../src/automations-module';
 
-/** A migrated database with the automation tables; organizations, owners and automations made with plain SQL. */
+/** A migrated database with the automation tables and its job queue; organizations, owners and automations made with plain SQL. */
 export interface RunTestBed {
   db: TestOrm;
+  jobs: JobQueue;
   em(): EntityManager;
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   organization(): Promise<string>;
@@ -19,10 +20,12 @@ export async function createRunTestBed(): Promise<RunTestBed> {
   const db = await createTestOrm([platformModule, authzModule, automationsModule]);
   const em = () => db.orm.em.fork() as EntityManager;
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => em().execute<T[]>(text, params);
+  const jobs = createJobQueue({ orm: db.orm, databaseUrl: db.database.url, logger: silentLogger });
   const owner = 'usr_run_bounds_owner';
   await sql(`INSERT INTO users (id, email, kind, display_name) VALUES (?, 'owner@example.test', 'HUMAN', 'Owner')`, [owner]);
   return {
     db,
+    jobs,
     em,
     sql,
     async organization() {
@@ -39,6 +42,9 @@ export async function createRunTestBed(): Promise<RunTestBed> {
       );
       return id;
     },
-    close: () => db.close(),
+    async close() {
+      await jobs.stop();
+      await db.close();
+    },
   };
 }

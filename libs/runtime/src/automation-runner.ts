@@ -1,12 +1,11 @@
-import { RUN_AUTOMATIONS, RUNS_DUE_CHANNEL, type AutomationRunner, type AutomationRunnerOptions } from '@mrp/automations';
-import { listenForWakeSignals, type WakeSignals } from '@mrp/events';
+import { RUN_AUTOMATIONS, type AutomationRunner, type AutomationRunnerOptions } from '@mrp/automations';
 import { invokeAsSystem } from './invoke-as-system';
 import type { Runtime } from './runtime';
 
 /**
- * A runner of automation runs for this process, as `system:automation-runner`: each claimed batch
- * is admitted by one system procedure, then each admitted run executed by another, whose events
- * carry the run as cause.
+ * A runner of automation runs for this process, as `system:automation-runner`: each batch taken
+ * from the job queue is admitted by one system procedure, then each admitted run executed by
+ * another, whose events carry the run as cause.
  */
 export function createAutomationRunner(runtime: Runtime, options?: AutomationRunnerOptions): AutomationRunner {
   return runtime.automations.createRunner(
@@ -37,14 +36,13 @@ export function createAutomationRunner(runtime: Runtime, options?: AutomationRun
   );
 }
 
-/** Wakes the runner when runs are queued (a NOTIFY at or just after the queueing commit) and every few seconds. */
-export function listenForAutomationRuns(runtime: Runtime, runner: AutomationRunner, pollIntervalMs?: number): Promise<WakeSignals> {
-  return listenForWakeSignals({
-    databaseUrl: runtime.config.databaseUrl as string,
-    channel: RUNS_DUE_CHANNEL,
-    purpose: 'automation run',
-    logger: runtime.logger,
-    onDue: () => runner.wake(),
-    pollIntervalMs,
-  });
+/**
+ * Runs automation runs in this process as they are queued: the runner is woken by the job queue's
+ * announcements (so the queue is started here, if it was not) and polls for retries coming due.
+ */
+export async function startAutomationRunner(runtime: Runtime, options?: AutomationRunnerOptions): Promise<AutomationRunner> {
+  const runner = createAutomationRunner(runtime, options);
+  runner.start();
+  await runtime.jobs.start();
+  return runner;
 }

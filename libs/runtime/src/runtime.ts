@@ -13,15 +13,15 @@ import {
   type Orm,
   type PlatformConfig,
 } from '@mrp/platform';
-import { InProcessEventBus, createEventDispatcher, createWakeNotifier, listenForRouteChanges, type RouteCache } from '@mrp/events';
+import { InProcessEventBus, createEventDispatcher, listenForRouteChanges, type RouteCache } from '@mrp/events';
 import { createNotifier, createSmtpSender, type Notifier, type SmtpSender } from '@mrp/notifications';
-import { createAutomations, wakeRunners, type Automations } from '@mrp/automations';
+import { createAutomations, type Automations } from '@mrp/automations';
 import { createViews, type Views } from '@mrp/views';
 import { recordRowAccessRoles } from '@mrp/data-models';
 import { ALL_MODULES } from './modules';
 import { allProcedures } from './procedures';
 import { scheduledTasks, type ScheduledTask } from './scheduled-tasks';
-import { WAKE_INTERVAL_MS, createWebhooks, loadSecretResolver, type WebhookOptions, type Webhooks } from './webhooks';
+import { createWebhooks, loadSecretResolver, type WebhookOptions, type Webhooks } from './webhooks';
 
 /** The services procedures and tasks are built from. */
 export interface RuntimeServices {
@@ -103,16 +103,10 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails, emailJobs: emailSender ? jobs : undefined });
   const webhooks = createWebhooks(config, orm, notifier, logger, { ...options.webhooks, secretResolver });
   // Automation runs call procedures of the registry that holds the automations' own: they find it when a run needs it.
-  const runnerWakeUps = createWakeNotifier({
-    send: () => wakeRunners(orm.em.fork()),
-    minIntervalMs: WAKE_INTERVAL_MS,
-    purpose: 'automation run',
-    logger,
-  });
   const automations = createAutomations({
     procedures: () => procedures,
     invocation: () => invocationDeps,
-    wakeRunners: () => runnerWakeUps.wake(),
+    jobs,
     rowAccessRoles: recordRowAccessRoles,
   });
   // Boards and calendars call data-models' procedures as their caller, through the same registry.
@@ -141,7 +135,6 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
       await jobs.stop();
       await bus.idle();
       await routeChanges.close();
-      await runnerWakeUps.close();
       await webhooks.close();
       emailSender?.close();
       await orm.close();

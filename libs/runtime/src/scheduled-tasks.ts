@@ -94,7 +94,7 @@ export function scheduledTasks(): ScheduledTask[] {
       name: 'run-automation-schedules',
       schedule: '* * * * *',
       description:
-        'Queues a run for each automation schedule slot that has come, then runs the queued automation runs no runner holds (the fallback when no runner is up); counts the slots queued',
+        'Queues a run for each automation schedule slot that has come, then runs the due automation runs no runner has taken (the fallback when no runner is up); counts the slots queued',
       async run(runtime) {
         const { processed } = await invokeAsSystem<{ processed: number }>(runtime, {
           task: 'run-automation-schedules',

@@ -17,7 +17,7 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { resolveSessionPrincipal } from '@mrp/authz';
 import { invokeProcedure, loadConfig, type EventEnvelope, type Principal } from '@mrp/platform';
-import { createAutomationRunner, createRuntime, listenForAutomationRuns, type Runtime } from '@mrp/runtime';
+import { createAutomationRunner, createRuntime, startAutomationRunner, type Runtime } from '@mrp/runtime';
 import { createThrowawayDatabase } from '../shared/throwaway-database';
 import { writeSection } from '../shared/markdown-section';
 import { percentile, sleep } from '../shared/samples';
@@ -57,8 +57,7 @@ async function main(): Promise<void> {
       invoicedAt.set(record.data.order, performance.now());
       invoiceWaiter?.();
     });
-    const runner = createAutomationRunner(runtime);
-    const signals = await listenForAutomationRuns(runtime, runner);
+    const runner = await startAutomationRunner(runtime);
     const createOrder = async (title: string) => {
       const order = await call<{ id: string }>(owner, 'records.create', { model: 'orders', data: { title } });
       return { id: order.id, committedAt: performance.now() };
@@ -87,7 +86,6 @@ async function main(): Promise<void> {
     await invoiced(orders.map((order) => order.id));
     const liveSeconds = (Math.max(...orders.map((order) => invoicedAt.get(order.id) as number)) - loadStarted) / 1000;
     const loadDelays = orders.map((order) => (invoicedAt.get(order.id) as number) - order.committedAt);
-    await signals.close();
     await runner.close();
 
     // Throughput of the runner alone: RUNS orders queued with no runner up, then drained.

@@ -1,6 +1,5 @@
-import { createAutomationRunner, createRuntime, listenForAutomationRuns, type Runtime } from '@mrp/runtime';
+import { createRuntime, startAutomationRunner, type Runtime } from '@mrp/runtime';
 import type { AutomationRunner } from '@mrp/automations';
-import type { WakeSignals } from '@mrp/events';
 import { startTestApi, type TestApi } from '../support/test-api';
 import { createOrganizationWithKey, queryDatabase, sleep, type OrganizationWithKey } from '../support/public-api-fixtures';
 
@@ -28,20 +27,17 @@ describe('an organization whose automations loop', () => {
   let api: TestApi;
   let cronRunner: Runtime;
   let runner: AutomationRunner;
-  let signals: WakeSignals;
   let loop: OrganizationWithKey;
   let neighbour: OrganizationWithKey;
 
   beforeAll(async () => {
     api = await startTestApi();
     cronRunner = await createRuntime(api.runtime.config, { name: 'cron-runner', poolSize: 10 });
-    runner = createAutomationRunner(cronRunner);
-    signals = await listenForAutomationRuns(cronRunner, runner);
+    runner = await startAutomationRunner(cronRunner);
     loop = await createOrganizationWithKey(api, { modelKey: 'fz' });
     neighbour = await createOrganizationWithKey(api);
   });
   afterAll(async () => {
-    await signals.close();
     await runner.close();
     await cronRunner.close();
     await api.close();

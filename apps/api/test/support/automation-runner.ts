@@ -1,5 +1,4 @@
-import { createAutomationRunner, listenForAutomationRuns } from '@mrp/runtime';
-import type { WakeSignals } from '@mrp/events';
+import { startAutomationRunner } from '@mrp/runtime';
 import type { AutomationRunner } from '@mrp/automations';
 import { queryDatabase, sleep } from './public-api-fixtures';
 import type { TestApi } from './test-api';
@@ -19,16 +18,12 @@ export interface TestRunner {
   close(): Promise<void>;
 }
 
-/** The runner the cron-runner process runs, in this test's process, woken by NOTIFY like the real one (and polling). */
+/** The runner the cron-runner process runs, in this test's process, woken by the job queue like the real one (and polling). */
 export async function startTestRunner(api: TestApi, pollIntervalMs = 100): Promise<TestRunner> {
-  const runner = createAutomationRunner(api.runtime);
-  const signals: WakeSignals = await listenForAutomationRuns(api.runtime, runner, pollIntervalMs);
+  const runner = await startAutomationRunner(api.runtime, { pollIntervalMs });
   return {
     runner,
-    async close() {
-      await signals.close();
-      await runner.close();
-    },
+    close: () => runner.close(),
   };
 }
 

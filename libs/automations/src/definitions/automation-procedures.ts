@@ -8,6 +8,7 @@ import {
   validationFailed,
   type AnyProcedure,
   type InvocationDeps,
+  type JobQueue,
   type ProcedureContext,
   type ProcedureRegistry,
 } from '@mrp/platform';
@@ -95,6 +96,8 @@ export const getAutomation = defineProcedure({
 /** What the definition procedures are built with: the registry data-models' catalog is read through. */
 export interface DefinitionDeps {
   rowAccessRoles: RowAccessRoles;
+  /** Where runs are queued. */
+  jobs: JobQueue;
   procedures(): ProcedureRegistry;
   invocation(): InvocationDeps;
 }
@@ -286,7 +289,7 @@ export const deleteAutomation = defineProcedure({
   },
 });
 
-const runAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
+const runAutomation = (rowAccess: RowAccessRoles, jobs: JobQueue) => defineProcedure({
   name: 'automations.run',
   summary: 'Queues a run now, whatever the trigger; `input` is what {{input.x}} reads',
   scope: 'organization',
@@ -301,7 +304,7 @@ const runAutomation = (rowAccess: RowAccessRoles) => defineProcedure({
     const automation = await requireAutomation(ctx.em, ctx.organizationId, input.id);
     if (!automation.enabled) throw conflict('The automation is disabled');
     await assertMayActAsCurrentOwner(ctx.em, rowAccess, ctx.principal, ctx.organizationId, automation.owner_id, 'run');
-    const [runId] = await enqueueRuns(ctx.em, [
+    const [runId] = await enqueueRuns(jobs, ctx.em, [
       { automationId: automation.id, organizationId: ctx.organizationId, trigger: 'manual', input: input.input ?? {}, triggeredBy: ctx.principal.userId },
     ]);
     // The automation was deleted meanwhile.
@@ -319,6 +322,6 @@ export function createAutomationDefinitionProcedures(deps: DefinitionDeps): AnyP
     updateAutomation(deps),
     rotateAutomationSecret(rowAccess),
     deleteAutomation,
-    runAutomation(rowAccess),
+    runAutomation(rowAccess, deps.jobs),
   ];
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError, conflict, defineProcedure, isUuidString, notFound, unauthorized } from '@mrp/platform';
+import { DomainError, conflict, defineProcedure, isUuidString, notFound, unauthorized, type JobQueue } from '@mrp/platform';
 import { assertStorableJson } from '../definitions/storable-json';
 import { enqueueRuns } from '../runs/run-queue';
 import { assertHookNotLocked, recordHookFailure } from './hook-failures';
@@ -13,7 +13,7 @@ export const TRIGGER_AUTOMATION_HOOKS = 'system.automation-hook';
  * `automations.hooks.enqueue`: queues the run of an http automation whose caller proved the
  * secret. The automation is read again under lock: one disabled or re-typed meanwhile is refused.
  */
-export const enqueueHookRun = defineProcedure({
+export const enqueueHookRun = (jobs: JobQueue) => defineProcedure({
   name: 'automations.hooks.enqueue',
   summary: 'Queues the run of an http automation',
   scope: 'system',
@@ -30,7 +30,7 @@ export const enqueueHookRun = defineProcedure({
     );
     if (!automation || automation.trigger_type !== 'http') throw notFound('Automation');
     if (!automation.enabled) throw conflict('The automation is disabled');
-    const [runId] = await enqueueRuns(ctx.em, [
+    const [runId] = await enqueueRuns(jobs, ctx.em, [
       { automationId: input.automationId, organizationId: automation.organization_id, trigger: 'http', input: input.input, triggeredBy: `hook:${input.clientAddress}` },
     ]);
     // The automation was deleted meanwhile.

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlTextArray, type EventEnvelope } from '@mrp/platform';
+import { sqlTextArray, type EventEnvelope, type JobQueue } from '@mrp/platform';
 import { eventMatches, RouteCache, type EventPersister } from '@mrp/events';
-import { enqueueRuns, type QueuedRun } from './run-queue';
+import { AUTOMATION_RUNS_QUEUE, enqueueRuns, type QueuedRun } from './run-queue';
 
 interface EventAutomation {
   id: string;
@@ -25,7 +25,8 @@ const causedBy = (event: EventEnvelope, automationId: string) => event.causedBy?
  * The event trigger's outbox: inside the transaction of the change that emitted the events, one
  * run is queued per (event, matching enabled event automation of the event's organization), the
  * same durable way webhook deliveries are, so no committed event is missed and a rolled-back
- * change triggers nothing. An automation ignores events its own runs caused unless it opts in.
+ * change triggers nothing; their jobs go with the COMMIT, announced once it is done (decision 89).
+ * An automation ignores events its own runs caused unless it opts in.
  * The run keeps the event and the chain of automations behind it (the chain depth limit is the
  * runner's to apply, so a stopped chain is recorded as a failed run); the queue-time bounds (rate,
  * runs per chain, the organization's queue) are enqueueRuns'.
@@ -35,7 +36,7 @@ export interface AutomationOutbox extends EventPersister {
   routes: RouteCache<EventAutomation>;
 }
 
-export function createAutomationOutbox(wakeRunners: () => void): AutomationOutbox {
+export function createAutomationOutbox(jobs: JobQueue): AutomationOutbox {
   // The events whose transaction queued runs; held weakly, so a rolled-back one is simply forgotten.
   const queuedRuns = new WeakSet<EventEnvelope>();
   const routes = new RouteCache<EventAutomation>({
@@ -55,7 +56,7 @@ export function createAutomationOutbox(wakeRunners: () => void): AutomationOutbo
       for (const event of events) {
         if (DEFINITION_CHANGES.has(event.type) && event.organizationId) routes.forget(event.organizationId);
       }
-      if (events.some((event) => queuedRuns.has(event))) wakeRunners();
+      if (events.some((event) => queuedRuns.has(event))) jobs.announce([AUTOMATION_RUNS_QUEUE]);
     },
     async persist(em: EntityManager, emitted: readonly EventEnvelope[]) {
       const events = emitted.filter((event) => !isPersonal(event));
@@ -79,7 +80,7 @@ export function createAutomationOutbox(wakeRunners: () => void): AutomationOutbo
           });
         }
       }
-      await enqueueRuns(em, runs, 'after-commit');
+      await enqueueRuns(jobs, em, runs, 'after-commit');
     },
   };
 }

@@ -1,6 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from '@mrp/platform';
-import { claimDueRuns, type ClaimedRun } from './run-queue';
+import type { Job, JobQueue, Logger } from '@mrp/platform';
+import { AUTOMATION_RUNS_QUEUE, type RunJob } from './run-queue';
+
+/** A run taken from the queue, as its job names it. */
+export interface ClaimedRun {
+  id: string;
+  automationId: string;
+  organizationId: string;
+  chain: string[];
+}
 
 export interface AutomationRunnerOptions {
   /** Runs executing at once at most. */
@@ -10,14 +18,15 @@ export interface AutomationRunnerOptions {
    * left for another organization's run however slow one organization's runs are.
    */
   slotsPerOrganization?: number;
-  /** How long a claim holds a run; past it, the run of a runner that died is taken again. */
-  leaseSeconds?: number;
+  /** How often the runner looks for runs without being told (retries coming due, a lost wake-up). */
+  pollIntervalMs?: number;
 }
 
 export interface AutomationRunnerDeps {
-  /** A fresh ORM context for each claim (never the global one). */
+  jobs: JobQueue;
+  /** A fresh ORM context (never the global one), for handing jobs back in a transaction. */
   newContext(): EntityManager;
-  /** Which of the claimed runs go ahead (`automations.runs.admit`); the others are recorded as skipped or failed. */
+  /** Which of the taken runs go ahead (`automations.runs.admit`); the others are recorded as skipped or failed. */
   admit(runs: ClaimedRun[]): Promise<ClaimedRun[]>;
   /** Executes an admitted run (`automations.runs.execute`). */
   execute(run: ClaimedRun): Promise<void>;
@@ -25,112 +34,249 @@ export interface AutomationRunnerDeps {
 }
 
 /**
- * Claims queued runs and executes them, a bounded number at once. `wake()` asks for a claim now
- * (a NOTIFY, a poll tick); `drain()` runs what is queued until nothing is left and returns how
- * many runs it took (the scheduled task's fallback, for deployments whose runner is down).
+ * After a run's job was handed back (its organization at its share), the next wake-up by an
+ * announcement looks again no sooner than this: a flood of one organization's own announcements
+ * does not make the runner fetch and hand back its jobs over and over.
+ */
+const HAND_BACK_PAUSE_MS = 100;
+
+const asRun = (job: Job<RunJob>): ClaimedRun => ({
+  id: job.data.runId,
+  automationId: job.data.automationId,
+  organizationId: job.data.organizationId,
+  chain: job.data.chain,
+});
+
+/**
+ * Takes runs from the `automation-runs` job queue and executes them, a bounded number at once,
+ * sharing its slots among organizations (decision 154): the queue hands out each organization's
+ * runs by turn (an organization's first waiting run before anyone's second), and this runner holds
+ * at most `slotsPerOrganization` runs of one organization; a job over that share is handed back
+ * to the queue, in its turn, for a slot another organization may take. Woken by the queue's
+ * announcements, by a run finishing, and by its poll. `drain()` runs what is due until nothing is
+ * left and returns how many runs it took (the scheduled task's fallback for deployments whose
+ * runner is down).
  */
 export class AutomationRunner {
   private readonly concurrency: number;
-  private readonly leaseSeconds: number;
   private readonly slotsPerOrganization: number;
+  private readonly pollIntervalMs: number;
   private readonly running = new Set<Promise<void>>();
-  /** Runs executing here now, by organization. */
+  /** Runs taken here and not finished, by organization. */
   private readonly inFlight = new Map<string, number>();
-  private claiming: Promise<number> | undefined;
+  private fetching: Promise<void> | undefined;
   private wakeAgain = false;
-  /** The last claim took all it asked for: more may be queued. */
-  private mayHaveMore = false;
+  /** The last fetch took all it asked for: more may be due. */
+  private mayHaveMore = true;
+  /** When a job was last handed back; until something new is announced, fetch only what the busiest organization may still take. */
+  private handedBackAt: number | undefined;
+  private lookAgain = false;
+  private pauseTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private unsubscribe: (() => void) | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  /** Jobs settled and not yet completed in the queue: completed together, one statement for all. */
+  private readonly toComplete: string[] = [];
+  private completing: Promise<void> | undefined;
 
   constructor(
     private readonly deps: AutomationRunnerDeps,
     options: AutomationRunnerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? 8;
-    this.leaseSeconds = options.leaseSeconds ?? 60;
     this.slotsPerOrganization = Math.min(this.concurrency, options.slotsPerOrganization ?? Math.max(1, this.concurrency - 1));
+    this.pollIntervalMs = options.pollIntervalMs ?? 5000;
   }
 
-  wake(): void {
+  /** Listens for announced runs (once the job queue has started) and polls; takes what is due now. */
+  start(): void {
+    if (this.closed || this.unsubscribe) return;
+    this.unsubscribe = this.deps.jobs.onDue([AUTOMATION_RUNS_QUEUE], () => this.wake('announced'));
+    this.pollTimer = setInterval(() => this.wake('poll'), this.pollIntervalMs);
+    this.pollTimer.unref();
+    this.wake('poll');
+  }
+
+  /**
+   * Looks for runs now: `announced` (jobs were queued), `finished` (a slot was freed), `poll`.
+   * Only one fetch is under way at a time; a wake-up during it makes it look again after.
+   */
+  wake(reason: 'announced' | 'finished' | 'poll' = 'announced'): void {
     if (this.closed) return;
-    if (this.claiming) {
+    if (reason !== 'finished') {
+      this.mayHaveMore = true;
+      // New jobs may be another organization's: worth a look with every free slot, once the pause is over.
+      this.lookAgain = true;
+    }
+    if (this.fetching) {
       this.wakeAgain = true;
       return;
     }
-    this.claiming = this.claimAndStart().finally(() => {
-      this.claiming = undefined;
-      if (this.wakeAgain) {
-        this.wakeAgain = false;
-        this.wake();
-      }
-    });
-    this.claiming.catch((error: unknown) => this.deps.logger.error({ err: error }, 'automation runner could not claim runs'));
+    this.fetching = this.fetchAndStart()
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'automation runner could not take runs'))
+      .finally(() => {
+        this.fetching = undefined;
+        if (this.wakeAgain) {
+          this.wakeAgain = false;
+          this.wake('finished');
+        }
+      });
   }
 
   /** Runs the runs due now (up to `max`), this process's share when others drain too; resolves with how many it took. */
   async drain(max = 1000): Promise<number> {
     let taken = 0;
     while (taken < max) {
-      const claimed = await claimDueRuns(this.deps.newContext(), Math.min(this.concurrency, max - taken), this.leaseSeconds);
-      if (claimed.length === 0) break;
-      taken += claimed.length;
-      await Promise.all((await this.admit(claimed)).map((run) => this.execute(run)));
+      const jobs = await this.deps.jobs.fetch<RunJob>(AUTOMATION_RUNS_QUEUE, Math.min(this.concurrency, max - taken));
+      if (jobs.length === 0) break;
+      taken += jobs.length;
+      await Promise.all(await this.admitAndExecute(jobs));
+      await this.flushCompletions();
     }
     return taken;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.claiming?.catch(() => undefined);
+    this.unsubscribe?.();
+    clearInterval(this.pollTimer);
+    clearTimeout(this.pauseTimer);
+    await this.fetching;
     await Promise.all(this.running);
+    await this.flushCompletions();
   }
 
-  private async claimAndStart(): Promise<number> {
+  private async fetchAndStart(): Promise<void> {
     const free = this.concurrency - this.running.size;
-    if (free <= 0) return 0;
-    // The claim's shares are counted from this snapshot: runs that finish while it is under way must
-    // not make a full share look partial, or the runner would stop claiming with runs still queued.
-    const inFlightAtClaim = new Map(this.inFlight);
-    const claimed = await claimDueRuns(this.deps.newContext(), free, this.leaseSeconds, {
-      inFlight: inFlightAtClaim,
-      slotsPerOrganization: this.slotsPerOrganization,
-    });
-    // An organization given its whole share of the slots may have more queued, left for a slot it frees.
-    const share = inFlightAtClaim;
-    for (const run of claimed) share.set(run.organizationId, (share.get(run.organizationId) ?? 0) + 1);
-    this.mayHaveMore = claimed.length === free || [...share.values()].some((runs) => runs >= this.slotsPerOrganization);
-    for (const run of await this.admit(claimed)) {
-      this.inFlight.set(run.organizationId, (this.inFlight.get(run.organizationId) ?? 0) + 1);
-      const execution = this.execute(run).finally(() => {
+    if (free <= 0 || !this.mayHaveMore) return;
+    let wanted = free;
+    const paused = this.handedBackAt !== undefined && (!this.lookAgain || performance.now() - this.handedBackAt < HAND_BACK_PAUSE_MS);
+    if (paused) {
+      // Since a job was handed back, nothing new was announced (or only just): the next jobs are likely
+      // the busiest organization's again, so take only what it may still run.
+      if (this.lookAgain) this.lookAfterPause();
+      wanted = Math.min(free, this.slotsPerOrganization - Math.max(0, ...this.inFlight.values()));
+      if (wanted <= 0) return;
+    } else {
+      this.lookAgain = false;
+    }
+    const jobs = await this.deps.jobs.fetch<RunJob>(AUTOMATION_RUNS_QUEUE, wanted);
+    this.mayHaveMore = jobs.length === wanted;
+    const toRun: Array<Job<RunJob>> = [];
+    const handBack: Array<Job<RunJob>> = [];
+    // The batch comes in no particular order: the lowest turns go first within it.
+    for (const job of [...jobs].sort((a, b) => a.data.turn - b.data.turn)) {
+      const organization = job.data.organizationId;
+      const held = this.inFlight.get(organization) ?? 0;
+      if (held >= this.slotsPerOrganization) {
+        handBack.push(job);
+        continue;
+      }
+      this.inFlight.set(organization, held + 1);
+      toRun.push(job);
+    }
+    if (handBack.length > 0) {
+      this.handedBackAt = performance.now();
+      this.mayHaveMore = true;
+      await this.handBack(handBack);
+    } else if (jobs.length > 0 && !paused) {
+      this.handedBackAt = undefined;
+    }
+    if (toRun.length === 0) return;
+    const executions = this.admitAndExecute(toRun);
+    toRun.forEach((job, index) => {
+      const execution = executions[index].finally(() => {
         this.running.delete(execution);
-        const runs = (this.inFlight.get(run.organizationId) ?? 1) - 1;
-        if (runs > 0) this.inFlight.set(run.organizationId, runs);
-        else this.inFlight.delete(run.organizationId);
-        // A freed slot takes the next queued run, if the last claim suggests there is one.
-        if (this.mayHaveMore) this.wake();
+        const runs = (this.inFlight.get(job.data.organizationId) ?? 1) - 1;
+        if (runs > 0) this.inFlight.set(job.data.organizationId, runs);
+        else this.inFlight.delete(job.data.organizationId);
+        this.wake('finished');
       });
       this.running.add(execution);
-    }
-    return claimed.length;
+    });
   }
 
-  private async admit(claimed: ClaimedRun[]): Promise<ClaimedRun[]> {
-    if (claimed.length === 0) return [];
+  private lookAfterPause(): void {
+    if (this.pauseTimer) return;
+    this.pauseTimer = setTimeout(() => {
+      this.pauseTimer = undefined;
+      this.wake('finished');
+    }, HAND_BACK_PAUSE_MS + 1);
+    this.pauseTimer.unref();
+  }
+
+  /**
+   * A job over its organization's share goes back to the queue as it was queued (its turn as
+   * priority), in one transaction: completed here, a copy queued with the COMMIT, announced after.
+   */
+  private async handBack(jobs: Array<Job<RunJob>>): Promise<void> {
+    const queue = this.deps.jobs;
     try {
-      return await this.deps.admit(claimed);
+      await this.deps.newContext().transactional(async (em) => {
+        await queue.complete(AUTOMATION_RUNS_QUEUE, jobs.map((job) => job.id), em);
+        await queue.enqueueAtCommit(em, jobs.map((job) => ({ queue: AUTOMATION_RUNS_QUEUE, data: job.data, priority: -job.data.turn })));
+      });
+      // Not announced: it was due before, so no idle runner is waiting for it, and announcing it would wake this one.
     } catch (error) {
-      // The claims run out and the runs are taken again.
-      this.deps.logger.error({ err: error }, 'automation runs could not be admitted; they will be retried');
-      return [];
+      // They expire and are taken again.
+      this.deps.logger.error({ err: error }, 'automation runs could not be handed back to the queue; they will be taken again when they expire');
     }
   }
 
-  private async execute(run: ClaimedRun): Promise<void> {
-    try {
-      await this.deps.execute(run);
-    } catch (error) {
-      // The claim runs out and the run is taken again (at most MAX_RUN_ATTEMPTS times).
-      this.deps.logger.error({ err: error, runId: run.id }, 'automation run could not be executed; it will be retried');
+  /** Admits the jobs' runs in one call, then executes each admitted one; one promise per job, settled when its job is. */
+  private admitAndExecute(jobs: Array<Job<RunJob>>): Array<Promise<void>> {
+    const admission = this.deps.admit(jobs.map(asRun)).then(
+      (admitted) => new Set(admitted.map((run) => run.id)),
+      (error: unknown) => {
+        this.deps.logger.error({ err: error }, 'automation runs could not be admitted; they will be retried');
+        return error instanceof Error ? error : new Error(String(error));
+      },
+    );
+    return jobs.map(async (job) => {
+      const admitted = await admission;
+      if (admitted instanceof Error) {
+        await this.fail(job, admitted);
+        return;
+      }
+      // Not admitted: recorded as skipped or failed, or no longer queued (done by a runner whose job expired).
+      if (admitted.has(job.data.runId)) {
+        try {
+          await this.deps.execute(asRun(job));
+        } catch (error) {
+          this.deps.logger.error({ err: error, runId: job.data.runId }, 'automation run could not be executed; it will be retried');
+          await this.fail(job, error);
+          return;
+        }
+      }
+      this.complete(job.id);
+    });
+  }
+
+  private async fail(job: Job<RunJob>, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    // Retried after the queue's delay, at most MAX_RUN_ATTEMPTS times by the run's own count.
+    await this.deps.jobs.fail(AUTOMATION_RUNS_QUEUE, [job.id], reason).catch((failed: unknown) => {
+      this.deps.logger.error({ err: failed, runId: job.data.runId }, 'automation run job could not be failed; it will expire and be retried');
+    });
+  }
+
+  private complete(jobId: string): void {
+    this.toComplete.push(jobId);
+    if (!this.completing) this.completing = this.completeAll();
+  }
+
+  private async completeAll(): Promise<void> {
+    while (this.toComplete.length > 0) {
+      const ids = this.toComplete.splice(0);
+      // A job not completed expires and runs again: its run, finished, is then not admitted, and completes.
+      await this.deps.jobs.complete(AUTOMATION_RUNS_QUEUE, ids).catch((error: unknown) => {
+        this.deps.logger.warn({ err: error }, 'automation run jobs could not be completed; they will expire and complete then');
+      });
     }
+    this.completing = undefined;
+  }
+
+  private async flushCompletions(): Promise<void> {
+    while (this.completing) await this.completing;
   }
 }

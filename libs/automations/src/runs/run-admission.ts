@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, sqlTextArray, type ProcedureContext } from '@mrp/platform';
 import { MAX_CHAIN_DEPTH, MAX_RUN_ATTEMPTS, RUN_AUTOMATIONS, finishRun } from './run-outcome';
-import { RUN_COLUMNS, chainDepth, type RunRow } from './run-rows';
+import { RUN_COLUMNS_OF_R, chainDepth, type RunRow } from './run-rows';
 
 interface Admission {
   id: string;
@@ -32,7 +32,7 @@ async function takeRunTokens(ctx: ProcedureContext, automationId: string, wanted
 }
 
 /**
- * `automations.runs.admit`: decides, for a batch of claimed runs, which go ahead. A run that would
+ * `automations.runs.admit`: decides, for a batch of runs taken from the queue, which go ahead. A run that would
  * be too deep a chain, or whose runners died too often, fails; one of a disabled automation, or
  * beyond its automation's runs-a-minute bucket, is skipped (recorded, never dropped). The admitted
  * ones are marked, so a run taken again after its runner died does not take a second token. In a
@@ -41,14 +41,17 @@ async function takeRunTokens(ctx: ProcedureContext, automationId: string, wanted
  */
 export const admitRuns = defineProcedure({
   name: 'automations.runs.admit',
-  summary: 'Admits claimed runs: chain depth, attempts, and the automations\' rate buckets',
+  summary: 'Admits runs taken from the queue: chain depth, attempts, and the automations\' rate buckets',
   scope: 'system',
   permission: RUN_AUTOMATIONS,
   input: Type.Object({ runIds: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 100, uniqueItems: true }) }, { additionalProperties: false }),
   output: Type.Object({ admitted: Type.Array(Type.String()) }),
   async handler(ctx, input) {
+    // Each taking counts as an attempt: a run whose runner died takes another when its job expires.
     const runs = await ctx.em.execute<RunRow[]>(
-      `SELECT ${RUN_COLUMNS} FROM automation_runs WHERE id = ANY(?::uuid[]) AND status = 'queued' ORDER BY id FOR UPDATE`,
+      `WITH taken AS (SELECT id FROM automation_runs WHERE id = ANY(?::uuid[]) AND status = 'queued' ORDER BY id FOR UPDATE)
+       UPDATE automation_runs r SET attempts = r.attempts + 1 FROM taken WHERE r.id = taken.id
+       RETURNING ${RUN_COLUMNS_OF_R}`,
       [sqlTextArray(input.runIds)],
     );
     const admitted: string[] = [];

@@ -1,9 +1,9 @@
-import { newId } from '@mrp/platform';
+import { newId, type Job, type JobQueue } from '@mrp/platform';
 import { createRunTestBed, type RunTestBed } from '../../test/run-fixtures';
 import { MAX_QUEUED_RUNS_PER_ORGANIZATION, MAX_RUNS_PER_CHAIN } from './run-bounds';
 import { silentLogger } from '@mrp/platform/testing';
-import { AutomationRunner } from './automation-runner';
-import { claimDueRuns, enqueueRuns, type ClaimedRun, type QueuedRun } from './run-queue';
+import { AutomationRunner, type AutomationRunnerOptions, type ClaimedRun } from './automation-runner';
+import { AUTOMATION_RUNS_QUEUE, enqueueRuns, type QueuedRun, type RunJob } from './run-queue';
 
 interface RunRow {
   id: string;
@@ -30,7 +30,7 @@ describe('the bounds on queued automation runs', () => {
     chain: cause?.chain ?? [],
     causedByRunId: cause?.runId,
   });
-  const enqueue = (runs: QueuedRun[]) => bed.db.orm.em.fork().transactional((em) => enqueueRuns(em, runs));
+  const enqueue = (runs: QueuedRun[]) => bed.db.orm.em.fork().transactional((em) => enqueueRuns(bed.jobs, em, runs));
   const runsOf = (automationId: string) =>
     bed.sql<RunRow>('SELECT id, status, error, skipped_runs FROM automation_runs WHERE automation_id = ? ORDER BY id', [automationId]);
   const queuedOf = async (automationId: string) => (await runsOf(automationId)).filter((run) => run.status === 'queued');
@@ -102,7 +102,7 @@ describe('the bounds on queued automation runs', () => {
   });
 });
 
-describe('claiming queued runs', () => {
+describe('taking queued runs fairly', () => {
   let bed: RunTestBed;
 
   beforeAll(async () => {
@@ -111,132 +111,150 @@ describe('claiming queued runs', () => {
   afterAll(async () => {
     await bed.close();
   });
-
-  /** Queued runs older than any run a test queues after: a backlog. */
-  const backlog = async (organizationId: string, automationId: string, runs: number) =>
-    bed.sql(
-      `INSERT INTO automation_runs (id, automation_id, organization_id, trigger, queued_at)
-       SELECT gen_random_uuid(), ?, ?, 'event', now() - interval '1 hour' + make_interval(secs => n) FROM generate_series(1, ?) AS n`,
-      [automationId, organizationId, runs],
-    );
-  const queue = async (organizationId: string, automationId: string) => {
-    const [id] = await bed.sql<{ id: string }>(
-      `INSERT INTO automation_runs (id, automation_id, organization_id, trigger) VALUES (?, ?, ?, 'http') RETURNING id`,
-      [newId(), automationId, organizationId],
-    );
-    return id.id;
-  };
-  const release = () => bed.sql(`UPDATE automation_runs SET status = 'succeeded' WHERE status = 'queued'`);
-
-  it("takes each organization's oldest run in turn: another's backlog never makes a run wait behind it", async () => {
-    const noisy = await bed.organization();
-    const quiet = await bed.organization();
-    await backlog(noisy, await bed.eventAutomation(noisy), 500);
-    const hook = await queue(quiet, await bed.eventAutomation(quiet));
-
-    const claimed = await claimDueRuns(bed.em(), 2, 60);
-    expect(claimed.map((run) => run.organizationId).sort()).toEqual([noisy, quiet].sort());
-    expect(claimed.find((run) => run.organizationId === quiet)?.id).toBe(hook);
-    // The rest are the noisy organization's, oldest first.
-    expect((await claimDueRuns(bed.em(), 8, 60)).map((run) => run.organizationId)).toEqual(Array(8).fill(noisy));
-    await release();
+  afterEach(async () => {
+    // Each test starts from an empty queue.
+    for (;;) {
+      const left = await bed.jobs.fetch(AUTOMATION_RUNS_QUEUE, 100);
+      if (left.length === 0) break;
+      await bed.jobs.complete(AUTOMATION_RUNS_QUEUE, left.map((job) => job.id));
+    }
   });
 
-  it("leaves an organization's slots to others: the runs in flight count, up to its share", async () => {
-    const noisy = await bed.organization();
-    const quiet = await bed.organization();
-    await backlog(noisy, await bed.eventAutomation(noisy), 50);
-    const inFlight = new Map([[noisy, 7]]);
-
-    expect(await claimDueRuns(bed.em(), 1, 60, { inFlight, slotsPerOrganization: 7 })).toEqual([]);
-    const hook = await queue(quiet, await bed.eventAutomation(quiet));
-    expect((await claimDueRuns(bed.em(), 1, 60, { inFlight, slotsPerOrganization: 7 })).map((run) => run.id)).toEqual([hook]);
-    // An organization with runs in flight waits its turn behind one with none.
-    const second = await queue(quiet, (await bed.sql<{ automation_id: string }>('SELECT automation_id FROM automation_runs WHERE id = ?', [hook]))[0].automation_id);
-    const claimed = await claimDueRuns(bed.em(), 2, 60, { inFlight: new Map([[noisy, 3]]), slotsPerOrganization: 7 });
-    expect(claimed.map((run) => run.id)).toContain(second);
-    await release();
+  const eventRun = (organizationId: string, automationId: string): QueuedRun => ({
+    automationId,
+    organizationId,
+    trigger: 'event',
+    event: { id: newId(), type: 'data-models.record-created', payload: {} },
   });
-
-  it('keeps taking an organization held to its share of the slots as its runs finish, with no other wake-up', async () => {
-    const organization = await bed.organization();
-    await backlog(organization, await bed.eventAutomation(organization), 6);
-    const executed: ClaimedRun[] = [];
-    let allDone: () => void = () => undefined;
-    const done = new Promise<void>((resolve) => (allDone = resolve));
-    const runner = new AutomationRunner(
+  /** Runs queued as the outbox queues them: with the COMMIT, announced by nobody. */
+  const queueRuns = async (organizationId: string, automationId: string, runs: number) =>
+    (await bed.db.orm.em.fork().transactional((em) =>
+      enqueueRuns(bed.jobs, em, Array.from({ length: runs }, () => eventRun(organizationId, automationId)), 'after-commit'),
+    )) as string[];
+  const succeed = (runId: string) => bed.sql(`UPDATE automation_runs SET status = 'succeeded' WHERE id = ?`, [runId]);
+  const runner = (deps: Partial<{ jobs: JobQueue; execute(run: ClaimedRun): Promise<void> }>, options: AutomationRunnerOptions) =>
+    new AutomationRunner(
       {
+        jobs: deps.jobs ?? bed.jobs,
         newContext: () => bed.em(),
         logger: silentLogger,
         admit: async (runs) => runs,
-        async execute(run) {
-          await bed.sql(`UPDATE automation_runs SET status = 'succeeded' WHERE id = ?`, [run.id]);
-          executed.push(run);
-          if (executed.length === 6) allDone();
-        },
+        execute: deps.execute ?? (async (run) => void (await succeed(run.id))),
       },
-      { concurrency: 2, slotsPerOrganization: 1 },
+      { pollIntervalMs: 3_600_000, ...options },
     );
-    runner.wake();
-    await done;
-    await runner.close();
-    expect(executed).toHaveLength(6);
+
+  it("hands out each organization's first waiting run before anyone's second: another's backlog never makes a run wait behind it", async () => {
+    const noisy = await bed.organization();
+    const quiet = await bed.organization();
+    const backlog = await queueRuns(noisy, await bed.eventAutomation(noisy, { maxRunsPerMinute: 6000 }), 500);
+    const quietAutomation = await bed.eventAutomation(quiet);
+    const [hook] = await queueRuns(quiet, quietAutomation, 1);
+
+    const taken: Array<Job<RunJob>> = [];
+    for (let fetch = 0; fetch < 4; fetch++) taken.push(...(await bed.jobs.fetch<RunJob>(AUTOMATION_RUNS_QUEUE, 1)));
+    // The quiet organization's run goes second, after the backlog's first and before its second.
+    expect(taken.map((job) => job.data.runId)).toEqual([backlog[0], hook, backlog[1], backlog[2]]);
+    // A run's turn counts its organization's runs still unfinished, the ones taken included: the quiet
+    // organization's second run goes before the backlog's fourth.
+    const [again] = await queueRuns(quiet, quietAutomation, 1);
+    const [next] = await bed.jobs.fetch<RunJob>(AUTOMATION_RUNS_QUEUE, 1);
+    expect(next.data).toMatchObject({ runId: again, turn: 1 });
+    await bed.jobs.complete(AUTOMATION_RUNS_QUEUE, [...taken, next].map((job) => job.id));
   });
 
-  it('keeps claiming when a run finishes while a claim is under way, with no other wake-up', async () => {
-    const organization = await bed.organization();
-    const automation = await bed.eventAutomation(organization);
-    await queue(organization, automation);
+  it("holds one organization to its share of the slots while another's run waits, and loses none of the runs it hands back", async () => {
+    const noisy = await bed.organization();
+    const quiet = await bed.organization();
+    const noisyRuns = await queueRuns(noisy, await bed.eventAutomation(noisy, { maxRunsPerMinute: 6000 }), 20);
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const executing = new Map<string, number>();
+    let mostNoisyAtOnce = 0;
     const executed: string[] = [];
-    const finished = new Map<string, () => void>();
-    let releaseFirst: () => void = () => undefined;
-    const firstReleased = new Promise<void>((resolve) => (releaseFirst = resolve));
-    // Called before each claim's statement: the second claim lets the first run finish first.
-    let claims = 0;
-    let beforeSecondClaim: () => Promise<void> = async () => undefined;
-    const runner = new AutomationRunner(
+    const taking = runner(
       {
-        newContext: () => {
-          const em = bed.em();
-          const execute = em.execute.bind(em) as (...args: unknown[]) => Promise<unknown>;
-          (em as unknown as { execute: (...args: unknown[]) => Promise<unknown> }).execute = async (...args) => {
-            if (++claims === 2) await beforeSecondClaim();
-            return execute(...args);
-          };
-          return em;
-        },
-        logger: silentLogger,
-        admit: async (runs) => runs,
         async execute(run) {
-          if (executed.length === 0) await firstReleased;
-          await bed.sql(`UPDATE automation_runs SET status = 'succeeded' WHERE id = ?`, [run.id]);
+          executing.set(run.organizationId, (executing.get(run.organizationId) ?? 0) + 1);
+          mostNoisyAtOnce = Math.max(mostNoisyAtOnce, executing.get(noisy) ?? 0);
+          // The noisy organization's runs are slow: they hold their slots until released.
+          if (run.organizationId === noisy) await released;
+          await succeed(run.id);
           executed.push(run.id);
-          finished.get(run.id)?.();
+          executing.set(run.organizationId, (executing.get(run.organizationId) ?? 1) - 1);
         },
       },
       { concurrency: 3, slotsPerOrganization: 2 },
     );
-    runner.wake();
-    // The first claim has taken the one queued run (its statement has run, not merely started).
-    let first: { id: string } | undefined;
-    await eventually(async () => {
-      [first] = await bed.sql<{ id: string }>(`SELECT id FROM automation_runs WHERE automation_id = ? AND locked_until IS NOT NULL`, [automation]);
-      return first !== undefined;
-    });
-    const firstId = (first as { id: string }).id;
-    for (let index = 0; index < 5; index++) await queue(organization, automation);
-    beforeSecondClaim = async () => {
-      const firstFinished = new Promise<void>((resolve) => finished.set(firstId, resolve));
-      releaseFirst();
-      await firstFinished;
-      // Its slot is freed once its completion has been handled.
-      await new Promise((resolve) => setImmediate(resolve));
-    };
-    // As a NOTIFY for the new runs would.
-    runner.wake();
+    taking.wake();
+    await eventually(() => (executing.get(noisy) ?? 0) === 2);
+    const [hook] = await queueRuns(quiet, await bed.eventAutomation(quiet), 1);
+    // As the announcement of its commit would.
+    taking.wake('announced');
+    await eventually(() => executed.includes(hook));
+    expect(executing.get(noisy)).toBe(2);
+    release();
+    await eventually(() => executed.length === noisyRuns.length + 1);
+    await taking.close();
+    expect(mostNoisyAtOnce).toBe(2);
+    expect(new Set(executed)).toEqual(new Set([...noisyRuns, hook]));
+  });
+
+  it('keeps taking an organization held to its share of the slots as its runs finish, with no other wake-up', async () => {
+    const organization = await bed.organization();
+    const runs = await queueRuns(organization, await bed.eventAutomation(organization), 6);
+    const executed: string[] = [];
+    const taking = runner({ execute: async (run) => void executed.push((await succeed(run.id), run.id)) }, { concurrency: 2, slotsPerOrganization: 1 });
+    taking.wake();
     await eventually(() => executed.length === 6);
-    await runner.close();
-    expect(new Set(executed).size).toBe(6);
+    await taking.close();
+    expect(new Set(executed)).toEqual(new Set(runs));
+  });
+
+  it('keeps taking when a run finishes while a fetch is under way, with no other wake-up', async () => {
+    const organization = await bed.organization();
+    const automation = await bed.eventAutomation(organization);
+    const [first] = await queueRuns(organization, automation, 1);
+    const executed: string[] = [];
+    let releaseFirst: () => void = () => undefined;
+    const firstReleased = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let firstFinished: () => void = () => undefined;
+    const firstDone = new Promise<void>((resolve) => (firstFinished = resolve));
+    // Called before each fetch's statement: the second lets the first run finish first.
+    let fetches = 0;
+    const jobs: JobQueue = {
+      ...bed.jobs,
+      async fetch<TData extends RunJob>(queue: string, limit: number) {
+        if (++fetches === 2) {
+          releaseFirst();
+          await firstDone;
+          // Its slot is freed once its completion has been handled.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return bed.jobs.fetch<TData>(queue, limit);
+      },
+    } as JobQueue;
+    const taking = runner(
+      {
+        jobs,
+        async execute(run) {
+          if (run.id === first) await firstReleased;
+          await succeed(run.id);
+          executed.push(run.id);
+          if (run.id === first) firstFinished();
+        },
+      },
+      { concurrency: 3, slotsPerOrganization: 2 },
+    );
+    taking.wake();
+    await eventually(() => fetches === 1);
+    await eventually(async () => (await bed.sql(`SELECT 1 FROM pgboss.job WHERE name = ? AND state = 'active'`, [AUTOMATION_RUNS_QUEUE])).length === 1);
+    const more = await queueRuns(organization, automation, 5);
+    // As the announcement of their commit would.
+    taking.wake('announced');
+    await eventually(() => executed.length === 6);
+    await taking.close();
+    expect(new Set(executed)).toEqual(new Set([first, ...more]));
   });
 });
 

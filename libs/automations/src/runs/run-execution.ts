@@ -17,7 +17,7 @@ import type { ActionResult } from '../definitions/automation-schemas';
 import type { AutomationRow } from '../definitions/automation-rows';
 import { runAction } from './run-actions';
 import { admitRuns } from './run-admission';
-import { RUN_COLUMNS, type RunRow } from './run-rows';
+import { RUN_COLUMNS_OF_R, type RunRow } from './run-rows';
 import { RUN_AUTOMATIONS, finishRun } from './run-outcome';
 
 export interface RunExecutionDeps {
@@ -34,10 +34,6 @@ interface RunToExecute extends RunRow {
   automation_owner_id: string | null;
   automation_actions: AutomationRow['actions'] | null;
 }
-
-const RUN_COLUMNS_OF_R = RUN_COLUMNS.split(',')
-  .map((column) => `r.${column.trim()}`)
-  .join(', ');
 
 /** Locks the run and reads its automation in the same round trip. */
 async function lockRun(ctx: ProcedureContext, runId: string): Promise<RunToExecute | undefined> {

@@ -13,7 +13,7 @@ export const MAX_RUN_ATTEMPTS = 3;
 /** Records how a run ended; a failure emits `automation.run-failed`. */
 export async function finishRun(ctx: ProcedureContext, run: RunRow, status: 'succeeded' | 'failed' | 'skipped', error: string | null, results: ActionResult[] = []) {
   await ctx.em.execute(
-    `UPDATE automation_runs SET status = ?, error = ?, action_results = ?::jsonb, finished_at = now(), locked_until = NULL,
+    `UPDATE automation_runs SET status = ?, error = ?, action_results = ?::jsonb, finished_at = now(),
             started_at = coalesce(started_at, now())
       WHERE id = ?`,
     [status, error, JSON.stringify(results), run.id],

@@ -1,10 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '@mrp/platform';
+import { newId, type JobData, type JobQueue } from '@mrp/platform';
 import type { RunTrigger } from '../definitions/automation-schemas';
 import { CHAIN_COUNTER_RETENTION_HOURS, MAX_QUEUED_RUNS_PER_ORGANIZATION, MAX_RUNS_PER_CHAIN, RUN_RATE_WINDOW_MS, SKIP_REASON_MESSAGES } from './run-bounds';
 
-/** The channel runners LISTEN on; a notification means "runs may be queued now". */
-export const RUNS_DUE_CHANNEL = 'automation_runs_due';
+/** The job queue of automation runs (created by this lib's migrations): one job per queued run. */
+export const AUTOMATION_RUNS_QUEUE = 'automation-runs';
+
+/** What a run's job carries: the run (its row is the log) and what the runner needs before reading it. */
+export interface RunJob extends JobData {
+  runId: string;
+  organizationId: string;
+  automationId: string;
+  /** The automations whose runs led to this one, oldest first. */
+  chain: string[];
+  /**
+   * The run's turn in its organization when it was queued: how many of the organization's runs were
+   * queued and unfinished before it. The job's priority is its negation, so the queue hands out
+   * every organization's first waiting run before anyone's second (decision 154).
+   */
+  turn: number;
+}
 
 export interface QueuedRun {
   automationId: string;
@@ -19,11 +34,6 @@ export interface QueuedRun {
   causedByRunId?: string;
   scheduledFor?: Date;
   triggeredBy?: string;
-}
-
-/** Wakes the runners; inside a transaction PostgreSQL sends it at commit, and drops it on rollback. */
-export async function wakeRunners(em: EntityManager): Promise<void> {
-  await em.execute(`SELECT pg_notify('${RUNS_DUE_CHANNEL}', '')`);
 }
 
 /** The smallest UUIDv7 of the given millisecond: every id generated from then on sorts at or after it. */
@@ -49,13 +59,20 @@ export function firstIdAt(epochMs: number): string {
  * a bound wait on one another for that row, and only while over it). Schedule slots are exempt
  * (at most one a minute per automation, unique per slot).
  *
+ * Each run queued gets its job in the same transaction, with its organization's turn as priority.
+ *
  * Answered, in the order given, the id of each run: queued, or of the skipped row that counts it;
  * null for a schedule slot already queued. The runners are woken at commit by a NOTIFY in this
- * transaction unless `wake` is 'after-commit': then the caller wakes them once it committed (the
- * event outbox does, coalesced, so that record writes do not all queue on PostgreSQL's one
- * notification lock: decision 89).
+ * transaction unless `wake` is 'after-commit': then the jobs go with the COMMIT and the caller
+ * announces them once it committed (the event outbox does, coalesced, so that record writes do not
+ * all queue on PostgreSQL's one notification lock: decision 89).
  */
-export async function enqueueRuns(em: EntityManager, runs: readonly QueuedRun[], wake: 'at-commit' | 'after-commit' = 'at-commit'): Promise<Array<string | null>> {
+export async function enqueueRuns(
+  jobs: JobQueue,
+  em: EntityManager,
+  runs: readonly QueuedRun[],
+  wake: 'at-commit' | 'after-commit' = 'at-commit',
+): Promise<Array<string | null>> {
   if (runs.length === 0) return [];
   const rows = runs.map((run, index) => ({
     n: index,
@@ -70,7 +87,7 @@ export async function enqueueRuns(em: EntityManager, runs: readonly QueuedRun[],
     scheduled_for: run.scheduledFor?.toISOString() ?? null,
     triggered_by: run.triggeredBy ?? null,
   }));
-  const answered = await em.execute<Array<{ n: number; id: string | null }>>(
+  const answered = await em.execute<Array<{ n: number; id: string | null; queued: boolean; turn: number | string }>>(
     `WITH candidates AS (
        SELECT r.*, a.max_runs_per_minute, coalesce(cause.root_run_id, cause.id, r.id) AS root_run_id
          FROM jsonb_to_recordset(?::jsonb) AS r(n int, id uuid, automation_id uuid, organization_id uuid, trigger text, input jsonb,
@@ -99,14 +116,15 @@ export async function enqueueRuns(em: EntityManager, runs: readonly QueuedRun[],
        SELECT o.organization_id,
               (SELECT count(*) FROM (SELECT 1 FROM automation_runs q WHERE q.organization_id = o.organization_id AND q.status = 'queued'
                                       LIMIT ?::int) AS l) AS runs
-         FROM (SELECT DISTINCT organization_id FROM ranked WHERE trigger <> 'schedule') AS o
+         FROM (SELECT DISTINCT organization_id FROM ranked) AS o
      ), decided AS (
        SELECT r.*, CASE
                 WHEN r.trigger = 'schedule' THEN NULL
                 WHEN r.caused_by_run_id IS NOT NULL AND ch.runs - r.chain_batch + r.nth_of_chain >= ?::int THEN 'chain'
                 WHEN rc.runs + r.nth_of_automation > r.max_runs_per_minute THEN 'rate'
                 WHEN w.runs + r.nth_of_organization > ?::int THEN 'organization-queue'
-              END AS skip_reason
+              END AS skip_reason,
+              w.runs AS waiting_runs
          FROM ranked r
          LEFT JOIN chain_runs ch ON ch.root_run_id = r.root_run_id
          LEFT JOIN recent rc ON rc.automation_id = r.automation_id
@@ -131,7 +149,7 @@ export async function enqueueRuns(em: EntityManager, runs: readonly QueuedRun[],
        DO UPDATE SET skipped_runs = s.skipped_runs + excluded.skipped_runs, finished_at = excluded.finished_at
        RETURNING s.id, s.automation_id, s.skip_reason
      )
-     SELECT d.n, coalesce(q.id, s.id) AS id${wake === 'at-commit' ? `, CASE WHEN q.id IS NOT NULL THEN pg_notify('${RUNS_DUE_CHANNEL}', '') END` : ''}
+     SELECT d.n, coalesce(q.id, s.id) AS id, q.id IS NOT NULL AS queued, d.waiting_runs + d.nth_of_organization - 1 AS turn
        FROM decided d
        LEFT JOIN queued q ON q.id = d.id
        LEFT JOIN skipped s ON s.automation_id = d.automation_id AND s.skip_reason = d.skip_reason`,
@@ -144,6 +162,15 @@ export async function enqueueRuns(em: EntityManager, runs: readonly QueuedRun[],
       JSON.stringify(SKIP_REASON_MESSAGES),
     ],
   );
+  const queued = answered.flatMap((row) => {
+    const run = rows[Number(row.n)];
+    if (!row.queued) return [];
+    const turn = Number(row.turn);
+    const data: RunJob = { runId: run.id, organizationId: run.organization_id, automationId: run.automation_id, chain: [...run.chain], turn };
+    return [{ data, priority: -turn }];
+  });
+  if (wake === 'at-commit') await jobs.enqueueMany(em, AUTOMATION_RUNS_QUEUE, queued);
+  else await jobs.enqueueAtCommit(em, queued.map((job) => ({ queue: AUTOMATION_RUNS_QUEUE, ...job })));
   const ids = new Map(answered.map((row) => [Number(row.n), row.id]));
   return rows.map((row) => ids.get(row.n) ?? null);
 }
@@ -151,60 +178,4 @@ export async function enqueueRuns(em: EntityManager, runs: readonly QueuedRun[],
 /** Drops the counters of chains that queued no run for a day: they have ended. */
 export async function pruneChainCounters(em: EntityManager): Promise<void> {
   await em.execute('DELETE FROM automation_chain_runs WHERE last_queued_at < now() - make_interval(hours => ?)', [CHAIN_COUNTER_RETENTION_HOURS]);
-}
-
-export interface ClaimedRun {
-  id: string;
-  automationId: string;
-  organizationId: string;
-  chain: string[];
-}
-
-/**
- * Takes up to `limit` unfinished runs no live runner holds, for `leaseSeconds`: a runner that dies
- * mid-run leaves its claim to run out, and the run is taken again. SKIP LOCKED lets runners claim
- * side by side, and skips a run whose execution holds its row right now.
- *
- * Fair across organizations: the organizations with queued runs are found by skipping through the
- * (organization_id, queued_at) index (one probe each, however long one organization's backlog),
- * each offers its oldest runs, and the runs are taken in turns: an organization's first run before
- * anyone's second, counting the runs it already has in flight here (`inFlight`), up to
- * `slotsPerOrganization` of them. So one organization's backlog never makes another's run wait
- * behind it, and its slow runs never hold every slot.
- */
-export async function claimDueRuns(
-  em: EntityManager,
-  limit: number,
-  leaseSeconds: number,
-  fairness: { inFlight?: ReadonlyMap<string, number>; slotsPerOrganization?: number } = {},
-): Promise<ClaimedRun[]> {
-  const slotsPerOrganization = fairness.slotsPerOrganization ?? limit;
-  const rows = await em.execute<Array<{ id: string; automation_id: string; organization_id: string; chain: string[] }>>(
-    `WITH RECURSIVE organizations AS (
-       (SELECT organization_id FROM automation_runs WHERE status = 'queued' ORDER BY organization_id LIMIT 1)
-       UNION ALL
-       SELECT (SELECT q.organization_id FROM automation_runs q
-                WHERE q.status = 'queued' AND q.organization_id > o.organization_id ORDER BY q.organization_id LIMIT 1)
-         FROM organizations o WHERE o.organization_id IS NOT NULL
-     ), in_flight AS (
-       SELECT key::uuid AS organization_id, value::int AS runs FROM jsonb_each_text(?::jsonb)
-     ), offered AS (
-       SELECT c.id, c.queued_at, coalesce(f.runs, 0) + row_number() OVER (PARTITION BY o.organization_id ORDER BY c.queued_at) AS turn
-         FROM organizations o
-         LEFT JOIN in_flight f ON f.organization_id = o.organization_id
-         CROSS JOIN LATERAL (
-           SELECT q.id, q.queued_at FROM automation_runs q
-            WHERE q.organization_id = o.organization_id AND q.status = 'queued' AND (q.locked_until IS NULL OR q.locked_until < now())
-            ORDER BY q.queued_at
-            LIMIT greatest(0, least(?::int, ?::int - coalesce(f.runs, 0)))
-              FOR UPDATE SKIP LOCKED
-         ) c
-        WHERE o.organization_id IS NOT NULL
-     )
-     UPDATE automation_runs r SET locked_until = now() + make_interval(secs => ?), attempts = r.attempts + 1
-      WHERE r.id IN (SELECT id FROM offered ORDER BY turn, queued_at LIMIT ?)
-      RETURNING r.id, r.automation_id, r.organization_id, r.chain`,
-    [JSON.stringify(Object.fromEntries(fairness.inFlight ?? [])), limit, slotsPerOrganization, leaseSeconds, limit],
-  );
-  return rows.map((row) => ({ id: row.id, automationId: row.automation_id, organizationId: row.organization_id, chain: row.chain }));
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineProcedure } from '@mrp/platform';
+import { defineProcedure, type JobQueue } from '@mrp/platform';
 import { nextSlot } from '../definitions/schedule';
 import { pruneHookFailures } from '../hooks/hook-failures';
 import { enqueueRuns, pruneChainCounters } from './run-queue';
@@ -22,7 +22,7 @@ interface DueSchedule {
  * taken with SKIP LOCKED and a slot's run is unique, so runs at once, or in two processes, queue
  * each slot once. Returns how many runs it queued.
  */
-export const enqueueDueSchedules = defineProcedure({
+export const enqueueDueSchedules = (jobs: JobQueue) => defineProcedure({
   name: 'automations.schedules.enqueueDue',
   summary: 'Queues the runs of schedule slots that have come',
   scope: 'system',
@@ -41,6 +41,7 @@ export const enqueueDueSchedules = defineProcedure({
     if (due.length === 0) return { processed: 0 };
     const now = new Date();
     const queued = await enqueueRuns(
+      jobs,
       ctx.em,
       due.map((schedule) => {
         const slot = new Date(schedule.next_run_at);
