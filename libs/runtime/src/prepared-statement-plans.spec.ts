@@ -37,6 +37,8 @@ const TABLES = [
   'record_access',
   'rate_limit_buckets',
   'webhook_endpoints',
+  'automations',
+  'automation_runs',
 ];
 
 // One INSERT ... SELECT per table; $1 is the number of rows, $2 the organization.
@@ -67,6 +69,10 @@ const FILL = [
    SELECT 'bucket-' || g, 1, now(), true FROM generate_series(1, $1::int) g`,
   `INSERT INTO webhook_endpoints (id, organization_id, url, subscriptions, secret_hash, created_by)
    SELECT gen_random_uuid(), $2::uuid, 'https://example.com/hooks/' || g, '{*}', 'hash', 'test' FROM generate_series(1, $1::int) g`,
+  `INSERT INTO automations (id, organization_id, name, owner_id, trigger_type, event_pattern, actions, created_by)
+   SELECT gen_random_uuid(), $2::uuid, 'Automation ' || g, 'user-' || g, 'event', 'data-models.*', '[]', 'test' FROM generate_series(1, $1::int) g`,
+  `INSERT INTO automation_runs (id, automation_id, organization_id, trigger)
+   SELECT gen_random_uuid(), id, organization_id, 'event' FROM automations`,
 ];
 
 async function fillDatabase(url: string): Promise<Client> {

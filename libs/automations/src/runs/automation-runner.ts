@@ -123,16 +123,33 @@ export class AutomationRunner {
       });
   }
 
-  /** Runs the runs due now (up to `max`), this process's share when others drain too; resolves with how many it took. */
+  /**
+   * Runs the runs due now (up to `max`), this process's share when others drain too; resolves with
+   * how many it took. `concurrency` runs execute at once while the next batch is taken and admitted,
+   * so the slots do not wait on the queue; each batch's jobs are completed together once it is done.
+   */
   async drain(max = 1000): Promise<number> {
     let taken = 0;
+    const slots = new Slots(this.concurrency);
+    const running = new Set<Promise<void>>();
     while (taken < max) {
+      // At most one batch waits for slots while another runs.
+      while (running.size > this.concurrency) await Promise.race(running);
       const jobs = await this.deps.jobs.fetch<RunJob>(AUTOMATION_RUNS_QUEUE, Math.min(this.concurrency, max - taken));
-      if (jobs.length === 0) break;
+      if (jobs.length === 0) {
+        // The runs still executing may queue more (a chain of automations).
+        if (running.size === 0) break;
+        await Promise.race(running);
+        continue;
+      }
       taken += jobs.length;
-      await Promise.all(await this.admitAndExecute(jobs));
-      await this.flushCompletions();
+      for (const execution of this.admitAndExecute(jobs, slots)) {
+        const tracked = execution.finally(() => running.delete(tracked));
+        running.add(tracked);
+      }
     }
+    await Promise.all(running);
+    await this.flushCompletions();
     return taken;
   }
 
@@ -223,8 +240,11 @@ export class AutomationRunner {
     }
   }
 
-  /** Admits the jobs' runs in one call, then executes each admitted one; one promise per job, settled when its job is. */
-  private admitAndExecute(jobs: Array<Job<RunJob>>): Array<Promise<void>> {
+  /**
+   * Admits the jobs' runs in one call, then executes each admitted one (in one of `slots`, when
+   * given: then the batch's jobs are completed together at its end); one promise per job.
+   */
+  private admitAndExecute(jobs: Array<Job<RunJob>>, slots?: Slots): Array<Promise<void>> {
     const admission = this.deps.admit(jobs.map(asRun)).then(
       (admitted) => new Set(admitted.map((run) => run.id)),
       (error: unknown) => {
@@ -232,23 +252,33 @@ export class AutomationRunner {
         return error instanceof Error ? error : new Error(String(error));
       },
     );
+    // A job to complete, or none (failed: retried as the queue says).
+    const settled: string[] = [];
+    let unsettled = jobs.length;
+    const settle = (jobId?: string) => {
+      if (jobId) settled.push(jobId);
+      if (slots && --unsettled > 0) return;
+      for (const id of settled.splice(0)) this.complete(id);
+    };
     return jobs.map(async (job) => {
       const admitted = await admission;
       if (admitted instanceof Error) {
         await this.fail(job, admitted);
+        settle();
         return;
       }
       // Not admitted: recorded as skipped or failed, or no longer queued (done by a runner whose job expired).
       if (admitted.has(job.data.runId)) {
         try {
-          await this.deps.execute(asRun(job));
+          await (slots ? slots.run(() => this.deps.execute(asRun(job))) : this.deps.execute(asRun(job)));
         } catch (error) {
           this.deps.logger.error({ err: error, runId: job.data.runId }, 'automation run could not be executed; it will be retried');
           await this.fail(job, error);
+          settle();
           return;
         }
       }
-      this.complete(job.id);
+      settle(job.id);
     });
   }
 
@@ -262,7 +292,7 @@ export class AutomationRunner {
 
   private complete(jobId: string): void {
     this.toComplete.push(jobId);
-    if (!this.completing) this.completing = this.completeAll();
+    this.completing ??= this.completeAll();
   }
 
   private async completeAll(): Promise<void> {
@@ -278,5 +308,27 @@ export class AutomationRunner {
 
   private async flushCompletions(): Promise<void> {
     while (this.completing) await this.completing;
+  }
+}
+
+/** At most `size` pieces of work at once; the others wait their turn, first come first served. */
+class Slots {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
   }
 }

@@ -3,7 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { performance } from 'node:perf_hooks';
 import {
   defineProcedure,
+  executePrepared,
   invokeWithin,
+  preparedStatement,
   isDomainError,
   type AnyProcedure,
   type EventEnvelope,
@@ -35,14 +37,16 @@ interface RunToExecute extends RunRow {
   automation_actions: AutomationRow['actions'] | null;
 }
 
-/** Locks the run and reads its automation in the same round trip. */
+const LOCK_RUN = preparedStatement(
+  `SELECT ${RUN_COLUMNS_OF_R}, a.enabled AS automation_enabled, a.owner_id AS automation_owner_id, a.actions AS automation_actions
+     FROM automation_runs r LEFT JOIN automations a ON a.id = r.automation_id
+    WHERE r.id = $1::uuid FOR UPDATE OF r`,
+  { purpose: 'an automation run locked, with its automation', indexes: ['automation_runs_pkey', 'automations_pkey'] },
+);
+
+/** Locks the run and reads its automation in the same round trip (with BEGIN), planned once per connection. */
 async function lockRun(ctx: ProcedureContext, runId: string): Promise<RunToExecute | undefined> {
-  const [run] = await ctx.em.execute<RunToExecute[]>(
-    `SELECT ${RUN_COLUMNS_OF_R}, a.enabled AS automation_enabled, a.owner_id AS automation_owner_id, a.actions AS automation_actions
-       FROM automation_runs r LEFT JOIN automations a ON a.id = r.automation_id
-      WHERE r.id = ? FOR UPDATE OF r`,
-    [runId],
-  );
+  const [run] = await executePrepared<RunToExecute>(ctx.em, LOCK_RUN, [runId]);
   return run;
 }
 

@@ -1,5 +1,5 @@
 import { createEvent } from '@mrp/events';
-import type { ProcedureContext } from '@mrp/platform';
+import { executePreparedAtCommit, preparedStatement, type ProcedureContext } from '@mrp/platform';
 import type { ActionResult } from '../definitions/automation-schemas';
 import type { RunRow } from './run-rows';
 
@@ -10,14 +10,19 @@ export const MAX_CHAIN_DEPTH = 8;
 /** A run whose runner died this many times is given up. */
 export const MAX_RUN_ATTEMPTS = 3;
 
-/** Records how a run ended; a failure emits `automation.run-failed`. */
+const FINISH_RUN = preparedStatement(
+  `UPDATE automation_runs SET status = $1::text, error = $2::text, action_results = $3::jsonb, finished_at = now(),
+          started_at = coalesce(started_at, now())
+    WHERE id = $4::uuid`,
+  { purpose: 'an automation run finished', indexes: ['automation_runs_pkey'] },
+);
+
+/**
+ * Records how a run ended, with the transaction's COMMIT (nothing in it reads the outcome back);
+ * a failure emits `automation.run-failed`.
+ */
 export async function finishRun(ctx: ProcedureContext, run: RunRow, status: 'succeeded' | 'failed' | 'skipped', error: string | null, results: ActionResult[] = []) {
-  await ctx.em.execute(
-    `UPDATE automation_runs SET status = ?, error = ?, action_results = ?::jsonb, finished_at = now(),
-            started_at = coalesce(started_at, now())
-      WHERE id = ?`,
-    [status, error, JSON.stringify(results), run.id],
-  );
+  await executePreparedAtCommit(ctx.em, FINISH_RUN, [status, error, JSON.stringify(results), run.id]);
   if (status === 'failed') {
     ctx.emit(
       createEvent('automation.run-failed', { automationId: run.automation_id, runId: run.id, error: error ?? 'failed' }, { organizationId: run.organization_id }),
