@@ -69,6 +69,8 @@ describe('webhook deliveries survive killed processes', () => {
       AUTH_JWT_SECRET: JWT_SECRET,
       WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       WEBHOOK_TIMEOUT_SECONDS: '1',
+      // A dead worker's jobs are found expired within a second of their expiry.
+      JOB_MAINTENANCE_INTERVAL_SECONDS: '1',
     };
   });
   afterEach(() => {
@@ -150,7 +152,7 @@ describe('webhook deliveries survive killed processes', () => {
 
       const second = start('webhook-worker');
       await second.waitForLine(/webhook-worker started/);
-      // Its claim has run out: the new worker takes the delivery over.
+      // Its job expires and its claim has run out: the new worker takes the delivery over.
       await until(() => receiver.received.length >= 2, 30_000, 'the delivery after the worker died');
       const [lost, redelivered] = receiver.received;
       expect(redelivered.headers['idempotency-key']).toBe(lost.headers['idempotency-key']);

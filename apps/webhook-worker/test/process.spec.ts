@@ -15,7 +15,7 @@ describe('the webhook-worker process', () => {
     await client.connect();
     try {
       const { rows } = await client.query<{ listeners: number }>(
-        `SELECT count(*)::int AS listeners FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN webhook_deliveries_due'`,
+        `SELECT count(*)::int AS listeners FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN jobs_due'`,
       );
       expect(rows[0].listeners).toBe(1);
     } finally {

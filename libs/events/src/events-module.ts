@@ -5,4 +5,6 @@ export const eventsModule: PlatformModule = {
   name: 'events',
   entities: [],
   migrations: eventsMigrations,
+  // The delivery jobs' queues live in pg-boss's schema, which platform's migrations make.
+  requiresTablesOf: ['platform'],
 };

@@ -8,12 +8,18 @@ export * from './receiver';
 export { createEndpointProcedures } from './webhooks/endpoints/endpoint-procedures';
 export { createWebhookOutbox, webhookDeliveryStatements, type WebhookOutbox, type ReaderAccess } from './webhooks/deliveries/webhook-outbox';
 export { createRecordAttemptsProcedure, WEBHOOK_DELIVERY_PERMISSION } from './webhooks/deliveries/record-attempts';
-export { claimDueDeliveries, mayGoNowSql, sequenceDeliveries } from './webhooks/deliveries/delivery-queue';
-export { DeliveryWorker } from './webhooks/worker/delivery-worker';
-export { listenForDueDeliveries } from './webhooks/worker/due-delivery-signals';
+export {
+  DELIVERY_JOB_EXPIRY_SECONDS,
+  DELIVERY_LEASE_SECONDS,
+  DELIVERY_QUEUES,
+  claimDeliveries,
+  deliveryQueueName,
+  mayGoNowSql,
+  sequenceDeliveries,
+} from './webhooks/deliveries/delivery-queue';
+export { DeliveryWorker, type RecordedAttempts } from './webhooks/worker/delivery-worker';
 export { listenForWakeSignals, type WakeSignals } from './bus/wake-signals';
 export { createWakeNotifier, type WakeNotifier } from './bus/wake-notifier';
-export { wakeDeliveryWorkers } from './webhooks/deliveries/delivery-wakeup';
 export { ROUTES_CHANGED_CHANNEL, RouteCache, type RouteCacheOptions } from './bus/route-cache';
 export { listenForRouteChanges } from './bus/route-change-listener';
 export { eventMatches, SUBSCRIPTION_PATTERN } from './bus/subscription-pattern';

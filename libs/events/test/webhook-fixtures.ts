@@ -1,17 +1,27 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import {
+  JOBS_DUE_CHANNEL,
+  createJobQueue,
   invokeProcedure,
   newId,
   noopEventDispatcher,
   platformModule,
   ProcedureRegistry,
   type AnyProcedure,
+  type JobQueue,
   type Principal,
 } from '@mrp/platform';
 import { createTestOrm, flagsAllOff, silentLogger, testPrincipal, type TestOrm } from '@mrp/platform/testing';
 import { eventsModule } from '../src/events-module';
-import { DELIVERIES_DUE_CHANNEL } from '../src/webhooks/deliveries/delivery-wakeup';
+import {
+  DELIVERY_QUEUES,
+  claimDeliveries,
+  deliveryJob,
+  sequenceDeliveries,
+  type ClaimedDelivery,
+  type DeliveryJobData,
+} from '../src/webhooks/deliveries/delivery-queue';
 import { ROUTES_CHANGED_CHANNEL } from '../src/bus/route-cache';
 
 export interface DeliveryFixture {
@@ -47,6 +57,13 @@ export interface AttemptFixture {
  */
 export interface WebhookTestBed {
   db: TestOrm;
+  /** The job queue on the bed's database (nothing started: tests fetch its jobs themselves). */
+  jobs: JobQueue;
+  /**
+   * What a worker would send now: fetches the due jobs of every delivery queue, claims their
+   * deliveries for `leaseSeconds` and completes the jobs, as a worker does once it has recorded.
+   */
+  claimDue(leaseSeconds?: number): Promise<ClaimedDelivery[]>;
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   call<T>(name: string, input: unknown, principal: Principal): Promise<T>;
   organization(): Promise<string>;
@@ -58,22 +75,40 @@ export interface WebhookTestBed {
   /** A member of the organization without it. */
   member(organizationId: string): Principal;
   platformAdmin(): Principal;
-  /** Listens for the delivery workers' wake-up; `woken` resolves at the next one. Start before the work. */
-  listenForWakeUp(): Promise<{ woken: Promise<void> }>;
+  /** Listens for the job queue's wake-up; `woken` resolves with the next one's queues. Start before the work. */
+  listenForWakeUp(): Promise<{ woken: Promise<string> }>;
   /** Listens for route-change announcements: `next` resolves with the next payload; `received` lists them all. */
   listenForRouteAnnouncement(): Promise<{ next(): Promise<string>; received(): string[] }>;
   close(): Promise<void>;
 }
 
-export async function createWebhookTestBed(procedures: readonly AnyProcedure[]): Promise<WebhookTestBed> {
+/** Jobs expire this long after they start, in the bed. */
+export const TEST_JOB_EXPIRY_SECONDS = 60;
+
+export async function createWebhookTestBed(
+  procedures: readonly AnyProcedure[] | ((jobs: JobQueue) => readonly AnyProcedure[]),
+): Promise<WebhookTestBed> {
   const db = await createTestOrm([platformModule, eventsModule]);
-  const registry = new ProcedureRegistry(procedures);
+  const jobs = createJobQueue({ orm: db.orm, databaseUrl: db.database.url, logger: silentLogger });
+  const registry = new ProcedureRegistry(typeof procedures === 'function' ? procedures(jobs) : procedures);
   const listeners: Client[] = [];
   const em = () => db.orm.em.fork() as EntityManager;
   const sql = <T>(text: string, params: unknown[] = []) => em().execute<T[]>(text, params);
 
   return {
     db,
+    jobs,
+    async claimDue(leaseSeconds = 30) {
+      const claimed: ClaimedDelivery[] = [];
+      for (const queue of DELIVERY_QUEUES) {
+        const fetched = await jobs.fetch<DeliveryJobData>(queue, 1000);
+        if (fetched.length === 0) continue;
+        await sequenceDeliveries(em());
+        claimed.push(...(await claimDeliveries(em(), [...new Set(fetched.map((job) => job.data.deliveryId))], leaseSeconds)).claimed);
+        await jobs.complete(queue, fetched.map((job) => job.id));
+      }
+      return claimed;
+    },
     sql,
     call: (name, input, principal) =>
       invokeProcedure(registry.require(name), input, { em: em(), principal, correlationId: newId() }, {
@@ -125,6 +160,13 @@ export async function createWebhookTestBed(procedures: readonly AnyProcedure[]):
           fixture.endpointId,
         ],
       );
+      if (status === 'pending') {
+        const [row] = await sql<{ organization_id: string | null; delivery_queue: number; next_attempt_at: Date }>(
+          `SELECT d.organization_id, e.delivery_queue, d.next_attempt_at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = ?`,
+          [id],
+        );
+        await jobs.enqueueAtCommit(em(), [deliveryJob({ id, ...row }, TEST_JOB_EXPIRY_SECONDS)]);
+      }
       return id;
     },
     async attempt(deliveryId, fixture) {
@@ -151,8 +193,8 @@ export async function createWebhookTestBed(procedures: readonly AnyProcedure[]):
       const client = new Client({ connectionString: db.database.url });
       listeners.push(client);
       await client.connect();
-      const woken = new Promise<void>((resolve) => client.once('notification', () => resolve()));
-      await client.query(`LISTEN ${DELIVERIES_DUE_CHANNEL}`);
+      const woken = new Promise<string>((resolve) => client.once('notification', (message) => resolve(message.payload ?? '')));
+      await client.query(`LISTEN ${JOBS_DUE_CHANNEL}`);
       return { woken };
     },
     async listenForRouteAnnouncement() {
@@ -173,6 +215,7 @@ export async function createWebhookTestBed(procedures: readonly AnyProcedure[]):
       };
     },
     async close() {
+      await jobs.stop();
       await Promise.all(listeners.map((client) => client.end()));
       await db.close();
     },

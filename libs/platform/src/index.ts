@@ -71,6 +71,7 @@ export { FeatureFlagStore, type FeatureFlagState } from './feature-flags/feature
 export { listenOnChannel, type ChannelListener, type ChannelListenerOptions } from './database/channel-listener';
 export {
   JOB_QUEUE_SCHEMA,
+  JOBS_DUE_CHANNEL,
   JobQueueMigration,
   createJobQueue,
   type EnqueueOptions,
@@ -80,6 +81,7 @@ export {
   type JobQueue,
   type JobQueueOptions,
   type QueueDefinition,
+  type QueuedJob,
   type ScheduleOptions,
   type WorkOptions,
 } from './queue/job-queue';

@@ -101,7 +101,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
     maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds,
   });
   const notifier = createNotifier({ platformAdminEmails: config.platformAdminEmails, emailJobs: emailSender ? jobs : undefined });
-  const webhooks = createWebhooks(config, orm, notifier, logger, { ...options.webhooks, secretResolver });
+  const webhooks = createWebhooks(config, orm, jobs, notifier, { ...options.webhooks, secretResolver });
   // Automation runs call procedures of the registry that holds the automations' own: they find it when a run needs it.
   const automations = createAutomations({
     procedures: () => procedures,

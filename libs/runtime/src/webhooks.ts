@@ -10,9 +10,10 @@ import {
   createWebhookOutbox,
   webhookDeliveryStatements,
   createWebhookSender,
-  createWakeNotifier,
-  wakeDeliveryWorkers,
+  DELIVERY_JOB_EXPIRY_SECONDS,
+  DELIVERY_LEASE_SECONDS,
   listEventTypes,
+  type RecordedAttempts,
   type WebhookOutbox,
   type HostLookup,
   type WebhookSecretResolver,
@@ -23,7 +24,17 @@ import { recordRowAccessRoles } from '@mrp/data-models';
 import type { Notifier } from '@mrp/notifications';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, invokeProcedure, newId, systemPrincipal, type AnyProcedure, type InvocationDeps, type Logger, type Orm, type PlatformConfig } from '@mrp/platform';
+import {
+  ConfigError,
+  invokeProcedure,
+  newId,
+  systemPrincipal,
+  type AnyProcedure,
+  type InvocationDeps,
+  type JobQueue,
+  type Orm,
+  type PlatformConfig,
+} from '@mrp/platform';
 
 const TYPESCRIPT_FILE = /\.[cm]?ts$/;
 
@@ -78,25 +89,28 @@ export interface Webhooks {
   createWorker(
     invocationDeps: InvocationDeps,
     /** `sender` replaces the process's HTTP sender (the benchmark's no-op baseline); `leaseSeconds` the heartbeat's lease (tests). */
-    options?: { batchSize?: number; perEndpointConcurrency?: number; maxInFlight?: number; leaseSeconds?: number; sender?: WebhookSender },
+    options?: { batchSize?: number; perEndpointConcurrency?: number; maxInFlight?: number; pollIntervalMs?: number; leaseSeconds?: number; sender?: WebhookSender },
   ): DeliveryWorker;
   close(): Promise<void>;
 }
 
-/** At most one wake-up of the workers (delivery, automation runs) per this many milliseconds from one process (decision 89). */
+/** At most one wake-up of the automation runners per this many milliseconds from one process (decision 89). */
 export const WAKE_INTERVAL_MS = 10;
 
 /** The outbox decides in its insert whether an endpoint's principal may read a record, by authz's rule. */
 const DELIVERY_STATEMENTS = webhookDeliveryStatements(liveMemberAccessSql);
 
 /** The whole webhook capability of one process, from its configuration. */
-export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notifier, logger: Logger, options: WebhookOptions = {}): Webhooks {
+export function createWebhooks(config: PlatformConfig, orm: Orm, jobs: JobQueue, notifier: Notifier, options: WebhookOptions = {}): Webhooks {
   const policy = createAddressPolicy({
     mode: config.webhookAddressPolicy,
     allowedCidrs: config.webhookAllowedCidrs,
   });
+  const jobExpirySeconds = DELIVERY_JOB_EXPIRY_SECONDS;
   const recordAttempts = createRecordAttemptsProcedure({
     retryBaseSeconds: config.webhookRetryBaseSeconds,
+    jobs,
+    jobExpirySeconds,
     notifyOperators: (scope, message) => notifier.notifyOperators(scope, message),
   });
   // One connection pool per process, made when a worker first needs it.
@@ -104,13 +118,7 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
   const sharedSender = () =>
     (sender ??= createWebhookSender({ policy, timeoutMs: config.webhookTimeoutSeconds * 1000, lookup: options.lookup, userAgent: WEBHOOK_USER_AGENT }));
   const secretResolver = options.secretResolver ?? builtInSecretResolver(config.webhookSecretEncryptionKey);
-  const wakeNotifier = createWakeNotifier({
-    send: () => wakeDeliveryWorkers(orm.em.fork()),
-    minIntervalMs: WAKE_INTERVAL_MS,
-    purpose: 'webhook delivery',
-    logger,
-  });
-  const outbox = createWebhookOutbox(memberOrganizationIds, () => wakeNotifier.wake(), DELIVERY_STATEMENTS);
+  const outbox = createWebhookOutbox(memberOrganizationIds, jobs, DELIVERY_STATEMENTS, jobExpirySeconds);
   return {
     outbox,
     procedures: [
@@ -124,30 +132,30 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, notifier: Notif
       }),
       listEventTypes,
       recordAttempts,
-      ...createDeliveryLogProcedures({ retentionDays: config.webhookRetentionDays }),
+      ...createDeliveryLogProcedures({ retentionDays: config.webhookRetentionDays, jobs, jobExpirySeconds }),
       pruneWebhookDeliveries,
     ],
     createWorker(invocationDeps, { sender: givenSender, ...workerOptions } = {}) {
       const principal = systemPrincipal('webhook-delivery', { permissions: [WEBHOOK_DELIVERY_PERMISSION] });
       return new DeliveryWorker(
         {
+          jobs,
           newContext: () => orm.em.fork(),
           sender: givenSender ?? sharedSender(),
           secretResolver,
           logger: invocationDeps.logger,
-          async recordAttempts(attempts) {
-            await invokeProcedure(recordAttempts, { attempts }, { em: orm.em.fork(), principal, correlationId: newId() }, invocationDeps);
+          async recordAttempts(attempts): Promise<RecordedAttempts> {
+            return invokeProcedure(recordAttempts, { attempts }, { em: orm.em.fork(), principal, correlationId: newId() }, invocationDeps);
           },
         },
         {
           perEndpointConcurrency: config.webhookEndpointConcurrency,
-          leaseSeconds: DeliveryWorker.LEASE_SECONDS,
+          leaseSeconds: DELIVERY_LEASE_SECONDS,
           ...workerOptions,
         },
       );
     },
     async close() {
-      await wakeNotifier.close();
       await sender?.close();
     },
   };

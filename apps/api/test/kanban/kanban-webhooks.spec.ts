@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { listenForDueDeliveries } from '@mrp/events';
 import type { EventEnvelope } from '@mrp/platform';
-import { silentLogger } from '@mrp/platform/testing';
 import { startTestApi, type TestApi } from '../support/test-api';
 import { createOrganizationWithKey, publicApi, queryDatabase, type OrganizationWithKey } from '../support/public-api-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -24,11 +22,11 @@ describe('kanban events reach webhooks', () => {
 
   beforeAll(async () => {
     api = await startTestApi({ WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'), WEBHOOK_TIMEOUT_SECONDS: '1' });
-    const worker = api.runtime.webhooks.createWorker(api.runtime.invocationDeps);
-    const signals = await listenForDueDeliveries({ databaseUrl: api.database.url, logger: silentLogger, onDue: () => worker.wake(), pollIntervalMs: 50 });
+    const worker = api.runtime.webhooks.createWorker(api.runtime.invocationDeps, { pollIntervalMs: 500 });
+    await api.runtime.jobs.start();
+    worker.start();
     receiver = await startWebhookReceiver();
     close = async () => {
-      await signals.close();
       await worker.stop();
       await receiver.close();
       await api.close();

@@ -1,7 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { listenForDueDeliveries, verifyWebhookSignature } from '@mrp/events';
+import { verifyWebhookSignature } from '@mrp/events';
 import type { EventEnvelope } from '@mrp/platform';
-import { silentLogger } from '@mrp/platform/testing';
 import { PLATFORM_ADMIN, sessionToken, startTestApi, type TestApi } from '../support/test-api';
 import { createOrganizationWithKey, publicApi, queryDatabase, rpcOk, sleep, type OrganizationWithKey } from '../support/public-api-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -20,7 +19,7 @@ interface CreatedEndpoint {
 const RETRY_BASE_SECONDS = 0.05;
 
 /** An api with a delivery worker in the same process, woken by NOTIFY and polling every 50 ms (or as given). */
-async function startApiWithWorker(env: Record<string, string> = {}, pollIntervalMs = 50) {
+async function startApiWithWorker(env: Record<string, string> = {}, pollIntervalMs = 500) {
   const api = await startTestApi({
     WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     WEBHOOK_RETRY_BASE_SECONDS: String(RETRY_BASE_SECONDS),
@@ -30,8 +29,9 @@ async function startApiWithWorker(env: Record<string, string> = {}, pollInterval
     PUBLIC_API_BURST: '1000',
     ...env,
   });
-  const worker = api.runtime.webhooks.createWorker(api.runtime.invocationDeps);
-  const signals = await listenForDueDeliveries({ databaseUrl: api.database.url, logger: silentLogger, onDue: () => worker.wake(), pollIntervalMs });
+  const worker = api.runtime.webhooks.createWorker(api.runtime.invocationDeps, { pollIntervalMs });
+  await api.runtime.jobs.start();
+  worker.start();
   const events: EventEnvelope[] = [];
   api.runtime.bus.subscribe('*', (event) => {
     events.push(event);
@@ -40,7 +40,6 @@ async function startApiWithWorker(env: Record<string, string> = {}, pollInterval
     api,
     events,
     async close() {
-      await signals.close();
       await worker.stop();
       await api.close();
     },

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listenForDueDeliveries } from '@mrp/events';
-import { silentLogger } from '@mrp/platform/testing';
 import { startTestApi, type TestApi } from '../support/test-api';
 import { createOrganizationWithKey, queryDatabase, sleep, type OrganizationWithKey } from '../support/public-api-fixtures';
 
@@ -84,10 +82,10 @@ describe('ordered delivery (ordering: "per-record") and Webhook-Sequence', () =>
       // Ten chains of updates at once on a loaded machine: they queue for the organization's connections, never refused.
       ORGANIZATION_QUEUE_TIMEOUT_MS: '60000',
     });
-    const worker = api.runtime.webhooks.createWorker(api.runtime.invocationDeps);
-    const signals = await listenForDueDeliveries({ databaseUrl: api.database.url, logger: silentLogger, onDue: () => worker.wake(), pollIntervalMs: 50 });
+    const worker = api.runtime.webhooks.createWorker(api.runtime.invocationDeps, { pollIntervalMs: 500 });
+    await api.runtime.jobs.start();
+    worker.start();
     close = async () => {
-      await signals.close();
       await worker.stop();
       await api.close();
     };

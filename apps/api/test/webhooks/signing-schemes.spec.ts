@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { Webhook } from 'standardwebhooks';
-import { listenForDueDeliveries, type DeliveryWorker } from '@mrp/events';
-import { silentLogger } from '@mrp/platform/testing';
+import type { DeliveryWorker } from '@mrp/events';
 import { startTestApi, type TestApi } from '../support/test-api';
 import { createOrganizationWithKey, type OrganizationWithKey } from '../support/public-api-fixtures';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver';
@@ -35,17 +34,16 @@ describe('signing schemes of an endpoint, checked by the verifiers receivers use
   let org: OrganizationWithKey;
   let receiver: WebhookReceiver;
   let worker: DeliveryWorker;
-  let signals: { close(): Promise<void> };
 
   beforeAll(async () => {
     api = await startTestApi({ WEBHOOK_SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'), WEBHOOK_TIMEOUT_SECONDS: '2' });
     org = await createOrganizationWithKey(api);
     receiver = await startWebhookReceiver();
-    worker = api.runtime.webhooks.createWorker(api.runtime.invocationDeps);
-    signals = await listenForDueDeliveries({ databaseUrl: api.database.url, logger: silentLogger, onDue: () => worker.wake(), pollIntervalMs: 50 });
+    worker = api.runtime.webhooks.createWorker(api.runtime.invocationDeps, { pollIntervalMs: 500 });
+    await api.runtime.jobs.start();
+    worker.start();
   });
   afterAll(async () => {
-    await signals.close();
     await worker.stop();
     await receiver.close();
     await api.close();

@@ -25,18 +25,10 @@ describe('/cron/sweep-webhook-deliveries', () => {
     await org.rpc('webhooks.endpoints.create', { url: receiver.url, subscriptions: ['data-models.record-created'] });
     const count = 30;
     for (let index = 0; index < count; index++) await org.rpc('records.create', { model: org.modelKey, data: { title: `Swept ${index}` } });
-    // A worker died holding five of them: their claims ran out a minute ago.
-    await queryDatabase(
-      api,
-      `UPDATE webhook_deliveries SET locked_until = now() - interval '1 minute'
-        WHERE id IN (SELECT id FROM webhook_deliveries ORDER BY id LIMIT 5)`,
-    );
-    // And one is held right now by a live worker: the sweep leaves it alone.
-    const [held] = await queryDatabase<{ id: string }>(
-      api,
-      `UPDATE webhook_deliveries SET locked_until = now() + interval '1 hour'
-        WHERE id = (SELECT id FROM webhook_deliveries ORDER BY id DESC LIMIT 1) RETURNING id`,
-    );
+    // A live worker holds one of them right now (it fetched its job): the sweep leaves it alone.
+    const [{ delivery_queue }] = await queryDatabase<{ delivery_queue: number }>(api, 'SELECT delivery_queue FROM webhook_endpoints');
+    const [heldJob] = await api.runtime.jobs.fetch<{ deliveryId: string }>(`webhook.deliver.${delivery_queue}`, 1);
+    const held = heldJob.data.deliveryId;
 
     const [first, second] = await Promise.all([sweep(), sweep()]);
     expect([first.status, second.status]).toEqual([200, 200]);
@@ -47,7 +39,7 @@ describe('/cron/sweep-webhook-deliveries', () => {
     expect(receiver.received).toHaveLength(count - 1);
     const deliveryIds = receiver.received.map((request) => request.headers['webhook-delivery-id']);
     expect(new Set(deliveryIds).size).toBe(count - 1);
-    expect(deliveryIds).not.toContain(held.id);
+    expect(deliveryIds).not.toContain(held);
     const statuses = await queryDatabase<{ status: string; count: number }>(
       api,
       'SELECT status, count(*)::int AS count FROM webhook_deliveries GROUP BY status ORDER BY status',

@@ -10,6 +10,7 @@ import { Migration20261204000300_endpoint_failure_notices } from './Migration202
 import { Migration20261206001000_webhook_event_bodies } from './Migration20261206001000_webhook_event_bodies';
 import { Migration20261206001100_webhook_delivery_order } from './Migration20261206001100_webhook_delivery_order';
 import { Migration20261206001200_due_deliveries_numbered } from './Migration20261206001200_due_deliveries_numbered';
+import { Migration20261207000100_webhook_delivery_jobs } from './Migration20261207000100_webhook_delivery_jobs';
 
 export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261124000100_webhooks', class: Migration20261124000100_webhooks },
@@ -23,4 +24,5 @@ export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261206001000_webhook_event_bodies', class: Migration20261206001000_webhook_event_bodies },
   { name: 'Migration20261206001100_webhook_delivery_order', class: Migration20261206001100_webhook_delivery_order },
   { name: 'Migration20261206001200_due_deliveries_numbered', class: Migration20261206001200_due_deliveries_numbered },
+  { name: 'Migration20261207000100_webhook_delivery_jobs', class: Migration20261207000100_webhook_delivery_jobs },
 ];

@@ -387,7 +387,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     cronSecret,
     cronScheduleOverrides: cronScheduleOverrides(env),
     taskExpirySeconds: boundedInteger(env, 'CRON_TASK_EXPIRY_SECONDS', 900, 43_200),
-    jobMaintenanceIntervalSeconds: boundedInteger(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 60, 3_600),
+    jobMaintenanceIntervalSeconds: boundedInteger(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 10, 3_600),
     cursorSecret: parseCursorSecret(optional(env, 'CURSOR_SECRET'), nodeEnv),
     publicApiRatePerSecond: positiveNumber(env, 'PUBLIC_API_RATE_PER_SECOND', 5, { integer: false }),
     publicApiBurst: positiveNumber(env, 'PUBLIC_API_BURST', 20, { integer: true }),

@@ -98,10 +98,11 @@ export interface JobQueue {
   enqueueMany<TData extends JobData>(em: EntityManager, queue: string, jobs: ReadonlyArray<{ data: TData } & EnqueueOptions>): Promise<void>;
   /**
    * `enqueueMany` over any queues, sent with the transaction's COMMIT in its round trip (an outbox
-   * write nothing in the transaction reads back). It wakes nobody: the caller calls `announce`
-   * once the transaction committed, so no commit holds the notification lock (decision 89).
+   * write nothing in the transaction reads back). It wakes nobody unless `wake` says so (a NOTIFY
+   * with the COMMIT: for rare writes): a hot path calls `announce` once the transaction committed,
+   * so that no commit holds PostgreSQL's notification lock (decision 89).
    */
-  enqueueAtCommit(em: EntityManager, jobs: readonly QueuedJob[]): Promise<void>;
+  enqueueAtCommit(em: EntityManager, jobs: readonly QueuedJob[], options?: { wake?: boolean }): Promise<void>;
   /**
    * Tells the workers of `queues` on every process that jobs are due: coalesced, at most one
    * notification per few milliseconds per process, the queues named since the last one.
@@ -279,7 +280,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       );
       if (jobs.some((job) => !job.delaySeconds)) await notifyAtCommit(db, queue);
     },
-    async enqueueAtCommit(em, jobs) {
+    async enqueueAtCommit(em, jobs, enqueueOptions = {}) {
       if (jobs.length === 0) return;
       const db: Db = {
         async executeSql(text, values = []) {
@@ -287,6 +288,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
           return { rows: [] };
         },
       };
+      if (enqueueOptions.wake) await db.executeSql('SELECT pg_notify($1, $2)', [JOBS_DUE_CHANNEL, [...new Set(jobs.map((job) => job.queue))].join(',')]);
       await boss.insert(
         jobs.map((job) => ({
           name: job.queue,

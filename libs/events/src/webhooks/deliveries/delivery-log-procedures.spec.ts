@@ -31,7 +31,7 @@ const at = (base: number, offsetSeconds: number) => new Date(base + offsetSecond
 describe('webhook delivery log', () => {
   let bed: WebhookTestBed;
   beforeAll(async () => {
-    bed = await createWebhookTestBed(createDeliveryLogProcedures({ retentionDays: RETENTION_DAYS }));
+    bed = await createWebhookTestBed((jobs) => createDeliveryLogProcedures({ retentionDays: RETENTION_DAYS, jobs, jobExpirySeconds: 60 }));
   });
   afterAll(() => bed.close());
 
@@ -259,11 +259,13 @@ describe('webhook delivery log', () => {
       const { woken } = await bed.listenForWakeUp();
 
       const view = await bed.call<DeliveryView>('webhooks.deliveries.redeliver', { id }, bed.manager(organization));
-      await woken;
+      // Its job's queue, woken at commit; the job sends it.
+      await expect(woken).resolves.toMatch(/^webhook\.deliver\.\d+$/);
       expect(view).toMatchObject({ id, status: 'pending', attemptCount: 5, attemptsLeft: 5, completedAt: null, idempotencyKey: before.idempotency_key });
       // Due at once: the same instant as the change (both now() of its transaction).
       expect(view.nextAttemptAt).toBe(view.updatedAt);
       expect(await stored(id)).toEqual({ ...before, status: 'pending', attempts_left: 5, completed_at: null });
+      expect((await bed.claimDue()).map((delivery) => delivery.id)).toContain(id);
     });
 
     it('takes over a delivery whose worker lease ran out', async () => {
@@ -300,6 +302,8 @@ describe('webhook delivery log', () => {
 
   describe('webhooks.endpoints.recover', () => {
     it('re-queues exactly the failed deliveries of the endpoint created in [since, until), and wakes the workers', async () => {
+      // Jobs of earlier tests' deliveries are not this test's.
+      await bed.claimDue();
       const organization = await bed.organization();
       const endpoint = await bed.endpoint(organization);
       const other = await bed.endpoint(organization);
@@ -320,7 +324,7 @@ describe('webhook delivery log', () => {
       await expect(
         bed.call('webhooks.endpoints.recover', { id: endpoint, since: at(base, 0), until: at(base, 60) }, bed.manager(organization)),
       ).resolves.toEqual({ requeued: 3 });
-      await woken;
+      await expect(woken).resolves.toMatch(/^webhook\.deliver\.\d+$/);
       for (const id of inWindow) {
         expect(await stored(id)).toMatchObject({ status: 'pending', attempts_left: 5, attempt_count: 5, completed_at: null });
       }
@@ -333,6 +337,9 @@ describe('webhook delivery log', () => {
       await expect(bed.call('webhooks.endpoints.recover', { id: endpoint, since: at(base, -10) }, bed.manager(organization))).resolves.toEqual({
         requeued: 0,
       });
+      // Each re-queued delivery has its job: a worker sends the five of them.
+      // (And the one that was pending all along.)
+      expect((await bed.claimDue()).map((delivery) => delivery.id).sort()).toEqual([...inWindow, untouched[0], untouched[1], untouched[4]].sort());
     });
 
     it('refuses a window that ends before it starts or reaches past the retention period (400)', async () => {

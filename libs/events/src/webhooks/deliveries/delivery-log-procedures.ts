@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, defineProcedure, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { conflict, defineProcedure, notFound, validationFailed, type AnyProcedure, type JobQueue } from '@mrp/platform';
 import { endpointOwner, platformInputProperty, type EndpointOwner } from '../endpoints/endpoint-owner';
 import { decodeDeliveryCursor, encodeDeliveryCursor } from './delivery-cursor';
 import { buildDeliveryListQuery, ownerCondition } from './delivery-list-query';
-import { wakeDeliveryWorkers } from './delivery-wakeup';
+import { deliveryJob, type DeliveryToQueue } from './delivery-queue';
 import {
   DELIVERY_COLUMNS,
   DeliveryAttemptViewSchema,
@@ -24,6 +24,9 @@ export const MAX_DELIVERY_PAGE_SIZE = 100;
 export interface DeliveryLogProcedureDeps {
   /** WEBHOOK_RETENTION_DAYS: recover refuses a window reaching further back than the log is kept. */
   retentionDays?: number;
+  /** Queues the job of each delivery sent again. */
+  jobs: Pick<JobQueue, 'enqueueAtCommit'>;
+  jobExpirySeconds: number;
 }
 
 const Id = Type.String({ format: 'uuid' });
@@ -61,7 +64,7 @@ function checkWindow(since: string | undefined, until: string | undefined): void
   }
 }
 
-export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RETENTION_DAYS }: DeliveryLogProcedureDeps = {}): AnyProcedure[] {
+export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RETENTION_DAYS, jobs, jobExpirySeconds }: DeliveryLogProcedureDeps): AnyProcedure[] {
   const list = defineProcedure({
     name: 'webhooks.deliveries.list',
     summary: 'The delivery log: deliveries to your endpoints, newest first, filtered and paginated',
@@ -172,12 +175,12 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
       const owned = ownerCondition(owner);
       // One statement, so a worker's claim cannot slip between a check and the change: a claim that
       // commits first leaves `locked_until` ahead and this matches nothing.
-      const [row] = await ctx.em.execute<DeliveryRow[]>(
+      const [row] = await ctx.em.execute<Array<DeliveryRow & Pick<DeliveryToQueue, 'delivery_queue' | 'organization_id'>>>(
         `UPDATE webhook_deliveries d SET ${REQUEUE}
            FROM webhook_endpoints e
           WHERE d.id = ?::uuid AND e.id = d.endpoint_id AND ${owned.sql} AND e.state = 'enabled' AND d.status <> 'filtered'
             AND (d.locked_until IS NULL OR d.locked_until <= now())
-          RETURNING ${DELIVERY_COLUMNS}`,
+          RETURNING ${DELIVERY_COLUMNS}, d.organization_id, e.delivery_queue`,
         [input.id, ...owned.params],
       );
       if (!row) {
@@ -191,7 +194,7 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
         if (found.state !== 'enabled') throw disabledEndpoint();
         throw conflict('A worker is sending this delivery right now; try again when the attempt is over');
       }
-      await wakeDeliveryWorkers(ctx.em);
+      await jobs.enqueueAtCommit(ctx.em, [deliveryJob({ ...row, id: input.id }, jobExpirySeconds)], { wake: true });
       return toDeliveryView(row);
     },
   });
@@ -224,18 +227,17 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
       if (endpoint.state !== 'enabled') throw disabledEndpoint();
       const window = input.until === undefined ? '' : 'AND d.created_at < ?::timestamptz';
       // Failed deliveries are never held by a worker (it claims pending ones only): no lock to respect.
+      // Each gets a job: its earlier ones are settled.
       // The endpoint's window is a range of `webhook_deliveries_endpoint`.
-      const [{ requeued }] = await ctx.em.execute<Array<{ requeued: number }>>(
-        `WITH requeued AS (
-           UPDATE webhook_deliveries d SET ${REQUEUE}
-            WHERE d.endpoint_id = ?::uuid AND d.status = 'failed' AND d.created_at >= ?::timestamptz ${window}
-           RETURNING 1
-         )
-         SELECT count(*)::int AS requeued FROM requeued`,
+      const requeued = await ctx.em.execute<DeliveryToQueue[]>(
+        `UPDATE webhook_deliveries d SET ${REQUEUE}
+           FROM webhook_endpoints e
+          WHERE d.endpoint_id = ?::uuid AND e.id = d.endpoint_id AND d.status = 'failed' AND d.created_at >= ?::timestamptz ${window}
+          RETURNING d.id, d.organization_id, e.delivery_queue, d.next_attempt_at`,
         [input.id, input.since, ...(input.until === undefined ? [] : [input.until])],
       );
-      if (requeued > 0) await wakeDeliveryWorkers(ctx.em);
-      return { requeued };
+      await jobs.enqueueAtCommit(ctx.em, requeued.map((delivery) => deliveryJob(delivery, jobExpirySeconds)), { wake: true });
+      return { requeued: requeued.length };
     },
   });
 

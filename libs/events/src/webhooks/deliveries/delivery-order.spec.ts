@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId, systemPrincipal } from '@mrp/platform';
 import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
-import { claimDueDeliveries, sequenceDeliveries } from './delivery-queue';
+import { sequenceDeliveries } from './delivery-queue';
 import { WEBHOOK_DELIVERY_PERMISSION, createRecordAttemptsProcedure, type AttemptResult } from './record-attempts';
 
 describe('delivery numbering and per-record order', () => {
@@ -10,7 +10,10 @@ describe('delivery numbering and per-record order', () => {
   const em = () => bed.db.orm.em.fork() as EntityManager;
 
   beforeAll(async () => {
-    bed = await createWebhookTestBed([createRecordAttemptsProcedure({ retryBaseSeconds: 30, notifyOperators: async () => undefined })]);
+    // Retries come due in about a second, for the test to wait for one.
+    bed = await createWebhookTestBed((jobs) => [
+      createRecordAttemptsProcedure({ retryBaseSeconds: 1, notifyOperators: async () => undefined, jobs, jobExpirySeconds: 60 }),
+    ]);
   });
   afterAll(() => bed.close());
 
@@ -18,8 +21,7 @@ describe('delivery numbering and per-record order', () => {
     (await bed.sql<{ id: string; sequence: string | null }>('SELECT id, sequence FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY queue_position', [endpointId])).map(
       (row) => [row.id, row.sequence === null ? null : Number(row.sequence)],
     );
-  const claim = async (endpointId: string) =>
-    (await claimDueDeliveries(em(), { limit: 100, perEndpoint: 100, leaseSeconds: 30 })).filter((delivery) => delivery.endpointId === endpointId);
+  const claim = async (endpointId: string) => (await bed.claimDue()).filter((delivery) => delivery.endpointId === endpointId);
   const outcome = (deliveryId: string, attempt: number, result: 'succeeded' | 'failed'): AttemptResult => ({
     deliveryId,
     attempt,
@@ -72,7 +74,7 @@ describe('delivery numbering and per-record order', () => {
     expect(rows).toEqual([{ id: kept, sequence: expect.any(String) }]);
   });
 
-  it('claims only numbered deliveries, and of an ordered record one at a time until the one before settles for good', async () => {
+  it('sends the deliveries about one record one at a time, each after the one before settles for good, other records not held', async () => {
     const organization = await bed.organization();
     const endpoint = await bed.endpoint(organization);
     const [recordA, recordB] = [newId(), newId()];
@@ -84,8 +86,7 @@ describe('delivery numbering and per-record order', () => {
     await bed.sql('UPDATE webhook_deliveries SET ordering_key = ? WHERE id IN (?, ?, ?)', [recordA, a1, a2, a3]);
     await bed.sql('UPDATE webhook_deliveries SET ordering_key = ? WHERE id = ?', [recordB, b1]);
 
-    expect(await claim(endpoint)).toEqual([]);
-    await sequenceDeliveries(em());
+    // Their jobs number them first; a2 and a3 wait behind a1, and their jobs end with nothing to send.
     const first = await claim(endpoint);
     expect(first.map((delivery) => delivery.id).sort()).toEqual([a1, b1, loose].sort());
     expect(first.find((delivery) => delivery.id === a1)).toMatchObject({ sequence: 1, orderingKey: recordA });
@@ -93,8 +94,11 @@ describe('delivery numbering and per-record order', () => {
     // a1 fails and waits for its retry: a2 and a3 wait behind it; b1 succeeds.
     await record([outcome(a1, 1, 'failed'), outcome(b1, 1, 'succeeded'), outcome(loose, 1, 'succeeded')]);
     expect(await claim(endpoint)).toEqual([]);
-    await bed.sql('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = ?', [a1]);
+    // Its retry's job comes due with it, about a second later.
+    const [{ due_in }] = await bed.sql<{ due_in: number }>('SELECT extract(epoch FROM next_attempt_at - now())::float8 AS due_in FROM webhook_deliveries WHERE id = ?', [a1]);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due_in * 1000) + 100));
     expect((await claim(endpoint)).map((delivery) => delivery.id)).toEqual([a1]);
+    // Settling a1 gives a2 a job of its own.
     await record([outcome(a1, 2, 'succeeded')]);
     expect((await claim(endpoint)).map((delivery) => delivery.id)).toEqual([a2]);
 

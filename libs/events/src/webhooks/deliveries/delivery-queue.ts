@@ -1,5 +1,55 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlTextArray } from '@mrp/platform';
+import { sqlTextArray, type QueuedJob } from '@mrp/platform';
+
+/** How many queues deliveries are sent through (decision 154); their migration makes them. */
+export const DELIVERY_QUEUE_COUNT = 16;
+
+/** The queue of the organizations whose endpoints have `delivery_queue` = `n`. */
+export function deliveryQueueName(n: number): string {
+  return `webhook.deliver.${n}`;
+}
+
+export const DELIVERY_QUEUES: readonly string[] = Array.from({ length: DELIVERY_QUEUE_COUNT }, (_, n) => deliveryQueueName(n));
+
+/** What a delivery's job carries: the delivery (its row says the rest). */
+export interface DeliveryJobData {
+  deliveryId: string;
+  organizationId: string | null;
+  [key: string]: unknown;
+}
+
+/** A delivery, as far as its next job needs: its organization's queue, and when it is due. */
+export interface DeliveryToQueue {
+  id: string;
+  organization_id: string | null;
+  delivery_queue: number;
+  next_attempt_at: Date | string;
+}
+
+/** The job that sends `delivery` when it is due. */
+export function deliveryJob(delivery: DeliveryToQueue, expireInSeconds: number): QueuedJob<DeliveryJobData> {
+  return {
+    queue: deliveryQueueName(delivery.delivery_queue),
+    data: { deliveryId: delivery.id, organizationId: delivery.organization_id },
+    startAt: new Date(delivery.next_attempt_at),
+    expireInSeconds,
+  };
+}
+
+/**
+ * How long a claim holds a delivery unless renewed: a live worker renews its claims every third of
+ * it (its heartbeat), so the deliveries of a worker that died are free this long after its last beat.
+ */
+export const DELIVERY_LEASE_SECONDS = 10;
+
+/**
+ * A delivery job's expiry, counted from its fetch. pg-boss 10 cannot extend a running job, so a
+ * send that outlasts it (a slow receiver) has its job run again while the worker still holds the
+ * claim: that run finds the delivery held and queues its job again for when the claim would run
+ * out (`claimDeliveries`' `held`). A worker that died has its jobs run again this long after it
+ * fetched them, plus pg-boss's maintenance interval, and finds its claims run out by then.
+ */
+export const DELIVERY_JOB_EXPIRY_SECONDS = DELIVERY_LEASE_SECONDS + 2;
 
 /** A delivery a worker holds until `lockedUntil`, with what it needs to send it. */
 export interface ClaimedDelivery {
@@ -27,17 +77,6 @@ export interface ClaimedDelivery {
     previousSecretCiphertext: string | null;
     previousSecretExpiresAt: Date | null;
   };
-}
-
-export interface ClaimOptions {
-  /** At most this many deliveries in all. */
-  limit: number;
-  /** At most this many per endpoint, for endpoints the caller is not already sending to. */
-  perEndpoint: number;
-  /** Endpoints the caller is already sending to, with how many more it may start for each (0 = none). */
-  freeSlots?: ReadonlyMap<string, number>;
-  /** How long the claim holds: past it, a delivery whose worker died is free to claim again. */
-  leaseSeconds: number;
 }
 
 interface ClaimedRow {
@@ -70,7 +109,7 @@ export const UNKNOWN_OUTCOME =
  * Numbers the deliveries queued since the last numbering (`webhook_sequence_deliveries`, a
  * database function): per endpoint, from its counter, in the order they were queued, those
  * committed by now. Every delivery is numbered before it may go (`mayGoNowSql`); whoever sends
- * deliveries calls this first (the claim below, a job handler), each endpoint's numbering waiting
+ * deliveries calls this first (before `claimDeliveries`), each endpoint's numbering waiting
  * for another one under way. `endpointIds` narrows it to those endpoints. Returns how many it numbered.
  */
 export async function sequenceDeliveries(em: EntityManager, endpointIds?: readonly string[]): Promise<number> {
@@ -95,52 +134,37 @@ export function mayGoNowSql(alias: string): string {
        AND earlier.status = 'pending' AND earlier.sequence < ${alias}.sequence)))`;
 }
 
-/** How far down the due queue one claim looks, per delivery it may take; bounds its cost however long the queue is. */
-const CANDIDATES_PER_CLAIMED = 4;
-const MAX_CANDIDATES = 1000;
-
 /**
- * Claims due deliveries nobody holds that may go now (`mayGoNowSql`): pending, due, and not locked
- * or with an expired lock; number them first (`sequenceDeliveries`).
- * `FOR UPDATE SKIP LOCKED` lets any number of workers (and sweeps) claim at once, each delivery
- * going to one of them. Per endpoint at most its free slots are taken, oldest first, so one slow
- * endpoint with a long queue cannot fill a claim.
+ * Claims the deliveries whose jobs a worker fetched, those that may go now (`mayGoNowSql`):
+ * pending, due, and not held by another claim (a job's duplicate) or held by a claim that ran
+ * out; number them first (`sequenceDeliveries`). The rest need nothing from these jobs: settled,
+ * held back behind an earlier delivery about their record (its settling queues their job), or due
+ * later (their retry has its own job). Those held by a live claim are answered as `held`, with
+ * when the claim runs out, for their jobs to be queued again then. Rows are locked in id order and
+ * waited for, never skipped: a delivery being numbered or recorded right now is not passed over.
  */
-export async function claimDueDeliveries(em: EntityManager, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  const busy = [...(options.freeSlots ?? new Map<string, number>())];
-  const full = busy.filter(([, free]) => free <= 0).map(([id]) => id);
-  const partial = busy.filter(([, free]) => free > 0);
+export async function claimDeliveries(
+  em: EntityManager,
+  deliveryIds: readonly string[],
+  leaseSeconds: number,
+): Promise<{ claimed: ClaimedDelivery[]; held: DeliveryToQueue[] }> {
   const rows = await em.execute<ClaimedRow[]>(
-    `WITH due AS (
-       SELECT d.id, d.endpoint_id, d.next_attempt_at, e.id IS NULL AS orphaned FROM webhook_deliveries d
+    `WITH requested AS (
+       SELECT d.id, e.id IS NULL AS orphaned FROM webhook_deliveries d
          LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-          AND (d.locked_until IS NULL OR d.locked_until < now())
-          AND d.endpoint_id <> ALL(?::uuid[])
-          -- Implied by the next line, written out so the plan reads \`webhook_deliveries_due\` (numbered deliveries only).
-          AND d.sequence IS NOT NULL
-          AND ${mayGoNowSql('d')}
-        ORDER BY d.next_attempt_at
-        LIMIT ?
+        WHERE d.id = ANY(?::uuid[]) AND d.status = 'pending'
      ), orphans_dropped AS (
        -- Queued by a change that committed after its endpoint was deleted (no foreign key locks the
        -- endpoint, decision 89): nothing is owed to an endpoint that is gone.
-       DELETE FROM webhook_deliveries d USING due WHERE d.id = due.id AND due.orphaned
-     ), candidates AS (
-       SELECT id, endpoint_id, next_attempt_at FROM due WHERE NOT orphaned
-     ), ranked AS (
-       SELECT c.id, c.next_attempt_at,
-              row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) AS place,
-              coalesce(slots.free, ?::int) AS free
-         FROM candidates c
-         LEFT JOIN unnest(?::uuid[], ?::int[]) AS slots(endpoint_id, free) ON slots.endpoint_id = c.endpoint_id
+       DELETE FROM webhook_deliveries d USING requested r WHERE d.id = r.id AND r.orphaned
      ), chosen AS (
        SELECT d.id FROM webhook_deliveries d
-        WHERE d.id IN (SELECT id FROM ranked WHERE place <= free)
-          AND d.status = 'pending' AND (d.locked_until IS NULL OR d.locked_until < now())
-        ORDER BY d.next_attempt_at
-        LIMIT ?
-        FOR UPDATE OF d SKIP LOCKED
+        WHERE d.id IN (SELECT id FROM requested WHERE NOT orphaned)
+          AND d.status = 'pending' AND d.next_attempt_at <= now()
+          AND (d.locked_until IS NULL OR d.locked_until < now())
+          AND ${mayGoNowSql('d')}
+        ORDER BY d.id
+        FOR UPDATE OF d
      ), unrecorded AS (
        -- The attempt a worker claimed and never recorded (it died after sending, or lost its
        -- database): it counts, as an attempt of unknown outcome, before this claim makes the next.
@@ -162,18 +186,21 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
                 (SELECT b.body FROM webhook_event_bodies b WHERE b.event_id = d.event_id) AS body, d.idempotency_key, d.sequence, d.ordering_key,
                 d.attempt_count, d.attempts_left, e.url, e.state, e.signing, e.secret_hash, e.secret_ciphertext,
                 e.previous_secret_hash, e.previous_secret_ciphertext, e.previous_secret_expires_at`,
-    [
-      sqlTextArray(full),
-      Math.min(MAX_CANDIDATES, options.limit * CANDIDATES_PER_CLAIMED),
-      options.perEndpoint,
-      sqlTextArray(partial.map(([id]) => id)),
-      `{${partial.map(([, free]) => free).join(',')}}`,
-      options.limit,
-      UNKNOWN_OUTCOME,
-      options.leaseSeconds,
-    ],
+    [sqlTextArray(deliveryIds), UNKNOWN_OUTCOME, leaseSeconds],
   );
-  return rows.map((row) => ({
+  const claimed = new Set(rows.map((row) => row.id));
+  const unclaimed = deliveryIds.filter((id) => !claimed.has(id));
+  // Held by a live claim: their job is needed again when the claim would run out, in case its worker dies.
+  const held =
+    unclaimed.length === 0
+      ? []
+      : await em.execute<DeliveryToQueue[]>(
+          `SELECT d.id, d.organization_id, e.delivery_queue, d.locked_until AS next_attempt_at
+             FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE d.id = ANY(?::uuid[]) AND d.status = 'pending' AND d.locked_until >= now()`,
+          [sqlTextArray(unclaimed)],
+        );
+  return { held, claimed: rows.map((row) => ({
     id: row.id,
     endpointId: row.endpoint_id,
     organizationId: row.organization_id,
@@ -195,7 +222,7 @@ export async function claimDueDeliveries(em: EntityManager, options: ClaimOption
       previousSecretCiphertext: row.previous_secret_ciphertext,
       previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
     },
-  }));
+  })) };
 }
 
 /** Gives claimed deliveries back before their lease runs out (a worker stopping with work it did not start). */

@@ -12,7 +12,9 @@ describe('deleting endpoints while the worker records attempts to them', () => {
   const worker = systemPrincipal('webhook-delivery', { permissions: [WEBHOOK_DELIVERY_PERMISSION] });
 
   beforeAll(async () => {
-    bed = await createWebhookTestBed([createRecordAttemptsProcedure({ retryBaseSeconds: 30, notifyOperators: async () => undefined })]);
+    bed = await createWebhookTestBed((jobs) => [
+      createRecordAttemptsProcedure({ retryBaseSeconds: 30, notifyOperators: async () => undefined, jobs, jobExpirySeconds: 60 }),
+    ]);
   });
   afterAll(() => bed.close());
 

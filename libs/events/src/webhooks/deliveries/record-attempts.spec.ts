@@ -8,8 +8,9 @@ describe('webhooks.deliveries.recordAttempts', () => {
   const worker = systemPrincipal('webhook-delivery', { permissions: [WEBHOOK_DELIVERY_PERMISSION] });
 
   beforeAll(async () => {
-    const procedure = createRecordAttemptsProcedure({ retryBaseSeconds: 30, notifyOperators: async (_scope, message) => notices.push(message) });
-    bed = await createWebhookTestBed([procedure]);
+    bed = await createWebhookTestBed((jobs) => [
+      createRecordAttemptsProcedure({ retryBaseSeconds: 30, notifyOperators: async (_scope, message) => notices.push(message), jobs, jobExpirySeconds: 60 }),
+    ]);
   });
   afterAll(() => bed.close());
 
@@ -35,9 +36,9 @@ describe('webhooks.deliveries.recordAttempts', () => {
       { attempts: [result(deliveryId), result(deliveryId)] },
       worker,
     );
-    expect(recorded).toEqual({ recorded: 1 });
+    expect(recorded).toEqual({ recorded: 1, nextRetryInSeconds: null, released: 0 });
     const again = await bed.call<{ recorded: number }>('webhooks.deliveries.recordAttempts', { attempts: [result(deliveryId)] }, worker);
-    expect(again).toEqual({ recorded: 0 });
+    expect(again).toEqual({ recorded: 0, nextRetryInSeconds: null, released: 0 });
     const attempts = await bed.sql('SELECT attempt FROM webhook_delivery_attempts WHERE delivery_id = ?', [deliveryId]);
     expect(attempts).toHaveLength(1);
     const [delivery] = await bed.sql<{ status: string; attempt_count: number }>('SELECT status, attempt_count FROM webhook_deliveries WHERE id = ?', [deliveryId]);

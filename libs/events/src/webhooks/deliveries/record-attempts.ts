@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { defineProcedure, sqlTextArray, type PendingEvent } from '@mrp/platform';
+import { defineProcedure, sqlTextArray, type JobQueue, type PendingEvent } from '@mrp/platform';
 import { createEvent } from '../../catalog/create-event';
 import { ATTEMPTS_PER_ROUND, retryDelaySeconds } from './retry-schedule';
+import { deliveryJob } from './delivery-queue';
 
 /** What the delivery worker's system principal holds, and nothing else does. */
 export const WEBHOOK_DELIVERY_PERMISSION = 'system.webhook-delivery';
@@ -44,6 +45,9 @@ export type AttemptResult = Static<typeof AttemptResultSchema>;
 
 export interface RecordAttemptsDeps {
   retryBaseSeconds: number;
+  /** Queues a retry's job, and the job of the next delivery about a record once the one before it settles. */
+  jobs: Pick<JobQueue, 'enqueueAtCommit'>;
+  jobExpirySeconds: number;
   notifyOperators: OperatorNotifier;
   random?: () => number;
 }
@@ -69,6 +73,17 @@ interface LockedEndpoint {
 
 /** At most one notice of deliveries failing for good per endpoint in this long; the count says how many. */
 export const FAILURE_NOTICE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** A delivery as the recording left it, with the queue its next job goes to. */
+interface ChangedDelivery {
+  id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  next_attempt_at: Date | string;
+  organization_id: string | null;
+  endpoint_id: string;
+  ordering_key: string | null;
+  delivery_queue: number;
+}
 
 interface DeliveryChange {
   id: string;
@@ -107,7 +122,13 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
     scope: 'system',
     permission: WEBHOOK_DELIVERY_PERMISSION,
     input: Type.Object({ attempts: Type.Array(AttemptResultSchema, { minItems: 1, maxItems: 1000 }) }, { additionalProperties: false }),
-    output: Type.Object({ recorded: Type.Integer() }),
+    output: Type.Object({
+      recorded: Type.Integer(),
+      /** When the soonest retry recorded here is due, in seconds from now; null: none. */
+      nextRetryInSeconds: Type.Union([Type.Number(), Type.Null()]),
+      /** Deliveries about a record that may go now, the one before them having settled here. */
+      released: Type.Integer(),
+    }),
     async handler(ctx, input) {
       const ids = [...new Set(input.attempts.map((result) => result.deliveryId))].sort();
       // The endpoints first, then the deliveries: the order webhooks.endpoints.delete takes them
@@ -126,7 +147,7 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
         seen.add(result.deliveryId);
         return true;
       });
-      if (current.length === 0) return { recorded: 0 };
+      if (current.length === 0) return { recorded: 0, nextRetryInSeconds: null, released: 0 };
 
       const changes: DeliveryChange[] = [];
       const failedForGood: AttemptResult[] = [];
@@ -153,7 +174,7 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
       const sent = current.filter((result) => result.outcome !== 'endpoint-disabled');
       const endpointChanges = endpointHealthChanges(endpoints, sent, deliveries, ctx.emit);
       // One statement writes it all: the attempts, the deliveries' new state, the endpoints' health.
-      await ctx.em.execute(
+      const changed = await ctx.em.execute<ChangedDelivery[]>(
         `WITH attempts AS (
            INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_headers, response_body)
            SELECT a."deliveryId", a.attempt, a."startedAt", a."durationMs", a."statusCode", a.error, a."responseHeaders", a."responseBody"
@@ -168,6 +189,7 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
              FROM jsonb_to_recordset(?::jsonb) AS c(id uuid, status text, attempt_count int, attempts_left int,
                   delay_seconds float8, last_status_code int, last_error text)
             WHERE d.id = c.id
+           RETURNING d.id, d.status, d.next_attempt_at, d.organization_id, d.endpoint_id, d.ordering_key
          ), endpoints AS (
            UPDATE webhook_endpoints e SET
               consecutive_failures = u.consecutive_failures,
@@ -178,14 +200,44 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
              FROM jsonb_to_recordset(?::jsonb) AS u(id uuid, consecutive_failures int, disabled_reason text)
             WHERE e.id = u.id
          )
-         SELECT 1`,
+         SELECT c.*, e.delivery_queue FROM deliveries c JOIN webhook_endpoints e ON e.id = c.endpoint_id`,
         [JSON.stringify(sent), JSON.stringify(changes), JSON.stringify(endpointChanges)],
       );
 
+      const retries = changed.filter((delivery) => delivery.status === 'pending');
+      const successors = await nextInRecordOrder(ctx.em, changed.filter((delivery) => delivery.status !== 'pending' && delivery.ordering_key !== null));
+      await deps.jobs.enqueueAtCommit(
+        ctx.em,
+        [...retries, ...successors].map((delivery) => deliveryJob(delivery, deps.jobExpirySeconds)),
+      );
+
       await announceFailures(ctx, deps, endpoints, deliveries, failedForGood);
-      return { recorded: current.length };
+      const soonest = Math.min(...retries.map((delivery) => new Date(delivery.next_attempt_at).getTime()));
+      return {
+        recorded: current.length,
+        nextRetryInSeconds: Number.isFinite(soonest) ? Math.max(0, (soonest - Date.now()) / 1000) : null,
+        released: successors.length,
+      };
     },
   });
+}
+
+/**
+ * For each settled delivery about a record, the next one of its endpoint about that record, now
+ * free to go (`mayGoNowSql`): its own job found it held back, so it gets another. One that is not
+ * numbered yet has its first job still to come, and is left to it.
+ */
+async function nextInRecordOrder(em: EntityManager, settled: readonly ChangedDelivery[]): Promise<Array<Omit<ChangedDelivery, 'status'>>> {
+  if (settled.length === 0) return [];
+  return em.execute<Array<Omit<ChangedDelivery, 'status'>>>(
+    `SELECT DISTINCT ON (d.endpoint_id, d.ordering_key) d.id, d.next_attempt_at, d.organization_id, d.endpoint_id, d.ordering_key, e.delivery_queue
+       FROM webhook_deliveries d
+       JOIN unnest(?::uuid[], ?::uuid[]) AS s(endpoint_id, ordering_key) ON d.endpoint_id = s.endpoint_id AND d.ordering_key = s.ordering_key
+       JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      WHERE d.status = 'pending' AND d.sequence IS NOT NULL
+      ORDER BY d.endpoint_id, d.ordering_key, d.sequence`,
+    [sqlTextArray(settled.map((delivery) => delivery.endpoint_id)), sqlTextArray(settled.map((delivery) => delivery.ordering_key as string))],
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ChannelListener } from '@mrp/platform';
 import { createEventDispatcher } from '../../bus/event-dispatcher';
 import { InProcessEventBus } from '../../bus/in-process-event-bus';
 import { createWebhookOutbox, deliveryBody, webhookDeliveryStatements, type MemberAccessSql, type ReaderAccess, type WebhookOutbox } from './webhook-outbox';
-import { claimDueDeliveries, sequenceDeliveries } from './delivery-queue';
+import { sequenceDeliveries } from './delivery-queue';
 
 const recordCreated = (organizationId: string): EventEnvelope => ({
   id: newId(),
@@ -55,7 +55,13 @@ describe('the webhook outbox with routes kept in memory', () => {
 
   beforeAll(async () => {
     bed = await createWebhookTestBed([]);
-    outbox = createWebhookOutbox(async () => new Map(), () => void wakeUps++, webhookDeliveryStatements(noMembers));
+    const jobs = bed.jobs;
+    outbox = createWebhookOutbox(
+      async () => new Map(),
+      { enqueueAtCommit: (tx, queued) => jobs.enqueueAtCommit(tx, queued), announce: () => void wakeUps++ },
+      webhookDeliveryStatements(noMembers),
+      60,
+    );
     listener = await listenForRouteChanges({ databaseUrl: bed.db.database.url, logger: silentLogger, caches: [outbox.routes] });
   });
   afterAll(async () => {
@@ -178,7 +184,7 @@ describe('the webhook outbox with routes kept in memory', () => {
     await queueing.commit();
     expect(await deliveriesTo(endpoint)).toBe(1);
     await sequenceDeliveries(em());
-    const claimed = await claimDueDeliveries(em(), { limit: 100, perEndpoint: 100, leaseSeconds: 30 });
+    const claimed = await bed.claimDue();
     expect(claimed.filter((delivery) => delivery.endpointId === endpoint)).toEqual([]);
     expect(await deliveriesTo(endpoint)).toBe(0);
   });
@@ -212,7 +218,7 @@ describe('the webhook outbox with routes kept in memory', () => {
         ['finance-reader', { roleIds: [finance], permissions: ['records.read'] }],
         ['finance-no-read', { roleIds: [finance], permissions: [] }],
       ]);
-      const reading = createWebhookOutbox(async () => new Map(), () => undefined, webhookDeliveryStatements(membersOf(readers)));
+      const reading = createWebhookOutbox(async () => new Map(), bed.jobs, webhookDeliveryStatements(membersOf(readers)), 60);
       const organization = await bed.organization();
       const endpoints: Record<string, string> = {};
       for (const principal of ['reader', 'finance-reader', 'finance-no-read', 'gone']) {

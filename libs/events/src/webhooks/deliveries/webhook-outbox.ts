@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePreparedAtCommit, newId, preparedStatement, sqlTextArray, type EventEnvelope, type PreparedStatement } from '@mrp/platform';
+import { executePreparedAtCommit, newId, preparedStatement, sqlTextArray, type EventEnvelope, type JobQueue, type PreparedStatement, type QueuedJob } from '@mrp/platform';
 import { eventMatches } from '../../bus/subscription-pattern';
 import type { EventPersister } from '../../bus/event-dispatcher';
 import { RouteCache } from '../../bus/route-cache';
+import { deliveryQueueName, type DeliveryJobData } from './delivery-queue';
 
 /** Each user's member organizations (authz's directory, handed in by the composition root). */
 export type MemberOrganizations = (em: EntityManager, userIds: readonly string[]) => Promise<Map<string, string[]>>;
@@ -24,6 +25,8 @@ interface RoutableEndpoint {
   id: string;
   organization_id: string | null;
   subscriptions: string[];
+  /** The queue its deliveries are sent through (its organization's). */
+  delivery_queue: number;
 }
 
 /**
@@ -178,12 +181,15 @@ const NO_ORGANIZATION = '00000000-0000-0000-0000-000000000000';
 /** `webhook.*` events are about delivery itself; queueing them could feed a failing endpoint its own failures. */
 const isRoutable = (event: EventEnvelope) => !event.type.startsWith('webhook.');
 
+/** What the outbox needs of the job queue: jobs written with the COMMIT, and workers woken after it. */
+export type DeliveryJobSink = Pick<JobQueue, 'enqueueAtCommit' | 'announce'>;
+
 /**
  * The transactional outbox: inside the transaction of the change that emitted the events, one
- * delivery per (event, matching enabled endpoint) is written (one INSERT, sent with COMMIT in its
- * round trip: decision 122), and the workers are woken once it committed (`wakeWorkers`,
- * coalesced: decision 89). A rollback takes the deliveries with it; a commit means they are
- * durably queued.
+ * delivery per (event, matching enabled endpoint) is written with its job (one INSERT each, sent
+ * with COMMIT in its round trip: decision 122), and the workers of the jobs' queues are woken once
+ * it committed (`announce`, coalesced: decision 89). A rollback takes the deliveries and jobs with
+ * it; a commit means they are durably queued.
  *
  * An event is for the platform's endpoints (all of them) and for the endpoints of its
  * organization; an event about a user with no organization is for each of the user's member
@@ -194,13 +200,19 @@ export interface WebhookOutbox extends EventPersister {
   routes: RouteCache<RoutableEndpoint>;
 }
 
-export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wakeWorkers: () => void, statements: DeliveryStatements): WebhookOutbox {
-  // The events whose transaction queued deliveries; held weakly, so a rolled-back one is simply forgotten.
-  const queuedDeliveries = new WeakSet<EventEnvelope>();
+export function createWebhookOutbox(
+  memberOrganizations: MemberOrganizations,
+  jobs: DeliveryJobSink,
+  statements: DeliveryStatements,
+  /** Each job's expiry (`deliveryJobExpirySeconds`). */
+  jobExpirySeconds: number,
+): WebhookOutbox {
+  // The queues each event's transaction queued jobs on; held weakly, so a rolled-back event is simply forgotten.
+  const queuedDeliveries = new WeakMap<EventEnvelope, Set<string>>();
   const routes = new RouteCache<RoutableEndpoint>({
     load: (em, organizationIds) =>
       em.execute<RoutableEndpoint[]>(
-        `SELECT id, organization_id, subscriptions FROM webhook_endpoints
+        `SELECT id, organization_id, subscriptions, delivery_queue FROM webhook_endpoints
           WHERE state = 'enabled' AND (organization_id IS NULL OR organization_id = ANY(?::uuid[]))`,
         [sqlTextArray(organizationIds)],
       ),
@@ -211,7 +223,9 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
   return {
     routes,
     committed(events) {
-      if (events.some((event) => queuedDeliveries.has(event))) wakeWorkers();
+      const queues = new Set<string>();
+      for (const event of events) for (const queue of queuedDeliveries.get(event) ?? []) queues.add(queue);
+      if (queues.size > 0) jobs.announce(queues);
     },
     async persist(em, events) {
       const routable = events.filter(isRoutable);
@@ -227,6 +241,7 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
       if (endpoints.length === 0) return;
 
       const rows: QueuedDelivery[] = [];
+      const deliveryJobs: Array<QueuedJob<DeliveryJobData>> = [];
       const bodies = new Map<EventEnvelope, string>();
       for (const event of routable) {
         const owners = new Set(organizationsOf(event));
@@ -234,8 +249,10 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
           const ownsEvent = endpoint.organization_id === null || owners.has(endpoint.organization_id);
           if (!ownsEvent || !endpoint.subscriptions.some((pattern) => eventMatches(pattern, event))) continue;
           if (!bodies.has(event)) bodies.set(event, deliveryBody(event));
+          const id = newId();
+          const queue = deliveryQueueName(endpoint.delivery_queue);
           rows.push({
-            id: newId(),
+            id,
             endpoint_id: endpoint.id,
             event_id: event.id,
             event_type: event.type,
@@ -243,11 +260,15 @@ export function createWebhookOutbox(memberOrganizations: MemberOrganizations, wa
             record_access_role_ids: event.recordAccess ? [...event.recordAccess.roleIds] : null,
             record_id: recordIdOf(event),
           });
-          // Possibly filtered in the insert; waking the workers for nothing then costs one empty claim.
-          queuedDeliveries.add(event);
+          // Possibly filtered in the insert: its job then finds nothing to send.
+          deliveryJobs.push({ queue, data: { deliveryId: id, organizationId: endpoint.organization_id }, expireInSeconds: jobExpirySeconds });
+          const queues = queuedDeliveries.get(event) ?? new Set<string>();
+          queues.add(queue);
+          queuedDeliveries.set(event, queues);
         }
       }
       if (rows.length === 0) return;
+      await jobs.enqueueAtCommit(em, deliveryJobs);
       if (rows.length === 1) {
         const [{ id, endpoint_id, event_id, event_type, idempotency_key, record_access_role_ids, record_id }] = rows;
         await executePreparedAtCommit(em, statements.one, [

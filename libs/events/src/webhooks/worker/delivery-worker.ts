@@ -1,7 +1,17 @@
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from '@mrp/platform';
-import { claimDueDeliveries, releaseClaims, renewClaims, sequenceDeliveries, type ClaimedDelivery } from '../deliveries/delivery-queue';
+import type { JobQueue, Logger } from '@mrp/platform';
+import {
+  DELIVERY_JOB_EXPIRY_SECONDS,
+  DELIVERY_QUEUES,
+  claimDeliveries,
+  deliveryJob,
+  releaseClaims,
+  renewClaims,
+  sequenceDeliveries,
+  type ClaimedDelivery,
+  type DeliveryJobData,
+} from '../deliveries/delivery-queue';
 import type { AttemptResult } from '../deliveries/record-attempts';
 import { parseRetryAfter } from '../deliveries/retry-schedule';
 import { NO_PLAINTEXT_SECRET, NoPlaintextSecretError, resolveSigningSecrets, type WebhookSecretResolver } from '../secrets/secret-resolver';
@@ -12,27 +22,39 @@ import { WebhookSendError } from '../url-safety/webhook-send-error';
 import type { WebhookSender } from '../url-safety/webhook-sender';
 
 export interface DeliveryWorkerOptions {
-  /** Deliveries one claim takes at most. */
+  /** Jobs one fetch takes at most; by default half an endpoint's window. */
   batchSize?: number;
   /** Attempts in flight to one endpoint at most, so a slow receiver cannot take every slot. */
   perEndpointConcurrency?: number;
-  /** Attempts in flight in all. */
+  /** Deliveries held at most (waiting for their endpoint or in flight), shared among the queues with work. */
   maxInFlight?: number;
-  /**
-   * How long a claim holds a delivery unless renewed; the worker renews its claims every third of
-   * it while it lives (a heartbeat), so the deliveries of a worker that died are claimed again
-   * within this long.
-   */
+  /** How long a claim holds a delivery unless renewed (`DELIVERY_LEASE_SECONDS`); renewed every third of it. */
   leaseSeconds: number;
+  /** Every queue is looked at this often once started: delayed jobs come due, a wake-up may be lost. */
+  pollIntervalMs?: number;
+  /** The queues it sends from; all of them by default. */
+  queues?: readonly string[];
+}
+
+/** What the worker needs of the job queue: it paces its own fetching (`DeliveryWorker`). */
+export type DeliveryJobs = Pick<JobQueue, 'fetch' | 'complete' | 'fail' | 'onDue' | 'enqueueAtCommit'>;
+
+/** What recording a batch of attempts tells the worker. */
+export interface RecordedAttempts {
+  /** The soonest retry recorded, in seconds from now; null: none. */
+  nextRetryInSeconds: number | null;
+  /** Deliveries about a record set free by one before them settling (their jobs are queued). */
+  released: number;
 }
 
 export interface DeliveryWorkerDeps {
+  jobs: DeliveryJobs;
   /** A fresh ORM context for each claim (never the global one). */
   newContext(): EntityManager;
   sender: WebhookSender;
   secretResolver: WebhookSecretResolver;
   /** Records attempts through the `webhooks.deliveries.recordAttempts` procedure, as a system principal. */
-  recordAttempts(results: AttemptResult[]): Promise<void>;
+  recordAttempts(results: AttemptResult[]): Promise<RecordedAttempts>;
   logger: Logger;
   now?: () => Date;
 }
@@ -73,99 +95,96 @@ async function signatureHeaders(delivery: ClaimedDelivery, secrets: string[], ti
 
 /**
  * Claimed deliveries per endpoint (waiting or in flight), as a multiple of its concurrency: enough
- * waiting to keep its slots busy while the next claim is under way.
+ * waiting to keep its slots busy while the next fetch is under way.
  */
 const WINDOW_FACTOR = 4;
 
+/** What the worker holds for a claimed delivery until its attempt is recorded. */
+interface HeldDelivery {
+  queue: string;
+  jobIds: string[];
+  /** The attempt it was claimed for (the heartbeat renews that claim only). */
+  attempt: number;
+}
+
 /**
- * Claims due deliveries and sends them, signed, with bounded concurrency overall and per endpoint.
+ * Sends webhook deliveries from the jobs of the delivery queues (decision 154), signed, with
+ * bounded concurrency overall and per endpoint, its slots shared among organizations.
  *
- * Each endpoint has a window of claimed deliveries (four times its concurrency): they wait in a local
- * queue for one of its slots, so a claim fetches many deliveries at once instead of one per freed
- * slot, and it claims again only when an endpoint's window is half empty. A slow endpoint fills
- * its own window and no more, so it cannot starve the others. Results are recorded in batches
- * (whatever finished while the previous batch was written).
+ * Each organization's deliveries come through one of the queues. The worker fetches from the
+ * queues with work in turn, each up to its share of the slots: with one queue busy, three
+ * quarters of them (the rest stay free for an organization whose first delivery comes next);
+ * with n queues, a nth each. So no organization holds more than its share while others wait,
+ * and one that waits starts within one fetch.
  *
- * `wake()` asks for a claim now (a NOTIFY, a poll tick); `drain()` delivers what is due and returns
- * how many it attempted (the sweep). Nothing here decides what an outcome means for the delivery
- * or the endpoint: the recordAttempts procedure does.
+ * A fetched job's delivery is claimed (`claimDeliveries`) and waits in its endpoint's window for
+ * one of its slots; a queue whose endpoint has half a window waiting is not fetched from until it
+ * drains. The worker renews its claims every third of their lease while it lives (a heartbeat).
+ * Results are recorded in batches, and the jobs completed once they are: a worker that dies
+ * leaves its jobs to expire, and they run again elsewhere once its claims ran out.
+ *
+ * `start()` listens for due jobs and polls; `wake()` looks at every queue now; `drain()` delivers
+ * what is due and returns how many it attempted (the sweep). Nothing here decides what an outcome
+ * means for the delivery or the endpoint: the recordAttempts procedure does.
  */
 export class DeliveryWorker {
   private readonly batchSize: number;
   private readonly perEndpoint: number;
   private readonly window: number;
-  private readonly maxHeld: number;
+  private readonly capacity: number;
+  private readonly queues: readonly string[];
   /** Claimed, not yet sent, per endpoint. */
   private readonly waiting = new Map<string, ClaimedDelivery[]>();
   private readonly inFlightByEndpoint = new Map<string, number>();
+  private readonly queueOfEndpoint = new Map<string, string>();
   private readonly running = new Set<Promise<void>>();
-  private held = 0;
-  private finishedSinceClaim = 0;
-  private claiming: Promise<void> | null = null;
-  private wakeRequested = false;
-  /** The last claim found all there was: claim again only when told (NOTIFY, poll) or a window frees. */
-  private exhausted = false;
+  /** Every delivery claimed and not yet recorded or given back. */
+  private readonly held = new Map<string, HeldDelivery>();
+  private readonly heldByQueue = new Map<string, number>();
+  /** Queues that may have due jobs: told so, or their last fetch took all it asked for. */
+  private readonly wanting = new Set<string>();
+  private rotation = 0;
+  private pumping: Promise<void> | null = null;
+  private pumpAgain = false;
   private stopped = false;
   private results: AttemptResult[] = [];
   private recording: Promise<void> | null = null;
   private attempted = 0;
   /** While draining: how many more deliveries may be claimed. */
   private budget = Number.POSITIVE_INFINITY;
-  /** Every delivery this worker claimed and has not recorded or given back, with the attempt it claimed it for. */
-  private readonly claims = new Map<string, number>();
-  /** Claimed deliveries that keep order with a record: recording one may free the next about it. */
-  private readonly ordered = new Set<string>();
+  private readonly retryTimers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  private poll?: NodeJS.Timeout;
   private heartbeat?: NodeJS.Timeout;
+  private unsubscribe?: () => void;
 
   constructor(
     private readonly deps: DeliveryWorkerDeps,
     private readonly options: DeliveryWorkerOptions,
   ) {
-    this.batchSize = options.batchSize ?? 100;
     this.perEndpoint = options.perEndpointConcurrency ?? 16;
     this.window = this.perEndpoint * WINDOW_FACTOR;
-    this.maxHeld = (options.maxInFlight ?? 100) * WINDOW_FACTOR;
+    this.batchSize = options.batchSize ?? this.window / 2;
+    this.capacity = options.maxInFlight ?? 100;
+    this.queues = options.queues ?? DELIVERY_QUEUES;
   }
 
-  /**
-   * How long a claim holds between heartbeats: long enough for two to be missed (a slow database),
-   * short enough that a dead worker's deliveries go out again within seconds.
-   */
-  static readonly LEASE_SECONDS = 10;
-
-  /** Renews every claim held now, every third of the lease, until stopped. */
-  private beat(): void {
-    if (this.heartbeat || this.stopped) return;
-    this.heartbeat = setInterval(() => {
-      if (this.claims.size === 0) return;
-      renewClaims(this.deps.newContext(), this.claims, this.options.leaseSeconds).catch((error: unknown) =>
-        this.deps.logger.warn({ err: error, claims: this.claims.size }, 'renewing webhook delivery claims failed; they run out unless the next renewal works'),
-      );
-    }, (this.options.leaseSeconds * 1000) / 3);
-    this.heartbeat.unref();
+  /** Listens for due jobs of its queues and looks at all of them every poll interval, until stopped. */
+  start(): void {
+    if (this.unsubscribe || this.stopped) return;
+    this.unsubscribe = this.deps.jobs.onDue(this.queues, (queue) => this.want([queue]));
+    this.poll = setInterval(() => this.wake(), this.options.pollIntervalMs ?? 2000);
+    this.poll.unref();
+    this.wake();
   }
 
-  /** Claims what is due now, unless a claim is under way (it then runs once more when done). */
+  /** Looks at every queue now. */
   wake(): void {
-    this.exhausted = false;
-    this.claimSoon();
+    this.want(this.queues);
   }
 
-  private claimSoon(): void {
-    if (this.stopped) return;
-    if (this.claiming) {
-      this.wakeRequested = true;
-      return;
-    }
-    this.claiming = this.claimWhileDue()
-      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'claiming webhook deliveries failed'))
-      .finally(() => {
-        this.claiming = null;
-        if (this.wakeRequested) {
-          this.wakeRequested = false;
-          this.claimSoon();
-        }
-      });
+  private want(queues: Iterable<string>): void {
+    for (const queue of queues) this.wanting.add(queue);
+    this.pump();
   }
 
   /**
@@ -177,8 +196,8 @@ export class DeliveryWorker {
     this.budget = limit;
     try {
       this.wake();
-      while (this.claiming || this.running.size > 0) {
-        await Promise.race([...(this.claiming ? [this.claiming] : []), ...this.running]);
+      while (this.pumping || this.running.size > 0 || this.recording) {
+        await Promise.race([...(this.pumping ? [this.pumping] : []), ...(this.recording ? [this.recording] : []), ...this.running]);
       }
       await this.flushResults();
     } finally {
@@ -188,79 +207,164 @@ export class DeliveryWorker {
   }
 
   /**
-   * Stops claiming, hands back what it claimed but has not sent (another worker may take it at
-   * once), lets the attempts in flight finish (each bounded by the send timeout) and records them.
+   * Stops fetching, gives back what it claimed but has not sent (its jobs run again at once,
+   * elsewhere), lets the attempts in flight finish (each bounded by the send timeout) and records them.
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.claiming;
+    this.unsubscribe?.();
+    clearInterval(this.poll);
+    clearInterval(this.heartbeat);
+    for (const { timer } of this.retryTimers.values()) clearTimeout(timer);
+    this.retryTimers.clear();
+    await this.pumping;
     const unsent = [...this.waiting.values()].flat().map((delivery) => delivery.id);
     this.waiting.clear();
-    if (unsent.length > 0) await releaseClaims(this.deps.newContext(), unsent);
-    for (const id of unsent) {
-      this.claims.delete(id);
-      this.ordered.delete(id);
+    if (unsent.length > 0) {
+      try {
+        await releaseClaims(this.deps.newContext(), unsent);
+        await this.settleJobs(unsent, (queue, ids) => this.deps.jobs.fail(queue, ids, 'the worker stopped before sending'));
+      } catch (error) {
+        // Their claims and jobs run out instead: sent again a lease later.
+        this.deps.logger.warn({ err: error, deliveries: unsent.length }, 'giving back unsent webhook deliveries failed');
+      }
     }
     await Promise.all(this.running);
     await this.flushResults();
-    clearInterval(this.heartbeat);
   }
 
-  private claimedFor(endpointId: string): number {
-    return (this.waiting.get(endpointId)?.length ?? 0) + (this.inFlightByEndpoint.get(endpointId) ?? 0);
+  /** Settles the jobs of these held deliveries, a call per queue, and forgets them. */
+  private async settleJobs(deliveryIds: readonly string[], settle: (queue: string, jobIds: string[]) => Promise<void>): Promise<void> {
+    const byQueue = new Map<string, string[]>();
+    for (const id of deliveryIds) {
+      const held = this.held.get(id);
+      if (!held) continue;
+      this.held.delete(id);
+      this.heldByQueue.set(held.queue, (this.heldByQueue.get(held.queue) ?? 1) - 1);
+      byQueue.set(held.queue, [...(byQueue.get(held.queue) ?? []), ...held.jobIds]);
+    }
+    for (const [queue, jobIds] of byQueue) await settle(queue, jobIds);
   }
 
-  private async claimWhileDue(): Promise<void> {
-    for (;;) {
-      const room = Math.min(this.batchSize, this.maxHeld - this.held, this.budget);
-      if (this.stopped || this.exhausted || room <= 0) return;
-      this.finishedSinceClaim = 0;
-      const endpoints = new Set([...this.waiting.keys(), ...this.inFlightByEndpoint.keys()]);
-      const freeSlots = new Map([...endpoints].map((endpointId) => [endpointId, this.window - this.claimedFor(endpointId)]));
-      await sequenceDeliveries(this.deps.newContext());
-      const claimed = await claimDueDeliveries(this.deps.newContext(), {
-        limit: room,
-        perEndpoint: this.window,
-        freeSlots,
-        leaseSeconds: this.options.leaseSeconds,
+  private pump(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = this.fetchWhileRoom()
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'fetching webhook delivery jobs failed'))
+      .finally(() => {
+        this.pumping = null;
+        if (this.pumpAgain) {
+          this.pumpAgain = false;
+          this.pump();
+        }
       });
-      for (const delivery of claimed) {
-        this.claims.set(delivery.id, delivery.attempt);
-        if (delivery.orderingKey !== null) this.ordered.add(delivery.id);
-        this.enqueue(delivery);
+  }
+
+  private heldTotal(): number {
+    return this.held.size;
+  }
+
+  /** A queue's share of the slots: three quarters alone, a nth of them among n queues with work. */
+  private shareOf(queue: string): number {
+    const busy = new Set([...this.wanting, ...[...this.heldByQueue].filter(([, count]) => count > 0).map(([name]) => name)]);
+    busy.add(queue);
+    return busy.size === 1 ? Math.max(1, Math.floor((this.capacity * 3) / 4)) : Math.max(1, Math.floor(this.capacity / busy.size));
+  }
+
+  /** An endpoint of the queue has half a window waiting: its next fetch would wait past the claim's lease. */
+  private backedUp(queue: string): boolean {
+    for (const [endpointId, waiting] of this.waiting) {
+      if (waiting.length >= this.window / 2 && this.queueOfEndpoint.get(endpointId) === queue) return true;
+    }
+    return false;
+  }
+
+  private roomFor(queue: string): number {
+    if (this.stopped || this.backedUp(queue)) return 0;
+    return Math.min(this.batchSize, this.shareOf(queue) - (this.heldByQueue.get(queue) ?? 0), this.capacity - this.heldTotal(), this.budget);
+  }
+
+  /** Fetches from the queues with work in turn, each up to its room, until none has room or work. */
+  private async fetchWhileRoom(): Promise<void> {
+    for (;;) {
+      let fetched = false;
+      const order = [...this.queues.slice(this.rotation), ...this.queues.slice(0, this.rotation)].filter((queue) => this.wanting.has(queue));
+      this.rotation = (this.rotation + 1) % this.queues.length;
+      for (const queue of order) {
+        const room = this.roomFor(queue);
+        if (room <= 0) continue;
+        const jobs = await this.deps.jobs.fetch<DeliveryJobData>(queue, room);
+        if (jobs.length < room) this.wanting.delete(queue);
+        if (jobs.length === 0) continue;
+        fetched = true;
+        await this.claim(queue, jobs);
       }
-      if (claimed.length > 0) this.beat();
-      if (claimed.length < room) {
-        // All that is due now, unless an endpoint's window kept some back (the claim took all its
-        // free slots, or it had none): its sends will free them, and claim again.
-        const taken = new Map<string, number>();
-        for (const { endpointId } of claimed) taken.set(endpointId, (taken.get(endpointId) ?? 0) + 1);
-        const heldBack = [...freeSlots.values()].some((free) => free <= 0) || [...taken].some(([endpointId, count]) => count >= (freeSlots.get(endpointId) ?? this.window));
-        this.exhausted = !heldBack;
-        return;
-      }
+      if (!fetched || this.stopped) return;
     }
   }
 
+  /** Renews every claim held now, every third of the lease, until stopped. */
+  private beat(): void {
+    if (this.heartbeat || this.stopped) return;
+    this.heartbeat = setInterval(() => {
+      if (this.held.size === 0) return;
+      const claims = new Map([...this.held].map(([id, held]) => [id, held.attempt]));
+      renewClaims(this.deps.newContext(), claims, this.options.leaseSeconds).catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, claims: claims.size }, 'renewing webhook delivery claims failed; they run out unless the next renewal works'),
+      );
+    }, (this.options.leaseSeconds * 1000) / 3);
+    this.heartbeat.unref();
+  }
+
+  /**
+   * Claims the deliveries of fetched jobs and starts them. The jobs of deliveries another worker
+   * holds are queued again for when its claim would run out; the others have nothing to send.
+   */
+  private async claim(queue: string, jobs: ReadonlyArray<{ id: string; data: DeliveryJobData }>): Promise<void> {
+    const jobsOf = new Map<string, string[]>();
+    for (const job of jobs) jobsOf.set(job.data.deliveryId, [...(jobsOf.get(job.data.deliveryId) ?? []), job.id]);
+    await sequenceDeliveries(this.deps.newContext());
+    const { claimed, held } = await claimDeliveries(this.deps.newContext(), [...jobsOf.keys()], this.options.leaseSeconds);
+    const claimedIds = new Set(claimed.map((delivery) => delivery.id));
+    const idle = [...jobsOf].filter(([deliveryId]) => !claimedIds.has(deliveryId)).flatMap(([, ids]) => ids);
+    if (held.length > 0) {
+      await this.deps.jobs.enqueueAtCommit(
+        this.deps.newContext(),
+        held.map((delivery) => deliveryJob(delivery, DELIVERY_JOB_EXPIRY_SECONDS)),
+      );
+    }
+    if (claimed.length > 0) this.beat();
+    for (const delivery of claimed) {
+      this.held.set(delivery.id, { queue, jobIds: jobsOf.get(delivery.id) ?? [], attempt: delivery.attempt });
+      this.heldByQueue.set(queue, (this.heldByQueue.get(queue) ?? 0) + 1);
+      this.queueOfEndpoint.set(delivery.endpointId, queue);
+      this.enqueue(delivery);
+    }
+    // Nothing to send for these now (settled, held back, due later, or another's): their jobs are done.
+    if (idle.length > 0) await this.deps.jobs.complete(queue, idle);
+  }
+
   private enqueue(delivery: ClaimedDelivery): void {
-    this.held += 1;
     this.budget -= 1;
     const queue = this.waiting.get(delivery.endpointId);
     if (queue) queue.push(delivery);
     else this.waiting.set(delivery.endpointId, [delivery]);
-    this.pump(delivery.endpointId);
+    this.pumpEndpoint(delivery.endpointId);
   }
 
   /** Starts the endpoint's waiting deliveries while it has free slots. */
-  private pump(endpointId: string): void {
+  private pumpEndpoint(endpointId: string): void {
     const queue = this.waiting.get(endpointId);
     while (queue && queue.length > 0 && (this.inFlightByEndpoint.get(endpointId) ?? 0) < this.perEndpoint) {
-      this.start(queue.shift() as ClaimedDelivery);
+      this.send(queue.shift() as ClaimedDelivery);
     }
     if (queue?.length === 0) this.waiting.delete(endpointId);
   }
 
-  private start(delivery: ClaimedDelivery): void {
+  private send(delivery: ClaimedDelivery): void {
     this.attempted += 1;
     const endpointId = delivery.endpointId;
     this.inFlightByEndpoint.set(endpointId, (this.inFlightByEndpoint.get(endpointId) ?? 0) + 1);
@@ -269,16 +373,11 @@ export class DeliveryWorker {
         this.queueResult(result);
       })
       .finally(() => {
-        this.held -= 1;
         const left = (this.inFlightByEndpoint.get(endpointId) ?? 1) - 1;
         if (left > 0) this.inFlightByEndpoint.set(endpointId, left);
         else this.inFlightByEndpoint.delete(endpointId);
         this.running.delete(run);
-        this.pump(endpointId);
-        // Claim more once the endpoint's window is half empty, or once as many sends finished as
-        // half a window (other endpoints may have work): one claim then fetches many.
-        this.finishedSinceClaim += 1;
-        if (this.claimedFor(endpointId) <= this.window / 2 || this.finishedSinceClaim >= this.window / 2) this.claimSoon();
+        this.pumpEndpoint(endpointId);
       });
     this.running.add(run);
   }
@@ -346,26 +445,33 @@ export class DeliveryWorker {
     void this.flushResults();
   }
 
-  /** Writes what has finished; results that finish meanwhile go in the next batch. */
+  /** Writes what has finished, then completes its jobs; results that finish meanwhile go in the next batch. */
   private flushResults(): Promise<void> {
     this.recording ??= (async () => {
       while (this.results.length > 0) {
         const batch = this.results.splice(0, RECORD_BATCH);
-        let freed = false;
+        const ids = batch.map((result) => result.deliveryId);
+        const queues = new Set(ids.map((id) => this.held.get(id)?.queue).filter((queue): queue is string => queue !== undefined));
+        let recorded: RecordedAttempts | undefined;
         try {
-          await this.deps.recordAttempts(batch);
-          freed = batch.some((result) => this.ordered.has(result.deliveryId));
+          recorded = await this.deps.recordAttempts(batch);
         } catch (error) {
-          // Their leases run out and they are sent again: at least once, never lost.
+          // Their claims run out and their jobs expire: they are sent again, at least once, never lost.
           this.deps.logger.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed');
-        } finally {
-          for (const result of batch) {
-            this.claims.delete(result.deliveryId);
-            this.ordered.delete(result.deliveryId);
-          }
         }
-        // The next delivery about a record may go once this one is recorded as settled.
-        if (freed) this.wake();
+        try {
+          if (recorded) await this.settleJobs(ids, (queue, jobIds) => this.deps.jobs.complete(queue, jobIds));
+        } catch (error) {
+          // The jobs expire and run again; their deliveries are settled, so they send nothing.
+          this.deps.logger.warn({ err: error, jobs: batch.length }, 'completing webhook delivery jobs failed');
+        } finally {
+          // Held no longer, whatever happened: the slots are free again.
+          if (!recorded) for (const id of ids) this.forget(id);
+        }
+        if (recorded?.nextRetryInSeconds != null) for (const queue of queues) this.wakeAt(queue, recorded.nextRetryInSeconds);
+        // The next delivery about a record may go once the one before it is recorded as settled.
+        if (recorded && recorded.released > 0) this.want(queues);
+        else this.pump();
       }
     })().finally(() => {
       this.recording = null;
@@ -373,5 +479,27 @@ export class DeliveryWorker {
       if (this.results.length > 0) void this.flushResults();
     });
     return this.recording;
+  }
+
+  private forget(deliveryId: string): void {
+    const held = this.held.get(deliveryId);
+    if (!held) return;
+    this.held.delete(deliveryId);
+    this.heldByQueue.set(held.queue, (this.heldByQueue.get(held.queue) ?? 1) - 1);
+  }
+
+  /** Looks at the queue again when a retry recorded here comes due (other workers find it by polling). */
+  private wakeAt(queue: string, inSeconds: number): void {
+    if (this.stopped || !this.unsubscribe) return;
+    const at = Date.now() + inSeconds * 1000;
+    const current = this.retryTimers.get(queue);
+    if (current && current.at <= at) return;
+    if (current) clearTimeout(current.timer);
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(queue);
+      this.want([queue]);
+    }, Math.max(0, at - Date.now()) + 20);
+    timer.unref();
+    this.retryTimers.set(queue, { at, timer });
   }
 }

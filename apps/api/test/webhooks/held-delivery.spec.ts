@@ -7,7 +7,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 /** A short lease, so the test sees several heartbeats within one send. */
 const LEASE_SECONDS = 1.5;
 
-describe("a live worker's claims (the heartbeat)", () => {
+describe('a delivery a worker is sending', () => {
   let api: TestApi;
   let org: OrganizationWithKey;
   let receiver: WebhookReceiver;
@@ -23,7 +23,7 @@ describe("a live worker's claims (the heartbeat)", () => {
     await api.close();
   });
 
-  it('are renewed while it sends, so no other worker sends the same delivery again, however long past the lease', async () => {
+  it('is sent by no other worker, however long past its lease and through a second job for it: the heartbeat renews its claim', async () => {
     await org.rpc('webhooks.endpoints.create', { url: receiver.url, subscriptions: ['*'] });
     receiver.replyWith(['hang'], { status: 204 });
     const sending = api.runtime.webhooks.createWorker(api.runtime.invocationDeps, { leaseSeconds: LEASE_SECONDS });
@@ -32,6 +32,15 @@ describe("a live worker's claims (the heartbeat)", () => {
     await org.rpc('records.create', { model: org.modelKey, data: { title: 'Slow to answer' } });
     sending.wake();
     await receiver.waitFor(1);
+    const [{ id }] = await queryDatabase<{ id: string }>(api, 'SELECT id FROM webhook_deliveries');
+    // A second job for the same delivery (as an expired job's retry makes): its claim finds the delivery held.
+    await api.runtime.orm.em.fork().transactional(async (em) => {
+      const [row] = await em.execute<Array<{ organization_id: string; delivery_queue: number; next_attempt_at: Date }>>(
+        'SELECT d.organization_id, e.delivery_queue, d.next_attempt_at FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = ?',
+        [id],
+      );
+      await api.runtime.jobs.enqueueAtCommit(em, [{ queue: `webhook.deliver.${row.delivery_queue}`, data: { deliveryId: id, organizationId: row.organization_id } }]);
+    });
     // The receiver holds the request for the whole 10 s timeout; the other worker looks for over two leases.
     for (let look = 0; look < 16; look++) {
       await other.drain();
@@ -44,5 +53,12 @@ describe("a live worker's claims (the heartbeat)", () => {
     );
     // Held for at most one lease ahead: were the worker gone, the claim would be free within it.
     expect(delivery.locked_until_in).toBeLessThanOrEqual(LEASE_SECONDS);
+    // And the second job waits for that moment, queued again by each look that found the delivery held.
+    const [{ waiting }] = await queryDatabase<{ waiting: number }>(
+      api,
+      `SELECT count(*)::int AS waiting FROM pgboss.job WHERE data->>'deliveryId' = $1 AND state = 'created' AND start_after > now() - interval '1 second'`,
+      [id],
+    );
+    expect(waiting).toBe(1);
   }, 30_000);
 });
