@@ -6,5 +6,5 @@ export const viewsModule: PlatformModule = {
   name: 'views',
   entities: [],
   migrations: viewsMigrations,
-  requiresTablesOf: ['authz'],
+  requiresTablesOf: ['platform', 'authz'],
 };

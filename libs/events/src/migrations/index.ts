@@ -11,6 +11,7 @@ import { Migration20261206001000_webhook_event_bodies } from './Migration2026120
 import { Migration20261206001100_webhook_delivery_order } from './Migration20261206001100_webhook_delivery_order';
 import { Migration20261206001200_due_deliveries_numbered } from './Migration20261206001200_due_deliveries_numbered';
 import { Migration20261207000100_webhook_delivery_jobs } from './Migration20261207000100_webhook_delivery_jobs';
+import { Migration20261208000200_endpoint_route_change_shared } from './Migration20261208000200_endpoint_route_change_shared';
 
 export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261124000100_webhooks', class: Migration20261124000100_webhooks },
@@ -25,4 +26,5 @@ export const eventsMigrations: MigrationObject[] = [
   { name: 'Migration20261206001100_webhook_delivery_order', class: Migration20261206001100_webhook_delivery_order },
   { name: 'Migration20261206001200_due_deliveries_numbered', class: Migration20261206001200_due_deliveries_numbered },
   { name: 'Migration20261207000100_webhook_delivery_jobs', class: Migration20261207000100_webhook_delivery_jobs },
+  { name: 'Migration20261208000200_endpoint_route_change_shared', class: Migration20261208000200_endpoint_route_change_shared },
 ];
