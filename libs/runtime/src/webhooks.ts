@@ -144,8 +144,8 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, jobs: JobQueue,
           sender: givenSender ?? sharedSender(),
           secretResolver,
           logger: invocationDeps.logger,
-          async recordAttempts(attempts): Promise<RecordedAttempts> {
-            return invokeProcedure(recordAttempts, { attempts }, { em: orm.em.fork(), principal, correlationId: newId() }, invocationDeps);
+          async recordAttempts(attempts, jobs): Promise<RecordedAttempts> {
+            return invokeProcedure(recordAttempts, { attempts, jobs }, { em: orm.em.fork(), principal, correlationId: newId() }, invocationDeps);
           },
         },
         {

@@ -45,6 +45,26 @@ describe('webhooks.deliveries.recordAttempts', () => {
     expect(delivery).toEqual({ status: 'succeeded', attempt_count: 1 });
   });
 
+  it("completes the attempts' jobs in the recording's transaction", async () => {
+    const endpointId = await bed.endpoint(await bed.organization());
+    const deliveryId = await bed.delivery({ endpointId });
+    const [{ delivery_queue }] = await bed.sql<{ delivery_queue: number }>('SELECT delivery_queue FROM webhook_endpoints WHERE id = ?', [endpointId]);
+    const queue = `webhook.deliver.${delivery_queue}`;
+    const [job] = await bed.jobs.fetch<{ deliveryId: string }>(queue, 10);
+    expect(job.data.deliveryId).toBe(deliveryId);
+    // Not recorded (refused): the job is still running, and failing it brings it back.
+    await expect(
+      bed.call('webhooks.deliveries.recordAttempts', { attempts: [result(deliveryId, { attempt: 0 })], jobs: [{ queue, ids: [job.id] }] }, worker),
+    ).rejects.toMatchObject({ code: 'validation_failed' });
+    await bed.jobs.fail(queue, [job.id], 'probe');
+    const [again] = await bed.jobs.fetch<{ deliveryId: string }>(queue, 10);
+    expect(again.id).toBe(job.id);
+    await bed.call('webhooks.deliveries.recordAttempts', { attempts: [result(deliveryId)], jobs: [{ queue, ids: [again.id] }] }, worker);
+    // Recorded: failing the completed job does nothing, it never comes back.
+    await bed.jobs.fail(queue, [again.id], 'probe');
+    expect(await bed.jobs.fetch(queue, 10)).toEqual([]);
+  });
+
   it('tells the operators of deliveries failing for good once per endpoint an hour, counting them', async () => {
     const endpointId = await bed.endpoint(await bed.organization());
     const lastAttempt = () => bed.delivery({ endpointId, attemptCount: 4, attemptsLeft: 1 });

@@ -45,8 +45,8 @@ export type AttemptResult = Static<typeof AttemptResultSchema>;
 
 export interface RecordAttemptsDeps {
   retryBaseSeconds: number;
-  /** Queues a retry's job, and the job of the next delivery about a record once the one before it settles. */
-  jobs: Pick<JobQueue, 'enqueueAtCommit'>;
+  /** Queues a retry's job, and the job of the next delivery about a record once the one before it settles; completes the recorded ones. */
+  jobs: Pick<JobQueue, 'enqueueAtCommit' | 'complete'>;
   jobExpirySeconds: number;
   notifyOperators: OperatorNotifier;
   random?: () => number;
@@ -121,7 +121,19 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
     summary: 'Record the outcome of delivery attempts (the webhook worker)',
     scope: 'system',
     permission: WEBHOOK_DELIVERY_PERMISSION,
-    input: Type.Object({ attempts: Type.Array(AttemptResultSchema, { minItems: 1, maxItems: 1000 }) }, { additionalProperties: false }),
+    input: Type.Object(
+      {
+        attempts: Type.Array(AttemptResultSchema, { minItems: 1, maxItems: 1000 }),
+        /** The jobs these attempts were made for, completed with the recording (a job queue's name, its job ids). */
+        jobs: Type.Optional(
+          Type.Array(
+            Type.Object({ queue: Type.String({ pattern: '^webhook\\.deliver\\.\\d+$' }), ids: Type.Array(Type.String({ format: 'uuid' }), { maxItems: 2000 }) }, { additionalProperties: false }),
+            { maxItems: 16 },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     output: Type.Object({
       recorded: Type.Integer(),
       /** When the soonest retry recorded here is due, in seconds from now; null: none. */
@@ -131,6 +143,8 @@ export function createRecordAttemptsProcedure(deps: RecordAttemptsDeps) {
     }),
     async handler(ctx, input) {
       const ids = [...new Set(input.attempts.map((result) => result.deliveryId))].sort();
+      // Whatever is recorded below, these jobs are done: a result not recorded is one another worker's counts for.
+      for (const { queue, ids: jobIds } of input.jobs ?? []) await deps.jobs.complete(queue, jobIds, ctx.em);
       // The endpoints first, then the deliveries: the order webhooks.endpoints.delete takes them
       // (the endpoint, then its deliveries by trigger), so the two never wait on each other in a cycle.
       const endpoints = await lockEndpointsOf(ctx.em, ids);

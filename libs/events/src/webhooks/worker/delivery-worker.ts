@@ -53,13 +53,21 @@ export interface DeliveryWorkerDeps {
   newContext(): EntityManager;
   sender: WebhookSender;
   secretResolver: WebhookSecretResolver;
-  /** Records attempts through the `webhooks.deliveries.recordAttempts` procedure, as a system principal. */
-  recordAttempts(results: AttemptResult[]): Promise<RecordedAttempts>;
+  /**
+   * Records attempts through the `webhooks.deliveries.recordAttempts` procedure, as a system
+   * principal, completing their jobs in the same transaction.
+   */
+  recordAttempts(results: AttemptResult[], jobs: Array<{ queue: string; ids: string[] }>): Promise<RecordedAttempts>;
   logger: Logger;
   now?: () => Date;
 }
 
 const RECORD_BATCH = 500;
+/**
+ * How long the first result of a batch waits for others before it is recorded: sends end a few
+ * milliseconds apart, and one transaction for many attempts costs about what one for a single does.
+ */
+const RECORD_GATHER_MS = 3;
 /** An operator's resolver (a vault) that hangs must not hold the worker's slots for ever. */
 const RESOLVER_TIMEOUT_MS = 5000;
 
@@ -440,33 +448,43 @@ export class DeliveryWorker {
     }
   }
 
+  private gathering?: NodeJS.Timeout;
+
   private queueResult(result: AttemptResult): void {
     this.results.push(result);
-    void this.flushResults();
+    if (this.recording || this.gathering) return;
+    this.gathering = setTimeout(() => {
+      this.gathering = undefined;
+      void this.flushResults();
+    }, RECORD_GATHER_MS);
   }
 
-  /** Writes what has finished, then completes its jobs; results that finish meanwhile go in the next batch. */
+  /** Writes what has finished and completes its jobs, in one transaction; results that finish meanwhile go in the next batch. */
   private flushResults(): Promise<void> {
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
     this.recording ??= (async () => {
       while (this.results.length > 0) {
         const batch = this.results.splice(0, RECORD_BATCH);
         const ids = batch.map((result) => result.deliveryId);
         const queues = new Set(ids.map((id) => this.held.get(id)?.queue).filter((queue): queue is string => queue !== undefined));
+        const jobs = new Map<string, string[]>();
+        for (const id of ids) {
+          const held = this.held.get(id);
+          if (held) jobs.set(held.queue, [...(jobs.get(held.queue) ?? []), ...held.jobIds]);
+        }
         let recorded: RecordedAttempts | undefined;
         try {
-          recorded = await this.deps.recordAttempts(batch);
+          recorded = await this.deps.recordAttempts(
+            batch,
+            [...jobs].map(([queue, jobIds]) => ({ queue, ids: jobIds })),
+          );
         } catch (error) {
           // Their claims run out and their jobs expire: they are sent again, at least once, never lost.
           this.deps.logger.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed');
-        }
-        try {
-          if (recorded) await this.settleJobs(ids, (queue, jobIds) => this.deps.jobs.complete(queue, jobIds));
-        } catch (error) {
-          // The jobs expire and run again; their deliveries are settled, so they send nothing.
-          this.deps.logger.warn({ err: error, jobs: batch.length }, 'completing webhook delivery jobs failed');
         } finally {
           // Held no longer, whatever happened: the slots are free again.
-          if (!recorded) for (const id of ids) this.forget(id);
+          for (const id of ids) this.forget(id);
         }
         if (recorded?.nextRetryInSeconds != null) for (const queue of queues) this.wakeAt(queue, recorded.nextRetryInSeconds);
         // The next delivery about a record may go once the one before it is recorded as settled.
