@@ -101,6 +101,43 @@ describe('DirectPgConnection (raw SQL and transactions straight on pg)', () => {
     expect(present).not.toContain(7);
   });
 
+  it('sends a savepoint and its release with the statements around them, and nothing for one in which nothing ran', async () => {
+    const sent = await statementsOf(() =>
+      fork().transactional(async (em) => {
+        await em.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [60, 'outer']);
+        await em.transactional(async (inner) => {
+          await inner.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [61, 'kept']);
+        });
+        await em.transactional(async () => 'nothing ran');
+        await em.execute('INSERT INTO probe (id) VALUES (62)');
+        await em.transactional(async (inner) => {
+          await inner.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [63, 'kept at commit']);
+        });
+      }),
+    );
+    expect(sent).toEqual([
+      'begin | INSERT INTO probe (id, note) VALUES ($1::int4, $2)',
+      'SAVEPOINT trx1 | INSERT INTO probe (id, note) VALUES ($1::int4, $2)',
+      'RELEASE SAVEPOINT trx1;INSERT INTO probe (id) VALUES (62)',
+      'SAVEPOINT trx3 | INSERT INTO probe (id, note) VALUES ($1::int4, $2)',
+      'COMMIT',
+    ]);
+    expect(await ids()).toEqual(expect.arrayContaining([60, 61, 62, 63]));
+  });
+
+  it('rolls back to a savepoint sent with a statement that failed, and goes on', async () => {
+    await fork().transactional(async (em) => {
+      await em.execute('INSERT INTO probe (id) VALUES (64)');
+      await expect(
+        em.transactional(async (inner) => {
+          await inner.execute('INSERT INTO probe (id, note) VALUES (?, ?)', [64, 'a duplicate']);
+        }),
+      ).rejects.toThrow();
+      await em.execute('INSERT INTO probe (id) VALUES (65)');
+    });
+    expect(await ids()).toEqual(expect.arrayContaining([64, 65]));
+  });
+
   it('opens the transaction for a savepoint that comes first', async () => {
     await fork().transactional((em) => em.transactional((inner) => inner.execute('INSERT INTO probe (id) VALUES (8)')));
     expect(await ids()).toContain(8);

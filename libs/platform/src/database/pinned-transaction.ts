@@ -71,6 +71,9 @@ export function pinnedTransactionOf(context: unknown): PinnedTransaction | undef
  * - MikroORM and knex still reach it: `client` is knex's client bound to this connection, so
  *   `.transacting(trx)` compiles with knex's own client, and whatever knex runs on it gets this
  *   connection with the transaction open. A nested `em.transactional` gets a savepoint.
+ * - SAVEPOINT and RELEASE SAVEPOINT travel with the next statement, in its round trip: a savepoint
+ *   costs a round trip of its own only when it is rolled back to. One inside which nothing ran is
+ *   never sent; a release still unsent at COMMIT is dropped (COMMIT releases every savepoint).
  *
  * When the statement carrying BEGIN fails, PostgreSQL has either left the transaction aborted or,
  * for a statement that did not parse, never run BEGIN. Either way the transaction behaves as if
@@ -84,6 +87,8 @@ export class PinnedTransaction {
   private savepoints = 0;
   private knexClient?: PinnedKnexClient;
   private readonly deferred: Statement[] = [];
+  /** SAVEPOINT and RELEASE SAVEPOINT not sent yet: they go first with the next statement. */
+  private readonly savepointStatements: Statement[] = [];
   private readonly beginSql: string;
   private readonly beginStatements: readonly Statement[];
 
@@ -112,6 +117,7 @@ export class PinnedTransaction {
       [OWNER]: this,
       acquireConnection: async () => {
         await this.begin();
+        await this.sendSavepointStatements();
         return this.connection;
       },
       releaseConnection: async () => undefined,
@@ -123,10 +129,15 @@ export class PinnedTransaction {
   async query(statement: Statement): Promise<QueryResult | QueryResult[]> {
     if (this.isCompleted) throw new TransactionCompleteError(statement.text);
     if (this.cancelRequested) throw cancelledStatementError();
-    if (this.state === 'open') return send(this.connection, statement);
+    if (this.state === 'open') return this.savepointStatements.length > 0 ? this.withSavepointStatements(statement) : send(this.connection, statement);
     if (this.state === 'aborted') throw inFailedTransaction();
     await this.connect();
     if (this.cancelRequested) throw cancelledStatementError();
+    if (this.savepointStatements.length > 0) {
+      // A savepoint before the transaction's first statement (rare): BEGIN on its own.
+      await this.begin();
+      return this.withSavepointStatements(statement);
+    }
     if (statement.values.length === 0 && !statement.name) return this.withBegin(() => this.textWithBegin(statement.text));
     if (canPipeline(this.connection, statement)) return this.withBegin(() => this.pipelinedWithBegin(statement));
     await this.begin();
@@ -153,19 +164,79 @@ export class PinnedTransaction {
     if (this.state !== 'idle') cancelRunningStatement(this.connection);
   }
 
-  /** For MikroORM's nested `em.transactional`. */
+  /** For MikroORM's nested `em.transactional`: SAVEPOINT goes with the next statement. */
   async savepoint(): Promise<PinnedSavepoint> {
     if (this.isCompleted) throw new TransactionCompleteError('SAVEPOINT');
-    await this.begin();
+    if (this.state === 'aborted') throw inFailedTransaction();
     const savepoint = new PinnedSavepoint(this, `trx${++this.savepoints}`);
-    await this.run(`SAVEPOINT ${savepoint.name}`);
+    this.savepointStatements.push({ text: `SAVEPOINT ${savepoint.name}`, values: [] });
     return savepoint;
+  }
+
+  /** The savepoint's work is kept: nothing to send when it never was sent, else RELEASE with the next statement. */
+  releaseSavepoint(name: string): void {
+    if (this.forgetUnsentSavepoint(name)) return;
+    this.savepointStatements.push({ text: `RELEASE SAVEPOINT ${name}`, values: [] });
+  }
+
+  /** The savepoint's work is undone: nothing to send when it never was sent, else ROLLBACK TO at once. */
+  async rollbackToSavepoint(name: string): Promise<void> {
+    if (this.forgetUnsentSavepoint(name)) return;
+    // What still waits was queued inside this savepoint (whatever came before went with a statement
+    // since): the rollback undoes it anyway.
+    this.savepointStatements.length = 0;
+    await this.run(`ROLLBACK TO SAVEPOINT ${name}`);
+  }
+
+  /** Drops a savepoint not sent yet, with what was queued inside it; says whether there was one. */
+  private forgetUnsentSavepoint(name: string): boolean {
+    const index = this.savepointStatements.findIndex((statement) => statement.text === `SAVEPOINT ${name}`);
+    if (index < 0) return false;
+    this.savepointStatements.splice(index);
+    return true;
+  }
+
+  /**
+   * The savepoint statements due, then `statement`, in one round trip: as one simple-protocol
+   * message for a statement without values (which may hold several), else in a pipeline.
+   */
+  private async withSavepointStatements(statement: Statement): Promise<QueryResult | QueryResult[]> {
+    const due = this.savepointStatements.splice(0);
+    if (statement.values.length === 0 && !statement.name) {
+      const prefix = due.map((control) => control.text).join(';');
+      try {
+        const results = (await this.connection.query(`${prefix};${statement.text}`)) as unknown as QueryResult[];
+        return results.length === due.length + 1 ? results[due.length] : results.slice(due.length);
+      } catch (error) {
+        shiftPosition(error, prefix.length + 1);
+        throw error;
+      }
+    }
+    if (!canPipeline(this.connection, statement)) {
+      for (const control of due) await this.run(control.text);
+      return send(this.connection, statement);
+    }
+    const statements = [...due, statement];
+    try {
+      const results = await sendPipeline(this.connection, statements, this.types);
+      return results[results.length - 1];
+    } catch (error) {
+      if (!(error instanceof PipelineError)) throw error;
+      throw error.statementIndex < due.length ? statementError(error.cause, statements[error.statementIndex].text) : error.cause;
+    }
+  }
+
+  /** The savepoint statements due, each on its own: before what cannot carry them (knex's queries). */
+  private async sendSavepointStatements(): Promise<void> {
+    for (const control of this.savepointStatements.splice(0)) await this.run(control.text);
   }
 
   async commit(): Promise<void> {
     if (this.isCompleted) throw new TransactionCompleteError('COMMIT');
     this.isCompleted = true;
     const deferred = this.deferred.splice(0);
+    // COMMIT releases every savepoint; one never sent holds nothing.
+    this.savepointStatements.length = 0;
     try {
       // PostgreSQL answers COMMIT of a failed transaction with a rollback: nothing to commit.
       if (this.state === 'aborted') await this.run('ROLLBACK');
@@ -181,6 +252,7 @@ export class PinnedTransaction {
     if (this.isCompleted) return;
     this.isCompleted = true;
     this.deferred.length = 0;
+    this.savepointStatements.length = 0;
     try {
       // A cancelled connection is ended, not rolled back: PostgreSQL rolls back what a closed session left.
       if (this.state !== 'idle' && !wasCancelled(this.connection)) await this.rollbackOrDrop();
@@ -308,10 +380,10 @@ export class PinnedSavepoint {
   }
 
   async release(): Promise<void> {
-    await this.transaction.run(`RELEASE SAVEPOINT ${this.name}`);
+    this.transaction.releaseSavepoint(this.name);
   }
 
   async rollback(): Promise<void> {
-    await this.transaction.run(`ROLLBACK TO SAVEPOINT ${this.name}`);
+    await this.transaction.rollbackToSavepoint(this.name);
   }
 }
