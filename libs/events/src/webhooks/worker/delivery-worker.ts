@@ -64,10 +64,11 @@ export interface DeliveryWorkerDeps {
 
 const RECORD_BATCH = 500;
 /**
- * How long the first result of a batch waits for others before it is recorded: sends end a few
- * milliseconds apart, and one transaction for many attempts costs about what one for a single does.
+ * How long the first result of a batch waits for others before it is recorded, unless a fetch's
+ * worth has finished: sends end a few milliseconds apart, and one transaction for many attempts
+ * costs about what one for a single attempt does.
  */
-const RECORD_GATHER_MS = 3;
+const RECORD_GATHER_MS = 10;
 /** An operator's resolver (a vault) that hangs must not hold the worker's slots for ever. */
 const RESOLVER_TIMEOUT_MS = 5000;
 
@@ -452,6 +453,10 @@ export class DeliveryWorker {
 
   private queueResult(result: AttemptResult): void {
     this.results.push(result);
+    if (this.results.length >= this.batchSize && !this.recording) {
+      void this.flushResults();
+      return;
+    }
     if (this.recording || this.gathering) return;
     this.gathering = setTimeout(() => {
       this.gathering = undefined;
