@@ -15,7 +15,8 @@ module.exports = [
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: ['@mrp/platform/testing', '@mrp/platform/deploy', '@mrp/events/receiver'],
+          // Contracts are types only (the rule below): importing one adds no code and no dependency.
+          allow: ['@mrp/platform/testing', '@mrp/platform/deploy', '@mrp/events/receiver', '@mrp/data-models/contracts'],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
@@ -56,6 +57,16 @@ module.exports = [
     },
   },
   {
+    // A lib's contracts are the static types of its procedures' answers: imported as types, never as code.
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@mrp/data-models/contracts', allowTypeImports: true, message: 'Contracts are types: import type { ... }.' }] },
+      ],
+    },
+  },
+  {
     files: ['apps/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
@@ -80,8 +91,13 @@ module.exports = [
       'no-restricted-imports': [
         'error',
         {
-          paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`)],
-          patterns: [{ group: ['@mrp/*', '!@mrp/field-validation'], message: 'The console imports only @mrp/field-validation; it reaches the platform through /rpc.' }],
+          paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`), '@mrp/data-models'],
+          patterns: [
+            {
+              group: ['@mrp/*', '!@mrp/field-validation', '!@mrp/data-models', '@mrp/data-models/*', '!@mrp/data-models/contracts'],
+              message: 'The console imports only @mrp/field-validation and the types of procedure answers (contracts); it reaches the platform through /rpc.',
+            },
+          ],
         },
       ],
     },

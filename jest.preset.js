@@ -18,6 +18,7 @@ module.exports = {
     '^@mrp/platform/deploy$': path.join(__dirname, 'libs/platform/deploy/index.ts'),
     '^@mrp/platform/dev$': path.join(__dirname, 'libs/platform/dev/index.ts'),
     '^@mrp/events/receiver$': path.join(__dirname, 'libs/events/src/receiver.ts'),
+    '^@mrp/data-models/contracts$': path.join(__dirname, 'libs/data-models/src/contracts.ts'),
     '^@mrp/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],

@@ -1,7 +1,11 @@
 import { invokeWithin, validationFailed, type InvocationDeps, type ProcedureContext, type ProcedureRegistry } from '@mrp/platform';
 import type { UserNotifier } from '@mrp/authz';
+import type { FieldListOutput, FieldOutput, RecordListOutput, RecordOutput } from '@mrp/data-models/contracts';
 
-/** What the views lib is built with: data-models' procedures are found in the registry, never imported. */
+/**
+ * What the views lib is built with: data-models' procedures are found in the registry, never
+ * imported; only the types of their answers are (`@mrp/data-models/contracts`).
+ */
 export interface ViewsDeps {
   /** The registry that holds records.* and dataModels.* (built after this lib's procedures). */
   procedures(): ProcedureRegistry;
@@ -10,27 +14,14 @@ export interface ViewsDeps {
   notifier: UserNotifier;
 }
 
-/** A model field as dataModels.fields.list answers it (the part views read). */
-export interface ModelField {
-  key: string;
-  name: string;
-  type: string;
-  config: Record<string, unknown>;
-}
+/** A model field as `dataModels.fields.list` answers it. */
+export type ModelField = FieldOutput;
 
-/** A record as records.* answer it. */
-export interface RecordView {
-  id: string;
-  model: string;
-  title: string;
-  data: Record<string, unknown>;
-  [key: string]: unknown;
-}
+/** A record as `records.*` answer it. */
+export type RecordView = RecordOutput;
 
-export interface RecordPage {
-  items: RecordView[];
-  nextCursor: string | null;
-}
+/** A page of `records.list`. */
+export type RecordPage = RecordListOutput;
 
 export interface SelectOption {
   value: string;
@@ -46,7 +37,7 @@ export function modelCall(deps: ViewsDeps): ModelCall {
 }
 
 export async function modelFields(call: ModelCall, ctx: ProcedureContext, modelKey: string): Promise<ModelField[]> {
-  return (await call<{ items: ModelField[] }>(ctx, 'dataModels.fields.list', { model: modelKey })).items;
+  return (await call<FieldListOutput>(ctx, 'dataModels.fields.list', { model: modelKey })).items;
 }
 
 /** The field, which must be live and of one of these types; else a validation error on `property`. */

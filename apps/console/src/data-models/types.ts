@@ -1,54 +1,18 @@
-import type { FieldType } from '@mrp/field-validation';
+import type { FieldOutput, ModelListItemOutput, ModelOutput, RecordListOutput, RecordOutput } from '@mrp/data-models/contracts';
 
-/**
- * The shapes of the data-models procedures' answers the console reads, restated from their
- * output schemas (the console imports nothing server-side).
- */
+/** The answers of the data-models procedures the console reads: their own output types. */
 
 /** `dataModels.list` items, `dataModels.get` */
-export interface DataModel {
-  key: string;
-  name: string;
-  description: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type DataModel = ModelOutput;
 
 /** `dataModels.list { recordCounts: true }` items: the live records the caller may see, up to the cap (null without `records.read`). */
-export interface DataModelListItem extends DataModel {
-  recordCount: number | null;
-  /** More records than `recordCount` says. */
-  recordCountCapped: boolean;
-}
+export type DataModelListItem = ModelListItemOutput;
 
 /** `dataModels.fields.list` items */
-export interface DataField {
-  key: string;
-  name: string;
-  type: FieldType;
-  config: Record<string, unknown>;
-  required: boolean;
-  position: number;
-  indexed: boolean;
-  indexStatus: 'pending' | 'ready' | 'failed' | 'dropping' | null;
-  indexError: string | null;
-  archivedAt: string | null;
-}
+export type DataField = FieldOutput;
 
 /** `records.get`, `records.list` items */
-export interface DataRecord {
-  id: string;
-  model: string;
-  title: string;
-  data: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  createdBy: string;
-  updatedBy: string;
-}
+export type DataRecord = RecordOutput;
 
 /** `records.list`: a keyset page; `nextCursor` is null on the last page. */
-export interface RecordPage {
-  items: DataRecord[];
-  nextCursor: string | null;
-}
+export type RecordPage = RecordListOutput;

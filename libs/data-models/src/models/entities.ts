@@ -1,9 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { FieldType } from '@mrp/field-validation';
-
-export const INDEX_STATUSES = ['pending', 'ready', 'failed', 'dropping'] as const;
-/** `pending` -> `ready` | `failed` while building; `dropping` while an unindexed field's index is removed. */
-export type IndexStatus = (typeof INDEX_STATUSES)[number];
+import { INDEX_STATUSES } from './index-status';
 
 export const DataModel = defineEntity({
   name: 'DataModel',

@@ -3,7 +3,8 @@ import { conflict, defineProcedure, newId, type AnyProcedure } from '@mrp/platfo
 import { TITLE_FIELD_KEY, validateFieldConfig } from '@mrp/field-validation';
 import { scheduleIndexDrop } from '../indexes/index-scheduling';
 import { DataField, DataModel } from './entities';
-import { archivedModelOutput, findLiveModel, isLive, loadFields, modelOutput, RECORD_COUNT_CAP, visibleRecordCounts } from './model-store';
+import { archivedModelOutput, findLiveModel, isLive, loadFields, modelOutput, visibleRecordCounts } from './model-store';
+import { RECORD_COUNT_CAP } from './record-count-cap';
 import {
   ArchivedModelSchema,
   KeySchema,

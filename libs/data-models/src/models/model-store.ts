@@ -3,6 +3,7 @@ import { executePrepared, notFound, preparedStatement, sqlTextArray } from '@mrp
 import type { FieldDefinition, FieldType } from '@mrp/field-validation';
 import { visibleToRolesIn, boundRoleIds } from '../records/record-access';
 import { DataField, DataModel } from './entities';
+import { RECORD_COUNT_CAP } from './record-count-cap';
 import type { ArchivedModelOutput, FieldOutput, ModelOutput } from './schemas';
 
 /** A model with its fields, as record operations need it. */
@@ -113,8 +114,6 @@ export function fieldOutput(field: DataField): FieldOutput {
   };
 }
 
-/** Counts stop here: past it a model's count costs as much as reading the model, and a list shows "10,000+". */
-export const RECORD_COUNT_CAP = 10_000;
 
 /**
  * How many live records of each model the caller may see, by model id, each counted only up to

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { FIELD_KEY_PATTERN, FIELD_TYPES } from '@mrp/field-validation';
-import { INDEX_STATUSES } from './entities';
+import { INDEX_STATUSES } from './index-status';
 
 /** Output shapes (DESIGN 5), exported for the OpenAPI document. */
 
@@ -79,4 +79,6 @@ export const ModelListItemSchema = Type.Object(
 export type ModelListItemOutput = Static<typeof ModelListItemSchema>;
 
 export const ModelListSchema = listEnvelope(ModelListItemSchema, false, 'ModelList');
+export type ModelListOutput = Static<typeof ModelListSchema>;
 export const FieldListSchema = listEnvelope(FieldSchema, false);
+export type FieldListOutput = Static<typeof FieldListSchema>;

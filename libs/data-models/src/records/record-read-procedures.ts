@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, withAnswerVersion } from '@mrp/platform';
-import { RECORD_COUNT_CAP } from '../models/model-store';
+import { RECORD_COUNT_CAP } from '../models/record-count-cap';
 import { ModelKeyInput } from '../models/schemas';
 import { decodeCursor, encodeCursor, hasCursorReferences, invalidCursor, MAX_CURSOR_LENGTH, type CursorScope } from '../query/cursor';
 import { runSql } from '../query/sql';

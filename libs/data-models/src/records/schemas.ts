@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { RECORD_COUNT_CAP } from '../models/model-store';
+import { RECORD_COUNT_CAP } from '../models/record-count-cap';
 import { listEnvelope } from '../models/schemas';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, with Z' });
