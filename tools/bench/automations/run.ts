@@ -3,7 +3,7 @@
  *
  * One organization, an event automation on `data-models.orders.record-created` whose one action
  * creates an invoice (through `records.create`, as the owner), and the runner the cron-runner
- * process runs, woken by the NOTIFY of the queueing transaction. Measures, in one run:
+ * process runs, woken by the job queue once the queueing transaction committed. Measures, in one run:
  *   - 1,000 event-triggered runs: orders created by 4 concurrent callers with the runner live;
  *     runs/s (first order to last invoice) and event-to-record delay per run (the order's commit
  *     to the invoice's commit), p50 and p99;
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
       `| Event-to-record delay under that load (p50 / p99) | ${ms(percentile(loadDelays, 0.5))} / ${ms(percentile(loadDelays, 0.99))} | |`,
       `| Event-to-record delay, idle (p50 / p99) | ${ms(percentile(idleDelays, 0.5))} / ${ms(percentile(idleDelays, 0.99))} | |`,
       '',
-      `- The runs: orders created through \`records.create\` by 4 concurrent callers; each order's transaction queues a run (the automations outbox) and wakes the runner (NOTIFY at commit); the runner (8 runs at once, as in the cron-runner) executes each in one transaction (\`automations.runs.execute\`: the rate bucket, \`automation.run-started\`, the owner resolved from live rows, \`records.create\` as the owner inside a savepoint, the outcome and \`automation.run-succeeded\`). Drained: the same, with the orders (and so the runs) queued first and the runner started after.`,
+      `- The runs: orders created through \`records.create\` by 4 concurrent callers; each order's transaction queues a run and its job (the automations outbox; the job goes with the COMMIT) and announces it once committed; the runner (8 runs at once, as in the cron-runner) takes the jobs from the \`automation-runs\` queue, admits each batch in one call (\`automations.runs.admit\`: attempts, chain depth, the rate bucket) and executes each run in one transaction (\`automations.runs.execute\`: \`automation.run-started\`, the owner resolved from live rows, the event's record read as the owner, \`records.create\` as the owner, the outcome with the COMMIT and \`automation.run-succeeded\`). Drained: the same, with the orders (and so the runs) queued first and the runner started after.`,
       '- The delay: from the order\'s commit (its procedure returned) to the invoice\'s commit (its event published).',
       `- The baseline: the same invoice creations called directly, 8 callers (the runner's concurrency).`,
       `- Idle: ${IDLE_SAMPLES} orders one at a time (after 10 warm-up).`,
