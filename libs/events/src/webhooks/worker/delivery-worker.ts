@@ -283,7 +283,10 @@ export class DeliveryWorker {
     return busy.size === 1 ? Math.max(1, Math.floor((this.capacity * 3) / 4)) : Math.max(1, Math.floor(this.capacity / busy.size));
   }
 
-  /** An endpoint of the queue has half a window waiting: its next fetch would wait past the claim's lease. */
+  /**
+   * An endpoint of the queue has half a window waiting for its slots: fetching more from the queue
+   * (the same organization's) would only lengthen that wait, and hold the claims longer.
+   */
   private backedUp(queue: string): boolean {
     for (const [endpointId, waiting] of this.waiting) {
       if (waiting.length >= this.window / 2 && this.queueOfEndpoint.get(endpointId) === queue) return true;
