@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Migration } from '@mikro-orm/migrations';
+import { createHash } from 'node:crypto';
 import PgBoss from 'pg-boss';
+import type { PreparedStatement, PreparedValue } from '../database/prepared-statement';
 import { DirectPgConnection } from '../database/direct-pg-driver';
 import type { Orm } from '../database/orm';
 import type { Logger } from '../logging/logger';
@@ -173,6 +175,28 @@ function dbOn(connection: DirectPgConnection, ctx?: unknown): Db {
   };
 }
 
+/**
+ * pg-boss's own statement, named, so that a connection parses and plans it once: written with the
+ * COMMIT of every change that queues a job (a webhook delivery's), its planning would cost about
+ * what its execution does. Named after the text, as our prepared statements are.
+ */
+const namedStatements = new Map<string, PreparedStatement>();
+function named(text: string): PreparedStatement {
+  let statement = namedStatements.get(text);
+  if (!statement) {
+    statement = {
+      name: `pgboss_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`,
+      text,
+      plan: { purpose: "pg-boss's job insert", indexes: [] },
+    };
+    namedStatements.set(text, statement);
+  }
+  return statement;
+}
+
+const preparedValue = (value: unknown): PreparedValue =>
+  value === undefined || value === null ? null : typeof value === 'object' ? JSON.stringify(value) : (value as PreparedValue);
+
 function startAfter(options: EnqueueOptions | undefined): string | undefined {
   if (options?.startAt) return options.startAt.toISOString();
   const delay = options?.delaySeconds;
@@ -282,13 +306,16 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     },
     async enqueueAtCommit(em, jobs, enqueueOptions = {}) {
       if (jobs.length === 0) return;
+      const connection = directConnection(em);
       const db: Db = {
         async executeSql(text, values = []) {
-          await directConnection(em).executeTextAtCommit(text, values, em.getTransactionContext());
+          await connection.executePreparedAtCommit(named(text), values.map(preparedValue), em.getTransactionContext());
           return { rows: [] };
         },
       };
-      if (enqueueOptions.wake) await db.executeSql('SELECT pg_notify($1, $2)', [JOBS_DUE_CHANNEL, [...new Set(jobs.map((job) => job.queue))].join(',')]);
+      if (enqueueOptions.wake) {
+        await connection.executeTextAtCommit('SELECT pg_notify($1, $2)', [JOBS_DUE_CHANNEL, [...new Set(jobs.map((job) => job.queue))].join(',')], em.getTransactionContext());
+      }
       await boss.insert(
         jobs.map((job) => ({
           name: job.queue,
