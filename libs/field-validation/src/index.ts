@@ -7,6 +7,8 @@ export { FIELD_ERROR_CODES } from './core/result';
 export type { FieldError, FieldErrorCode, Result } from './core/result';
 
 export { validateFieldConfig, validateFieldValue } from './field-types/validate-field';
+export { valueKind } from './field-types/registry';
+export type { ValueKind } from './field-types/field-type-handler';
 export type { SelectOption } from './field-types/select';
 export type { FileReference } from './field-types/file';
 export { REMINDER_LIMITS } from './field-types/date';

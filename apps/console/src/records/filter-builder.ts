@@ -5,6 +5,7 @@ import {
   type FieldError,
   type FilterNode,
   type FilterOp,
+  valueKind,
 } from '@mrp/field-validation';
 import { liveFields } from '../data-models/field-types';
 import { parseLocaleNumber } from '../forms/locale-number';
@@ -59,38 +60,15 @@ export const OP_LABELS: Readonly<Record<FilterOp, string>> = {
   isNotEmpty: 'is not empty',
 };
 
+/**
+ * The input a condition on the field offers: a choice for options and records, else an input for
+ * its value kind (field-validation's, declared by each field type); files take no operand.
+ */
 function operandOf(field: DataField): OperandKind {
-  switch (field.type) {
-    case 'NUMBER':
-      return 'number';
-    case 'BOOLEAN':
-      return 'boolean';
-    case 'DATE':
-      return 'date';
-    case 'DATETIME':
-      return 'datetime';
-    case 'SELECT':
-    case 'MULTI_SELECT':
-      return 'option';
-    case 'RELATION':
-      return 'id';
-    case 'FILE':
-    case 'ATTACHMENTS':
-      return 'none';
-    case 'FORMULA':
-      switch (field.config['resultType']) {
-        case 'NUMBER':
-          return 'number';
-        case 'BOOLEAN':
-          return 'boolean';
-        case 'DATE':
-          return 'date';
-        default:
-          return 'text';
-      }
-    default:
-      return 'text';
-  }
+  if (field.type === 'SELECT' || field.type === 'MULTI_SELECT') return 'option';
+  if (field.type === 'RELATION') return 'id';
+  const kind = valueKind(field);
+  return kind === 'object' ? 'none' : kind === 'list' ? 'text' : kind;
 }
 
 /** The model's live fields (title first, as the system column) and the record's own columns. */

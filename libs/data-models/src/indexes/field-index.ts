@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuidString, withSession, type Logger } from '@mrp/platform';
-import type { FieldType } from '@mrp/field-validation';
-import { jsonValue, textPrefix, typedValue, valueKind } from '../query/field-expressions';
+import { valueKind, type FieldType } from '@mrp/field-validation';
+import { jsonValue, textPrefix, typedValue } from '../query/field-expressions';
 import { sql, trustedSql, type SqlFragment } from '../query/sql';
 
 /**

@@ -1,50 +1,14 @@
-import { FIELD_KEY_PATTERN, type FieldDefinition } from '@mrp/field-validation';
+import { FIELD_KEY_PATTERN, type ValueKind } from '@mrp/field-validation';
 import { sql, trustedSql, type SqlFragment } from './sql';
 
 /**
- * How a field's JSON value is compared in SQL. Filters, sorts and expression indexes all use the
+ * How a field's JSON value is compared in SQL, by its kind (field-validation's `valueKind`: each
+ * field type's handler declares it). Filters, sorts and expression indexes all use the
  * expressions below, so the planner can match a query to a field's index.
  */
-export type ValueKind = 'text' | 'number' | 'boolean' | 'date' | 'datetime' | 'list' | 'object';
 
 /** Text values are compared in full but indexed and sorted by this prefix first: btree entries are limited to ~2.7 kB. */
 export const TEXT_INDEX_PREFIX = 200;
-
-const FORMULA_RESULT_KINDS: Readonly<Record<string, ValueKind>> = {
-  NUMBER: 'number',
-  TEXT: 'text',
-  BOOLEAN: 'boolean',
-  DATE: 'date',
-};
-
-export function valueKind(field: Pick<FieldDefinition, 'type' | 'config'>): ValueKind {
-  switch (field.type) {
-    case 'TEXT':
-    case 'LONG_TEXT':
-    case 'RICH_TEXT':
-    case 'URL':
-    case 'EMAIL':
-    case 'SELECT':
-      return 'text';
-    case 'RELATION':
-      return field.config['multiple'] === true ? 'list' : 'text';
-    case 'MULTI_SELECT':
-      return 'list';
-    case 'NUMBER':
-      return 'number';
-    case 'BOOLEAN':
-      return 'boolean';
-    case 'DATE':
-      return 'date';
-    case 'DATETIME':
-      return 'datetime';
-    case 'FORMULA':
-      return FORMULA_RESULT_KINDS[String(field.config['resultType'])] ?? 'object';
-    case 'FILE':
-    case 'ATTACHMENTS':
-      return 'object';
-  }
-}
 
 /** Kinds with a total order, usable in `sort` and in btree indexes. */
 export function isOrderedKind(kind: ValueKind): boolean {

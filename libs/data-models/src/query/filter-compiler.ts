@@ -1,13 +1,5 @@
-import type { FieldDefinition, FilterNode } from '@mrp/field-validation';
-import {
-  arrayType,
-  isEmptyJson,
-  textPrefix,
-  typedParam,
-  typedValue,
-  valueKind,
-  type ValueKind,
-} from './field-expressions';
+import { valueKind, type FieldDefinition, type FilterNode, type ValueKind } from '@mrp/field-validation';
+import { arrayType, isEmptyJson, textPrefix, typedParam, typedValue } from './field-expressions';
 import { joinSql, sql, trustedSql, type SqlFragment } from './sql';
 
 type TargetKind = ValueKind | 'uuid' | 'timestamptz';

@@ -1,15 +1,6 @@
 import { badRequest } from '@mrp/platform';
-import type { FieldDefinition } from '@mrp/field-validation';
-import {
-  exactTimestamp,
-  isOrderedKind,
-  rawText,
-  textPrefix,
-  typedParam,
-  typedValue,
-  valueKind,
-  type ValueKind,
-} from './field-expressions';
+import { valueKind, type FieldDefinition, type ValueKind } from '@mrp/field-validation';
+import { exactTimestamp, isOrderedKind, rawText, textPrefix, typedParam, typedValue } from './field-expressions';
 import { joinSql, sql, trustedSql, type SqlFragment } from './sql';
 
 export const DEFAULT_SORT = '-createdAt';

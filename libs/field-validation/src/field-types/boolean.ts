@@ -11,5 +11,6 @@ export const booleanHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
   validateValue: (value, _config, path) =>
     typeof value === 'boolean' ? ok(value) : fail(path, 'invalid_type', 'Must be true or false.'),
+  valueKind: () => 'boolean',
   valueSchema: () => ({ type: 'boolean' }),
 };

@@ -37,6 +37,7 @@ export const dateHandler: FieldTypeHandler<EmptyConfig> = {
       ? ok(value)
       : fail(path, 'invalid_format', 'Must be a real calendar date formatted YYYY-MM-DD.');
   },
+  valueKind: () => 'date',
   valueSchema: () => ({ type: 'string', format: 'date' }),
 };
 
@@ -50,5 +51,6 @@ export const dateTimeHandler: FieldTypeHandler<DateTimeConfig> = {
       ? fail(path, 'out_of_range', 'Must fall between the years 0001 and 9999 in UTC.')
       : fail(path, 'invalid_format', 'Must be an ISO 8601 date-time with a time zone, e.g. 2024-01-01T10:00:00Z.');
   },
+  valueKind: () => 'datetime',
   valueSchema: () => ({ type: 'string', format: 'date-time', description: 'Any time zone offset; answered in UTC (…Z)' }),
 };

@@ -18,5 +18,6 @@ export const emailHandler: FieldTypeHandler<EmptyConfig> = {
       : ok(address);
   },
   isEmpty: isEmptyText,
+  valueKind: () => 'text',
   valueSchema: () => ({ type: 'string', format: 'email', maxLength: MAX_EMAIL_LENGTH }),
 };

@@ -3,6 +3,13 @@ import { parseConfigObject } from '../config/config-schema';
 import type { JsonSchema } from '../core/json-schema';
 import type { Result } from '../core/result';
 
+/**
+ * What a value of a field is to compare, sort and index it, and to offer an input for: text,
+ * number, boolean, date (a calendar day), datetime, list (compared by containment) or object
+ * (not compared at all). One declaration per field type, in its handler.
+ */
+export type ValueKind = 'text' | 'number' | 'boolean' | 'date' | 'datetime' | 'list' | 'object';
+
 /** Everything the library knows about one field type. */
 export interface FieldTypeHandler<C extends Record<string, unknown>> {
   /** Validates a configuration (`undefined`/`null` mean "all defaults") and fills in defaults. */
@@ -20,6 +27,11 @@ export interface FieldTypeHandler<C extends Record<string, unknown>> {
    * calendar date or allowed HTML, are left to the validator).
    */
   valueSchema(config: C): JsonSchema;
+  /**
+   * The kind of this type's values under a stored configuration (read as stored: it was checked
+   * when the field was saved), e.g. a RELATION's is a list when `multiple`.
+   */
+  valueKind(config: Readonly<Record<string, unknown>>): ValueKind;
   /** Computed by the server, never written by clients (FORMULA). */
   computed?: true;
 }

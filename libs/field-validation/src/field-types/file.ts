@@ -141,6 +141,7 @@ function fileReferenceSchema(config: FileConfig): JsonSchema {
 export const fileHandler: FieldTypeHandler<FileConfig> = {
   parseConfig: configParser(fileConfigSchema),
   validateValue: (value, config, path) => validateFileReference(value, config, path),
+  valueKind: () => 'object',
   valueSchema: fileReferenceSchema,
 };
 
@@ -162,5 +163,6 @@ export const attachmentsHandler: FieldTypeHandler<AttachmentsConfig> = {
     return errors.length > 0 ? failWith(errors) : ok(files);
   },
   isEmpty: isEmptyList,
+  valueKind: () => 'object',
   valueSchema: (config) => ({ type: 'array', items: fileReferenceSchema(config), maxItems: config.maxFiles }),
 };

@@ -8,10 +8,13 @@ import { FORMULA_LIMITS } from '../formula/limits';
 import { parseFormula } from '../formula/parser';
 import { isCalendarDateString } from '../values/calendar-date';
 import { exceedsLength } from '../values/text';
-import type { FieldTypeHandler } from './field-type-handler';
+import type { FieldTypeHandler, ValueKind } from './field-type-handler';
 import { configParser } from './field-type-handler';
 
 export type FormulaConfig = { expression: string; resultType: FormulaResultType };
+
+/** A formula's values are of its result type's kind; a stored result type we do not know compares as nothing. */
+const FORMULA_VALUE_KINDS: Readonly<Record<string, ValueKind>> = { NUMBER: 'number', TEXT: 'text', BOOLEAN: 'boolean', DATE: 'date' };
 
 const FORMULA_RESULT_SCHEMAS: Readonly<Record<FormulaResultType, JsonSchema>> = {
   NUMBER: { type: 'number' },
@@ -56,6 +59,7 @@ export const formulaHandler: FieldTypeHandler<FormulaConfig> = {
           : fail(path, 'invalid_format', 'Must be a date formatted YYYY-MM-DD.');
     }
   },
+  valueKind: (config) => FORMULA_VALUE_KINDS[String(config['resultType'])] ?? 'object',
   valueSchema: ({ resultType, expression }) => ({ ...FORMULA_RESULT_SCHEMAS[resultType], description: `Computed: ${expression}` }),
   computed: true,
 };

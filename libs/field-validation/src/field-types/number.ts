@@ -53,6 +53,7 @@ export const numberHandler: FieldTypeHandler<NumberConfig> = {
     return ok(Object.is(value, -0) ? 0 : value);
   },
   // Decimal places beyond zero are not a JSON Schema rule (multipleOf 0.01 misjudges doubles), so they stay a description.
+  valueKind: () => 'number',
   valueSchema: ({ min, max, precision }) => ({
     type: precision === 0 ? 'integer' : 'number',
     ...(min === undefined ? {} : { minimum: min }),

@@ -7,7 +7,7 @@ import { attachmentsHandler, fileHandler } from './file';
 import { booleanHandler } from './boolean';
 import { dateHandler, dateTimeHandler } from './date';
 import { emailHandler } from './email';
-import type { FieldTypeHandler } from './field-type-handler';
+import type { FieldTypeHandler, ValueKind } from './field-type-handler';
 import { formulaHandler } from './formula';
 import { numberHandler } from './number';
 import { relationHandler } from './relation';
@@ -84,6 +84,29 @@ const FIELD_COMPILERS: Readonly<Record<FieldType, FieldCompiler>> = {
   FILE: compiler(fileHandler),
   ATTACHMENTS: compiler(attachmentsHandler),
 };
+
+const VALUE_KINDS: Readonly<Record<FieldType, FieldTypeHandler<Record<string, unknown>>['valueKind']>> = {
+  TEXT: textHandler.valueKind,
+  LONG_TEXT: longTextHandler.valueKind,
+  RICH_TEXT: richTextHandler.valueKind,
+  NUMBER: numberHandler.valueKind,
+  BOOLEAN: booleanHandler.valueKind,
+  DATE: dateHandler.valueKind,
+  DATETIME: dateTimeHandler.valueKind,
+  SELECT: selectHandler.valueKind,
+  MULTI_SELECT: multiSelectHandler.valueKind,
+  RELATION: relationHandler.valueKind,
+  URL: urlHandler.valueKind,
+  EMAIL: emailHandler.valueKind,
+  FORMULA: formulaHandler.valueKind,
+  FILE: fileHandler.valueKind,
+  ATTACHMENTS: attachmentsHandler.valueKind,
+};
+
+/** What a field's values are to compare, sort, index or edit: its type's handler says (`ValueKind`). */
+export function valueKind(field: { readonly type: FieldType; readonly config: Readonly<Record<string, unknown>> }): ValueKind {
+  return VALUE_KINDS[field.type](field.config);
+}
 
 export function compileField(type: FieldType, config: unknown): Result<CompiledField> {
   return FIELD_COMPILERS[type](config, type);

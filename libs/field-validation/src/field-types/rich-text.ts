@@ -18,5 +18,6 @@ export const richTextHandler: FieldTypeHandler<TextConfig> = {
     return check.ok ? ok(value) : fail(path, 'invalid_format', `Disallowed HTML: ${check.reason}`);
   },
   isEmpty: isEmptyText,
+  valueKind: () => 'text',
   valueSchema: (config) => ({ type: 'string', maxLength: config.maxLength, pattern: STORABLE_TEXT_PATTERN, contentMediaType: 'text/html' }),
 };

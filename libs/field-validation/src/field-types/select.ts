@@ -84,6 +84,7 @@ export const selectHandler: FieldTypeHandler<SelectConfig> = {
       ? ok(value)
       : fail(path, 'invalid_option', 'Must be one of the configured options.');
   },
+  valueKind: () => 'text',
   valueSchema: (config) => optionValueSchema(config.options),
 };
 
@@ -118,6 +119,7 @@ export const multiSelectHandler: FieldTypeHandler<MultiSelectConfig> = {
     return ok([...selected]);
   },
   isEmpty: isEmptyList,
+  valueKind: () => 'list',
   valueSchema: (config) => ({
     type: 'array',
     items: optionValueSchema(config.options),

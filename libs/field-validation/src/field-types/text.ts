@@ -29,6 +29,7 @@ function plainTextHandler(options: { ceiling: number; singleLine: boolean }): Fi
       return ok(value);
     },
     isEmpty: isEmptyText,
+    valueKind: () => 'text',
     valueSchema: (config) => ({
       type: 'string',
       maxLength: config.maxLength,

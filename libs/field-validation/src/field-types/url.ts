@@ -18,5 +18,6 @@ export const urlHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
   validateValue: (value, _config, path) => validateHttpUrl(value, path),
   isEmpty: isEmptyText,
+  valueKind: () => 'text',
   valueSchema: () => ({ ...HTTP_URL_SCHEMA }),
 };
