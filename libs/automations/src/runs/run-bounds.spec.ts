@@ -211,6 +211,28 @@ describe('taking queued runs fairly', () => {
     expect(new Set(executed)).toEqual(new Set(runs));
   });
 
+  it('takes a run again when its execution failed (a database error, a runner stopping), after the queue\'s retry delay', async () => {
+    const organization = await bed.organization();
+    const [run] = await queueRuns(organization, await bed.eventAutomation(organization), 1);
+    const attempts: string[] = [];
+    const taking = runner(
+      {
+        async execute(taken) {
+          attempts.push(taken.id);
+          if (attempts.length === 1) throw new Error('the connection was lost');
+          await succeed(taken.id);
+        },
+      },
+      // Polling stands in for the announcement no retry sends.
+      { concurrency: 2, pollIntervalMs: 200 },
+    );
+    taking.start();
+    await eventually(() => attempts.length === 2, 30_000);
+    await taking.close();
+    expect(attempts).toEqual([run, run]);
+    expect(await bed.sql(`SELECT status FROM automation_runs WHERE id = ?`, [run])).toEqual([{ status: 'succeeded' }]);
+  });
+
   it('keeps taking when a run finishes while a fetch is under way, with no other wake-up', async () => {
     const organization = await bed.organization();
     const automation = await bed.eventAutomation(organization);
@@ -258,11 +280,11 @@ describe('taking queued runs fairly', () => {
   });
 });
 
-/** Waits for `condition` (5 s at most): a runner that stopped claiming never meets it. */
-async function eventually(condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5_000;
+/** Waits for `condition` (5 s at most, unless told): a runner that stopped taking runs never meets it. */
+async function eventually(condition: () => boolean | Promise<boolean>, withinMs = 5_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('the condition was not met within 5 s');
+    if (Date.now() > deadline) throw new Error(`the condition was not met within ${withinMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
