@@ -227,7 +227,7 @@ describe('taking queued runs fairly', () => {
       { concurrency: 2, pollIntervalMs: 200 },
     );
     taking.start();
-    await eventually(() => attempts.length === 2, 30_000);
+    await eventually(() => attempts.length === 2, 20_000);
     await taking.close();
     expect(attempts).toEqual([run, run]);
     expect(await bed.sql(`SELECT status FROM automation_runs WHERE id = ?`, [run])).toEqual([{ status: 'succeeded' }]);
