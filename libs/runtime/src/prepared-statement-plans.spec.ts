@@ -67,8 +67,9 @@ const FILL = [
    SELECT id, (SELECT id FROM roles ORDER BY key LIMIT 1) FROM records`,
   `INSERT INTO rate_limit_buckets (bucket_key, tokens, updated_at, admitted)
    SELECT 'bucket-' || g, 1, now(), true FROM generate_series(1, $1::int) g`,
-  `INSERT INTO webhook_endpoints (id, organization_id, url, subscriptions, secret_hash, created_by)
-   SELECT gen_random_uuid(), $2::uuid, 'https://example.com/hooks/' || g, '{*}', 'hash', 'test' FROM generate_series(1, $1::int) g`,
+  // Triggers are off while filling (session_replication_role): the queue its trigger would give is written out.
+  `INSERT INTO webhook_endpoints (id, organization_id, url, subscriptions, secret_hash, created_by, delivery_queue)
+   SELECT gen_random_uuid(), $2::uuid, 'https://example.com/hooks/' || g, '{*}', 'hash', 'test', 0 FROM generate_series(1, $1::int) g`,
   `INSERT INTO automations (id, organization_id, name, owner_id, trigger_type, event_pattern, actions, created_by)
    SELECT gen_random_uuid(), $2::uuid, 'Automation ' || g, 'user-' || g, 'event', 'data-models.*', '[]', 'test' FROM generate_series(1, $1::int) g`,
   `INSERT INTO automation_runs (id, automation_id, organization_id, trigger)
