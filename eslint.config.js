@@ -2,6 +2,9 @@ const nx = require('@nx/eslint-plugin');
 
 const nodeBuiltins = require('node:module').builtinModules;
 // The embedded PostgreSQL runner is for development and tests: deployed code connects to DATABASE_URL.
+// Each lib's contracts: the static types of its procedures' answers (decision 155).
+const contractLibs = ['@mrp/data-models', '@mrp/authz'];
+const contracts = contractLibs.map((lib) => `${lib}/contracts`);
 const devRunner = { name: '@mrp/platform/dev', message: 'The embedded PostgreSQL runner is for npm start, tools and tests only.' };
 
 module.exports = [
@@ -16,7 +19,7 @@ module.exports = [
         {
           enforceBuildableLibDependency: false,
           // Contracts are types only (the rule below): importing one adds no code and no dependency.
-          allow: ['@mrp/platform/testing', '@mrp/platform/deploy', '@mrp/events/receiver', '@mrp/data-models/contracts'],
+          allow: ['@mrp/platform/testing', '@mrp/platform/deploy', '@mrp/events/receiver', ...contracts],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
@@ -62,7 +65,7 @@ module.exports = [
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: '@mrp/data-models/contracts', allowTypeImports: true, message: 'Contracts are types: import type { ... }.' }] },
+        { paths: contracts.map((name) => ({ name, allowTypeImports: true, message: 'Contracts are types: import type { ... }.' })) },
       ],
     },
   },
@@ -91,10 +94,11 @@ module.exports = [
       'no-restricted-imports': [
         'error',
         {
-          paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`), '@mrp/data-models'],
+          paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`), ...contractLibs],
           patterns: [
             {
-              group: ['@mrp/*', '!@mrp/field-validation', '!@mrp/data-models', '@mrp/data-models/*', '!@mrp/data-models/contracts'],
+              // Gitignore-style: a lib's folder is let in again so that its contracts entry alone can be.
+              group: ['@mrp/*', '!@mrp/field-validation', ...contractLibs.flatMap((lib) => [`!${lib}`, `${lib}/*`, `!${lib}/contracts`])],
               message: 'The console imports only @mrp/field-validation and the types of procedure answers (contracts); it reaches the platform through /rpc.',
             },
           ],

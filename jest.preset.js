@@ -19,6 +19,7 @@ module.exports = {
     '^@mrp/platform/dev$': path.join(__dirname, 'libs/platform/dev/index.ts'),
     '^@mrp/events/receiver$': path.join(__dirname, 'libs/events/src/receiver.ts'),
     '^@mrp/data-models/contracts$': path.join(__dirname, 'libs/data-models/src/contracts.ts'),
+    '^@mrp/authz/contracts$': path.join(__dirname, 'libs/authz/src/contracts.ts'),
     '^@mrp/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],

@@ -2,24 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineProcedure, notFound } from '@mrp/platform';
 import { toIso } from '../db/sql-values';
 import { findUser } from '../users/user-rows';
-
-const MeSchema = Type.Object({
-  user: Type.Object({
-    id: Type.String(),
-    kind: Type.Union([Type.Literal('HUMAN'), Type.Literal('SERVICE')]),
-    email: Type.String(),
-    displayName: Type.String(),
-    isPlatformAdmin: Type.Boolean(),
-    deletionScheduledFor: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  }),
-  organizations: Type.Array(
-    Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), roleKeys: Type.Array(Type.String()) }),
-  ),
-  activeOrganization: Type.Union([
-    Type.Object({ id: Type.String(), roleIds: Type.Array(Type.String()), permissions: Type.Array(Type.String()) }),
-    Type.Null(),
-  ]),
-});
+import { MeSchema } from './me-view';
 
 interface MembershipSummaryRow {
   id: string;

@@ -1,7 +1,7 @@
 import type { NotificationMessage, NotificationScope, UserNotifier } from '../notifier/user-notifier';
 import { createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
 import { ALL_PERMISSIONS } from './permission-catalog';
-import type { RoleView } from './role-rows';
+import type { RoleView } from './role-view';
 
 type Person = ReturnType<AuthzHarness['person']>;
 

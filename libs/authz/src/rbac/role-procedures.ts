@@ -6,7 +6,8 @@ import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles 
 import { sqlTextArray } from '../db/sql-values';
 import { ALL_PERMISSIONS, PERMISSIONS } from './permission-catalog';
 import { assertKnownPermissions } from './permission-input';
-import { ROLE_KEY_PATTERN, RoleViewSchema, listRoles, requireRoleByKey, toRoleView, type RoleRow } from './role-rows';
+import { ROLE_KEY_PATTERN, listRoles, requireRoleByKey, toRoleView, type RoleRow } from './role-rows';
+import { PermissionInfoSchema, RoleViewSchema } from './role-view';
 
 const ROLE_KEY = Type.String({ pattern: ROLE_KEY_PATTERN });
 const ROLE_NAME = Type.String({ minLength: 1, maxLength: 100 });
@@ -35,7 +36,7 @@ export const listPermissions = defineProcedure({
   permission: null,
   readOnly: true,
   input: Type.Object({}, { additionalProperties: false }),
-  output: Type.Object({ items: Type.Array(Type.Object({ key: Type.String(), description: Type.String() })) }),
+  output: Type.Object({ items: Type.Array(PermissionInfoSchema) }),
   async handler() {
     return { items: ALL_PERMISSIONS.map((key) => ({ key, description: PERMISSIONS[key] })) };
   },

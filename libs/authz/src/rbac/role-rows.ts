@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Type, type Static } from '@sinclair/typebox';
 import { notFound } from '@mrp/platform';
 import { toIso } from '../db/sql-values';
+import type { RoleView } from './role-view';
 
 /** Custom role keys; the built-in keys (`owner`, `admin`, `member`, `read-only`) fit it too. */
 export const ROLE_KEY_PATTERN = '^[a-z][a-z0-9-]{0,62}$';
@@ -18,18 +18,6 @@ export interface RoleRow {
   updated_at: string;
 }
 
-export const RoleViewSchema = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  key: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  permissions: Type.Array(Type.String()),
-  builtIn: Type.Boolean(),
-  memberCount: Type.Integer(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
-export type RoleView = Static<typeof RoleViewSchema>;
 
 export function toRoleView(row: RoleRow): RoleView {
   return {
