@@ -81,6 +81,41 @@ describe('expand', () => {
     ]);
   });
 
+  it('hides a related title from a reader who may not read it, in a list, from the moment its model has a restricted record', async () => {
+    await env.call('dataModels.create', { key: 'vendors', name: 'Vendors' }, admin());
+    await env.call('dataModels.create', { key: 'bills', name: 'Bills' }, admin());
+    await env.call('dataModels.fields.create', { model: 'bills', key: 'vendor', name: 'Vendor', type: 'RELATION', config: { targetModel: 'vendors' } }, admin());
+    await env.call('dataModels.fields.create', { model: 'bills', key: 'vendors', name: 'Vendors', type: 'RELATION', config: { targetModel: 'vendors', multiple: true } }, admin());
+    const [acme, hidden] = [
+      await env.call<RecordOutput>('records.create', { model: 'vendors', data: { title: 'Acme' } }, admin()),
+      await env.call<RecordOutput>('records.create', { model: 'vendors', data: { title: 'Hidden' } }, admin()),
+    ];
+    await env.call('records.create', { model: 'bills', data: { title: 'Bill', vendor: hidden.id, vendors: [acme.id, hidden.id] } }, admin());
+    const restrictedMark = async () =>
+      (await env.sql<{ has_restricted_records: boolean }>(`SELECT has_restricted_records FROM data_models WHERE organization_id = ? AND key = 'vendors'`, [org.id]))[0]
+        .has_restricted_records;
+    const page = async (as: ReturnType<typeof admin>) =>
+      (await env.call<RecordListOutput>('records.list', { model: 'bills', expand: 'vendor,vendors' }, as)).items[0].data;
+
+    // No record of the model is restricted: every reader of the bill sees every title.
+    expect(await restrictedMark()).toBe(false);
+    expect(await page(outsider())).toMatchObject({ vendor: { id: hidden.id, title: 'Hidden' }, vendors: [{ id: acme.id, title: 'Acme' }, { id: hidden.id, title: 'Hidden' }] });
+
+    await env.call('records.setAccess', { id: hidden.id, roleIds: [org.roles.finance] }, admin());
+    expect(await restrictedMark()).toBe(true);
+    expect(await page(outsider())).toEqual({
+      title: 'Bill',
+      vendor: { id: hidden.id },
+      vendors: [{ id: acme.id, title: 'Acme' }, { id: hidden.id }],
+    });
+    expect(await page(financeMember())).toMatchObject({ vendor: { id: hidden.id, title: 'Hidden' }, vendors: [{ id: acme.id, title: 'Acme' }, { id: hidden.id, title: 'Hidden' }] });
+
+    // Lifting the restriction shows the title again; the mark stays (the check then finds no access rows).
+    await env.call('records.setAccess', { id: hidden.id, roleIds: [] }, env.principal(org, { roles: ['admin', 'finance'] }));
+    expect(await restrictedMark()).toBe(true);
+    expect(await page(outsider())).toMatchObject({ vendor: { id: hidden.id, title: 'Hidden' } });
+  });
+
   it.each([
     ['nope', 'Unknown field "nope"'],
     ['amount', 'Field "amount" is not a RELATION field'],

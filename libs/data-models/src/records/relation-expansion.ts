@@ -100,22 +100,33 @@ const UUID_TEXT = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-
  * row's related records that are live, of the field's target model and visible to the caller, as
  * {id: title}. A page and its related titles are then one statement, with no second round trip;
  * PostgreSQL computes such costly output columns only for the rows the LIMIT keeps, after a sort.
+ *
+ * Row-level access is checked for each related record only where the target model has ever had a
+ * restricted record (`has_restricted_records`, set in the transaction that restricts one): in any
+ * other model the check cannot hide anything, and it was most of the cost of expanding a page.
  */
 export function expansionColumns(expanded: readonly FieldShape[], scope: { organizationId: string; roleIds: readonly string[] }): SqlFragment {
   return joinSql(
     expanded.map((field, index) => {
       const value = sql`r.data->${field.key}`;
       const text = sql`r.data->>${field.key}`;
-      // One id: an equality the primary key answers at once; several: each well-formed one.
-      const matches =
-        field.config['multiple'] === true
-          ? sql`related.id = ANY(ARRAY(SELECT given.value::uuid FROM jsonb_array_elements_text(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value} END) AS given(value) WHERE given.value ~ ${UUID_TEXT}))`
-          : sql`related.id = (CASE WHEN jsonb_typeof(${value}) = 'string' AND ${text} ~ ${UUID_TEXT} THEN (${text})::uuid END)`;
-      // The target model's id is an uncorrelated subquery: PostgreSQL runs it once per statement, not per row.
-      return sql`, (SELECT jsonb_object_agg(related.id, related.title) FROM records related
+      const targetModel = (column: string) =>
+        sql`(SELECT ${trustedSql(`m.${column}`)} FROM data_models m WHERE m.organization_id = ${scope.organizationId} AND m.key = ${targetOf(field)} AND m.archived_at IS NULL)`;
+      // The target model's id and mark are uncorrelated subqueries: PostgreSQL runs them once per statement, not per row.
+      const related = (matches: SqlFragment) => sql`FROM records related
           WHERE ${matches} AND related.organization_id = ${scope.organizationId} AND related.deleted_at IS NULL
-            AND related.model_id = (SELECT m.id FROM data_models m WHERE m.organization_id = ${scope.organizationId} AND m.key = ${targetOf(field)} AND m.archived_at IS NULL)
-            AND ${visibleTo(scope.roleIds, 'related')}) AS ${trustedSql(expandedTitlesColumn(index))}`;
+            AND related.model_id = ${targetModel('id')}
+            AND (NOT ${targetModel('has_restricted_records')} OR ${visibleTo(scope.roleIds, 'related')})`;
+      // Several ids: each well-formed one, gathered; one id: an equality the primary key answers with at most one row.
+      const titles =
+        field.config['multiple'] === true
+          ? sql`(SELECT jsonb_object_agg(related.id, related.title) ${related(
+              sql`related.id = ANY(ARRAY(SELECT given.value::uuid FROM jsonb_array_elements_text(CASE jsonb_typeof(${value}) WHEN 'array' THEN ${value} END) AS given(value) WHERE given.value ~ ${UUID_TEXT}))`,
+            )})`
+          : sql`(SELECT jsonb_build_object(related.id, related.title) ${related(
+              sql`related.id = (CASE WHEN jsonb_typeof(${value}) = 'string' AND ${text} ~ ${UUID_TEXT} THEN (${text})::uuid END)`,
+            )})`;
+      return sql`, ${titles} AS ${trustedSql(expandedTitlesColumn(index))}`;
     }),
     '',
   );
