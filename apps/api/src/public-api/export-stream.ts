@@ -92,10 +92,16 @@ export async function sendExport(
   const socket = ctx.req.socket;
   let held = '';
   let reading: Promise<PageResult> | undefined;
+  // Each text is written as it is (never joined to what was held: a copy of every piece), and
+  // only a page's last piece leaves bytes held.
   const send = async (text: string, hold: boolean) => {
-    const all = held + text;
-    held = hold ? all.slice(-PROBE_BYTES) : '';
-    const now = hold ? all.slice(0, -PROBE_BYTES) : all;
+    if (held) {
+      const before = held;
+      held = '';
+      await written(response, before);
+    }
+    const now = hold ? text.slice(0, -PROBE_BYTES) : text;
+    if (hold) held = text.slice(-PROBE_BYTES);
     if (now) await written(response, now);
   };
   const probe = setInterval(() => {
@@ -127,7 +133,13 @@ export async function sendExport(
         const next = nextPage();
         next.catch(() => undefined);
         reading = next;
-        for (const piece of page.value) await send(piece, true);
+        const pieces = page.value;
+        for (let index = 0; index < pieces.length; index++) {
+          const piece = pieces[index];
+          // A piece written is garbage at once, not kept by its page until the page's end.
+          pieces[index] = '';
+          await send(piece, index === pieces.length - 1);
+        }
         page = await next;
       }
     } catch (error) {

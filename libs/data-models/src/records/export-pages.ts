@@ -76,7 +76,9 @@ const PIECE_LINES = 256;
 
 /**
  * Every record a list would show, as text (its rows' lines, built by the database in the list's
- * order): a page is one statement, read as pieces of PIECE_LINES lines, not a row per record.
+ * order): a page is one statement whose rows are the lines alone (with the keyset's values), joined
+ * here into pieces of PIECE_LINES lines. Grouping them into pieces in the statement cost the
+ * database more than the lines did (a window to number them, a sort to group them, a copy each).
  * After the first page, a page takes as many rows as the last one's bytes per row say fit in
  * EXPORT_PAGE_BYTES.
  */
@@ -86,32 +88,27 @@ export async function* textPages(
   line: ExportLineSql,
   { pageSize = EXPORT_TEXT_PAGE_SIZE, firstPageSize = EXPORT_PAGE_SIZE, pageBytes = EXPORT_PAGE_BYTES, ...options }: ListedPagesOptions = {},
 ): AsyncGenerator<string[]> {
-  const lastValues = joinSql(
-    [trustedSql('id'), ...spec.sort.terms.map((_, index) => trustedSql(sortValueColumn(index)))].map(
-      (column) => sql`(array_agg(numbered.${column} ORDER BY numbered.position DESC))[1] AS ${column}`,
-    ),
-    ', ',
-  );
-  const listedValues = joinSql(
+  const keysetValues = joinSql(
     [trustedSql('id'), ...spec.sort.terms.map((_, index) => trustedSql(sortValueColumn(index)))].map((column) => sql`listed.${column}`),
     ', ',
   );
   let size = firstPageSize;
   const pages = keysetPages(em, { ...spec, columns: line.columns }, { ...options, firstPageSize, pageSize, nextPageSize: () => size }, async (within, query) => {
-    // row_number() takes the rows in the list query's order (its ORDER BY), and each piece's lines in that order.
-    const pieces = await runSql<{ text: string; lines: number } & Record<string, unknown>>(
+    // The list query first and the line after it: pg_stat_activity shows a statement's first 1,024 bytes.
+    const rows = await runSql<{ export_line: string } & Record<string, unknown>>(
       within,
-      sql`SELECT string_agg(numbered.line, '' ORDER BY numbered.position) AS text, count(*)::int AS lines, ${lastValues}
-        FROM (
-          SELECT row_number() OVER () AS position, ${listedValues}, lined.line
-          FROM (${query}) AS listed CROSS JOIN LATERAL (SELECT ${line.line} AS line) AS lined) AS numbered
-        GROUP BY (numbered.position - 1) / ${trustedSql(String(PIECE_LINES))}
-        ORDER BY (numbered.position - 1) / ${trustedSql(String(PIECE_LINES))}`,
+      sql`SELECT lined.export_line, ${keysetValues} FROM (${query}) AS listed CROSS JOIN LATERAL (SELECT ${line.line} AS export_line) AS lined`,
     );
-    const rows = pieces.reduce((total, piece) => total + piece.lines, 0);
-    const length = pieces.reduce((total, piece) => total + piece.text.length, 0);
-    if (rows > 0) size = Math.max(1, Math.min(pageSize, Math.floor((pageBytes * rows) / Math.max(1, length))));
-    return { content: pieces.map((piece) => piece.text), rows, last: pieces.at(-1) };
+    const pieces: string[] = [];
+    let length = 0;
+    for (let start = 0; start < rows.length; start += PIECE_LINES) {
+      let piece = '';
+      for (let index = start; index < Math.min(rows.length, start + PIECE_LINES); index++) piece += rows[index].export_line;
+      length += piece.length;
+      pieces.push(piece);
+    }
+    if (rows.length > 0) size = Math.max(1, Math.min(pageSize, Math.floor((pageBytes * rows.length) / Math.max(1, length))));
+    return { content: pieces, rows: rows.length, last: rows.at(-1) };
   });
   yield* pages;
 }

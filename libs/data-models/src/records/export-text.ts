@@ -4,8 +4,8 @@ import { joinSql, sql, trustedSql, type SqlFragment } from '../query/sql';
 import { expandedTitlesColumn } from './relation-expansion';
 
 /**
- * The SQL that writes each exported record as its line of text, so the database hands over a page
- * as one value instead of a thousand rows to parse and format here. Every line is byte for byte
+ * The SQL that writes each exported record as its line of text, so the database hands over each
+ * record as its finished line instead of values to format here. Every line is byte for byte
  * what export-csv.ts (csvRecord) or JSON.stringify of the list's item writes for the same record;
  * export-text.spec.ts holds the two to that. The hot path (strings, numbers, booleans, related
  * titles) is written inline; lists, objects and numbers written with an exponent go through the
