@@ -19,7 +19,7 @@ export { createOrm, migrateToLatest, ormOptions, type Orm, type CreateOrmOptions
 export { freePort } from './net/free-port';
 export { processAlive } from './processes/process-alive';
 export { UnsafeLocalPathError, assertPrivateFolder, ensurePrivateFolder, readPrivateFile, writePrivateFile } from './files/private-files';
-export { collectMigrations, orderModules, type PlatformModule } from './database/platform-module';
+export { collectMigrations, orderModules, type PlatformModule } from './database/migration-order';
 export {
   defineProcedure,
   ProcedureRegistry,
@@ -93,10 +93,10 @@ export {
 } from './feature-flags/known-flags';
 export { platformModule } from './platform-module';
 export { sqlTextArray, toIso } from './database/sql-values';
-export { preparedStatement, type IntendedPlan, type PreparedStatement, type PreparedValue } from './database/prepared-statement';
-export { executePrepared, executePreparedAtCommit } from './database/execute-prepared';
+export { preparedStatement, type IntendedPlan, type PreparedStatement, type PreparedValue } from './database/driver/prepared-statement';
+export { executePrepared, executePreparedAtCommit } from './database/driver/execute-prepared';
 export { withSession } from './database/session';
-export type { SessionQuery } from './database/direct-pg-driver';
+export type { SessionQuery } from './database/driver/direct-pg-driver';
 export { runInTransaction } from './database/transaction';
 export { withStatementTimeout } from './database/statement-timeout';
 export { cancelStatements, forgetCancelledStatements } from './database/cancel-statements';

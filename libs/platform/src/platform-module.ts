@@ -1,4 +1,4 @@
-import type { PlatformModule } from './database/platform-module';
+import type { PlatformModule } from './database/migration-order';
 import { FeatureFlag } from './feature-flags/feature-flag.entity';
 import { platformMigrations } from './migrations';
 

@@ -1,7 +1,7 @@
 import type { Client } from 'pg';
-import type { PreparedStatement } from '../src/database/prepared-statement';
+import type { PreparedStatement } from '../src/database/driver/prepared-statement';
 
-export { definedPreparedStatements } from '../src/database/prepared-statement';
+export { definedPreparedStatements } from '../src/database/driver/prepared-statement';
 
 /** What a plan reads: the indexes it uses (conflict arbiters included) and the tables it scans whole. */
 export interface PlanReads {

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { Pipeline } from '../src/database/pipeline';
+import { Pipeline } from '../src/database/driver/pipeline';
 
 /**
  * The statements that reach PostgreSQL while `work` runs, in order: one entry per round trip

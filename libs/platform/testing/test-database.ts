@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { createOrm, migrateToLatest, type CreateOrmOptions, type Orm } from '../src/database/orm';
 import { startEmbeddedPostgres } from '../dev';
-import type { PlatformModule } from '../src/database/platform-module';
+import type { PlatformModule } from '../src/database/migration-order';
 import { freePort } from '../src/net/free-port';
 
 /**

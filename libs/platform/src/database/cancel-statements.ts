@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DirectPgConnection } from './direct-pg-driver';
+import { DirectPgConnection } from './driver/direct-pg-driver';
 
 /**
  * The caller of `em`'s work went away (a request whose client disconnected): cancels the

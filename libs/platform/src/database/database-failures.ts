@@ -1,5 +1,5 @@
 import { DomainError } from '../errors/domain-error';
-import { QUERY_CANCELED } from './statement-cancel';
+import { QUERY_CANCELED } from './driver/statement-cancel';
 
 /** Seconds a caller is told to wait before trying again when the database could not serve it in time. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;

@@ -1,7 +1,7 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { DirectPgDriver, SESSION_STATEMENT_TIMEOUT } from './direct-pg-driver';
-import { collectMigrations, type PlatformModule } from './platform-module';
+import { DirectPgDriver, SESSION_STATEMENT_TIMEOUT } from './driver/direct-pg-driver';
+import { collectMigrations, type PlatformModule } from './migration-order';
 import { createLogger, type Logger } from '../logging/logger';
 import { knexLog } from './pool-log';
 

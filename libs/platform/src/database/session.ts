@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DirectPgConnection, type SessionQuery } from './direct-pg-driver';
+import { DirectPgConnection, type SessionQuery } from './driver/direct-pg-driver';
 
 /**
  * Runs `work` on one pooled connection of its own, outside any transaction the context may be

@@ -3,8 +3,8 @@ import { createTestOrm, type TestOrm } from '../../testing';
 import { platformModule } from '../platform-module';
 import { cancelStatements, forgetCancelledStatements } from './cancel-statements';
 import { databaseFailure } from './database-failures';
-import { executePrepared } from './execute-prepared';
-import { preparedStatement } from './prepared-statement';
+import { executePrepared } from './driver/execute-prepared';
+import { preparedStatement } from './driver/prepared-statement';
 import { withSession } from './session';
 import { runInTransaction } from './transaction';
 

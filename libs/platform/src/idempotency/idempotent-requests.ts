@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared, executePreparedAtCommit } from '../database/execute-prepared';
-import { preparedStatement, type PreparedValue } from '../database/prepared-statement';
+import { executePrepared, executePreparedAtCommit } from '../database/driver/execute-prepared';
+import { preparedStatement, type PreparedValue } from '../database/driver/prepared-statement';
 
 /** How long an answer is kept for retries (Stripe's window). */
 export const IDEMPOTENCY_RETENTION_HOURS = 24;

@@ -4,8 +4,8 @@ import { platformModule } from '../platform-module';
 import { DomainError } from '../errors/domain-error';
 import { defineProcedure } from './procedure';
 import { invokeProcedure, validateProcedureInput, type InvocationDeps, type OutcomeRecorder } from './invoke';
-import { executePreparedAtCommit } from '../database/execute-prepared';
-import { preparedStatement } from '../database/prepared-statement';
+import { executePreparedAtCommit } from '../database/driver/execute-prepared';
+import { preparedStatement } from '../database/driver/prepared-statement';
 
 const insertFlag = preparedStatement('INSERT INTO feature_flags (key, enabled) VALUES ($1::text, true)', { purpose: 'test flag insert', indexes: ['feature_flags_pkey'] });
 

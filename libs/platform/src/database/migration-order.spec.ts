@@ -1,5 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
-import { collectMigrations, orderModules, type PlatformModule } from './platform-module';
+import { collectMigrations, orderModules, type PlatformModule } from './migration-order';
 
 function migration(name: string): MigrationObject {
   return { name, class: class {} as MigrationObject['class'] };

@@ -1,0 +1,334 @@
+import {
+  AbstractSqlDriver,
+  EventType,
+  PostgreSqlConnection,
+  PostgreSqlPlatform,
+  type AnyEntity,
+  type Configuration,
+  type EntityData,
+  type IsolationLevel,
+  type Knex,
+  type LogContext,
+  type LoggingOptions,
+  type QueryResult,
+  type Transaction,
+  type TransactionEventBroadcaster,
+} from '@mikro-orm/postgresql';
+import { types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
+import { pgBindValue, toParameterized } from './parameterized-sql';
+import {
+  PinnedSavepoint,
+  PinnedTransaction,
+  TransactionCompleteError,
+  pinnedTransactionOf,
+  send,
+  type KnexPool,
+  type PooledConnection,
+  type Statement,
+} from './pinned-transaction';
+import { bindValues, type PreparedStatement, type PreparedValue } from './prepared-statement';
+import { statementError } from './statement-errors';
+import { cancelRunningStatement, cancelledStatementError, discardIfCancelled } from './statement-cancel';
+
+interface BeginOptions {
+  isolationLevel?: IsolationLevel;
+  readOnly?: boolean;
+  ctx?: Knex.Transaction;
+  eventBroadcaster?: TransactionEventBroadcaster;
+  loggerContext?: LogContext;
+}
+
+type ExecuteResult = QueryResult | EntityData<AnyEntity> | EntityData<AnyEntity>[];
+
+type KnexQuery = Knex.QueryBuilder | Knex.Raw;
+
+/** Where the ORM's options keep the statement timeout of `withSession`'s work (driverOptions; knex ignores it). */
+export const SESSION_STATEMENT_TIMEOUT = 'sessionStatementTimeoutMs';
+
+/** A statement with MikroORM's `?` placeholders, its values bound; answers the rows. */
+export type SessionQuery = <Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) => Promise<Row[]>;
+
+/**
+ * MikroORM's PostgreSQL connection with its statements sent straight to `pg`, values always as
+ * bind parameters:
+ * - every SQL string (`em.execute`, and every query MikroORM's own query builder runs) and every
+ *   knex query handed to `execute` goes out as `$n` placeholders with its values beside them
+ *   (MikroORM alone would inline the values into the text), on the transaction's connection or
+ *   a pooled one, skipping knex's per-query builder, runner, events and query ids;
+ * - a top-level transaction is a `PinnedTransaction`: BEGIN is sent only when a statement needs
+ *   it (riding on it when it has no values), COMMIT is one round trip, a nested one is a
+ *   savepoint, and none of knex's per-transaction objects are built;
+ * - `executePrepared` runs a statement PostgreSQL keeps parsed and planned per connection.
+ * A failed statement's error names the statement's text and quotes no value (statement-errors.ts).
+ */
+export class DirectPgConnection extends PostgreSqlConnection {
+  private parsers?: CustomTypesConfig;
+  /**
+   * The pooled connections running an autocommit statement, by the id of the EntityManager it
+   * runs for (what MikroORM's logger context carries), so `cancelStatementsOf` can reach them.
+   */
+  private readonly running = new Map<number, Set<PooledConnection>>();
+  /** EntityManagers whose statements were cancelled: their next ones are refused until `forgetCancellation`. */
+  private readonly cancelledOwners = new Set<number>();
+
+  override async begin(options: BeginOptions = {}): Promise<Knex.Transaction> {
+    if (options.ctx) return this.beginSavepoint(options.ctx, options.loggerContext);
+    await options.eventBroadcaster?.dispatchEvent(EventType.beforeTransactionStart);
+    const beginSql = this.platform.getBeginTransactionSQL(options);
+    const pool = this.knexPool();
+    const transaction = new PinnedTransaction(pool, beginSql, this.typeParsers());
+    try {
+      if (this.logger.isEnabled('query', options.loggerContext)) for (const query of beginSql) this.logQuery(query, options.loggerContext);
+      await options.eventBroadcaster?.dispatchEvent(EventType.afterTransactionStart, transaction);
+    } catch (error) {
+      await transaction.rollback();
+      throw error;
+    }
+    return transaction as unknown as Knex.Transaction;
+  }
+
+  override async commit(ctx: Knex.Transaction, eventBroadcaster?: TransactionEventBroadcaster, loggerContext?: LogContext): Promise<void> {
+    const transaction: unknown = ctx;
+    if (transaction instanceof PinnedSavepoint) return transaction.release();
+    if (!(transaction instanceof PinnedTransaction)) throw unknownTransaction();
+    await eventBroadcaster?.dispatchEvent(EventType.beforeTransactionCommit, transaction);
+    await transaction.commit();
+    if (this.logger.isEnabled('query', loggerContext)) this.logQuery(this.platform.getCommitTransactionSQL(), loggerContext);
+    await eventBroadcaster?.dispatchEvent(EventType.afterTransactionCommit, transaction);
+  }
+
+  override async rollback(ctx: Knex.Transaction, eventBroadcaster?: TransactionEventBroadcaster, loggerContext?: LogContext): Promise<void> {
+    const transaction: unknown = ctx;
+    if (transaction instanceof PinnedSavepoint) return transaction.rollback();
+    if (!(transaction instanceof PinnedTransaction)) throw unknownTransaction();
+    await eventBroadcaster?.dispatchEvent(EventType.beforeTransactionRollback, transaction);
+    await transaction.rollback();
+    if (this.logger.isEnabled('query', loggerContext)) this.logQuery(this.platform.getRollbackTransactionSQL(), loggerContext);
+    await eventBroadcaster?.dispatchEvent(EventType.afterTransactionRollback, transaction);
+  }
+
+  override async execute<T extends ExecuteResult = EntityData<AnyEntity>[]>(
+    queryOrKnex: string | KnexQuery,
+    params: unknown[] = [],
+    method: 'all' | 'get' | 'run' = 'all',
+    ctx?: Transaction,
+    loggerContext?: LoggingOptions,
+  ): Promise<T> {
+    if (!this.connected) await this.ensureConnection();
+    let sql: string;
+    let context: unknown = ctx ?? undefined;
+    if (typeof queryOrKnex === 'string') {
+      sql = queryOrKnex;
+    } else {
+      // A knex query made `.transacting(trx)` belongs to that transaction, as in MikroORM's execute.
+      if (context === undefined && (queryOrKnex as unknown as { client: { transacting?: boolean } }).client.transacting) context = queryOrKnex;
+      const compiled = queryOrKnex.toSQL();
+      sql = compiled.sql;
+      params = [...(compiled.bindings ?? [])];
+    }
+    const transaction = this.transactionOf(context);
+    const statement = toParameterized(this.platform, this.config.get('onQuery')(sql, params), params);
+    const run = async () => {
+      if (transaction?.completed) throw new TransactionCompleteError(statement.text);
+      try {
+        const result = transaction ? await transaction.query(statement) : await this.onPool(statement, ownerOf(loggerContext));
+        return this.transformRawResult<T>(result, method);
+      } catch (error) {
+        throw statementError(error, statement.text);
+      }
+    };
+    // executeQuery only times the statement for the query log; with the log off that is pure overhead.
+    if (!this.logger.isEnabled('query', loggerContext)) return run();
+    return this.executeQuery(statement.text, run, { query: statement.text, ...loggerContext });
+  }
+
+  /**
+   * Runs a prepared statement (see `preparedStatement`) in the transaction `ctx`, or as one
+   * autocommit statement on a pooled connection. Answers the rows; errors are raw pg errors.
+   */
+  async executePrepared<T>(prepared: PreparedStatement, values: readonly PreparedValue[], ctx?: Transaction, owner?: number): Promise<T[]> {
+    if (!this.connected) await this.ensureConnection();
+    const transaction = this.transactionOf(ctx ?? undefined);
+    const statement: Statement = { name: prepared.name, text: prepared.text, values: bindValues(values) };
+    const run = async (): Promise<T[]> => {
+      if (transaction?.completed) throw new TransactionCompleteError(statement.text);
+      try {
+        const result = transaction ? await transaction.query(statement) : await this.onPool(statement, owner);
+        return (result as PgResult).rows as T[];
+      } catch (error) {
+        throw statementError(error, statement.text);
+      }
+    };
+    if (!this.logger.isEnabled('query')) return run();
+    return this.executeQuery(statement.text, run, { query: statement.text });
+  }
+
+  /**
+   * A statement written for `pg` itself (`$n` placeholders, values as pg binds them: objects as
+   * JSON, arrays as PostgreSQL arrays), for a library that writes its own SQL (the job queue): in
+   * the transaction `ctx`, or as one autocommit statement on a pooled connection.
+   */
+  async executeText<T>(text: string, values: readonly unknown[], ctx?: Transaction): Promise<T[]> {
+    if (!this.connected) await this.ensureConnection();
+    const transaction = this.transactionOf(ctx ?? undefined);
+    const statement: Statement = { text, values: values.map(pgBindValue) };
+    const run = async (): Promise<T[]> => {
+      if (transaction?.completed) throw new TransactionCompleteError(statement.text);
+      try {
+        const result = transaction ? await transaction.query(statement) : await this.onPool(statement);
+        return (result as PgResult).rows as T[];
+      } catch (error) {
+        throw statementError(error, statement.text);
+      }
+    };
+    if (!this.logger.isEnabled('query')) return run();
+    return this.executeQuery(statement.text, run, { query: statement.text });
+  }
+
+  /**
+   * `executeText` for a write nothing in the transaction `ctx` reads back (a job queued by an
+   * outbox): sent with the transaction's COMMIT, in its round trip, as `executePreparedAtCommit`.
+   */
+  async executeTextAtCommit(text: string, values: readonly unknown[], ctx?: Transaction): Promise<void> {
+    const context: unknown = ctx ?? undefined;
+    if (!(context instanceof PinnedTransaction)) {
+      await this.executeText(text, values, ctx);
+      return;
+    }
+    context.deferUntilCommit({ text, values: values.map(pgBindValue) });
+    if (this.logger.isEnabled('query')) this.logQuery(`${text} -- sent with COMMIT`);
+  }
+
+  /**
+   * A prepared write nothing in the transaction `ctx` reads back (an outbox row): sent with the
+   * transaction's COMMIT, in its round trip, when `ctx` is a top-level transaction; run at once in
+   * a savepoint (whose rollback must take it back) or as an autocommit statement without one.
+   */
+  async executePreparedAtCommit(prepared: PreparedStatement, values: readonly PreparedValue[], ctx?: Transaction): Promise<void> {
+    const context: unknown = ctx ?? undefined;
+    if (!(context instanceof PinnedTransaction)) {
+      await this.executePrepared(prepared, values, ctx);
+      return;
+    }
+    context.deferUntilCommit({ name: prepared.name, text: prepared.text, values: bindValues(values) });
+    if (this.logger.isEnabled('query')) this.logQuery(`${prepared.text} -- sent with COMMIT`);
+  }
+
+  /**
+   * Runs `work` on one pooled connection of its own, outside any transaction, for what needs one
+   * session (session advisory locks, CREATE INDEX CONCURRENTLY). Statements as for `execute`.
+   */
+  async withSession<T>(work: (run: SessionQuery) => Promise<T>): Promise<T> {
+    if (!this.connected) await this.ensureConnection();
+    const pool = this.knexPool();
+    const connection = await pool.acquireConnection();
+    const run: SessionQuery = async <Row>(sql: string, params: readonly unknown[] = []) => {
+      const statement = toParameterized(this.platform, sql, params);
+      try {
+        return (await send(connection, statement)).rows as Row[];
+      } catch (error) {
+        throw statementError(error, statement.text);
+      }
+    };
+    // Such work (an index build, a wait for an advisory lock) may take longer than a request's statement.
+    const timeout = (this.config.get('driverOptions') as Record<string, unknown>)[SESSION_STATEMENT_TIMEOUT];
+    let raised = false;
+    try {
+      if (typeof timeout === 'number') {
+        raised = true;
+        await run("SELECT set_config('statement_timeout', ?, false)", [String(timeout)]);
+      }
+      return await work(run);
+    } finally {
+      // RESET goes back to the connection's startup value; a connection that cannot is not pooled again.
+      if (raised) await run('RESET statement_timeout').catch(() => connection.end().catch(() => undefined));
+      await pool.releaseConnection(connection);
+    }
+  }
+
+  private async beginSavepoint(ctx: unknown, loggerContext?: LogContext): Promise<Knex.Transaction> {
+    const transaction = this.transactionOf(ctx);
+    if (!transaction) throw unknownTransaction();
+    const savepoint = await transaction.savepoint();
+    if (this.logger.isEnabled('query', loggerContext)) this.logQuery(`SAVEPOINT ${savepoint.name}`, loggerContext);
+    return savepoint as unknown as Knex.Transaction;
+  }
+
+  /** The pinned transaction of a context; never a statement silently run outside the transaction it was meant for. */
+  private transactionOf(context: unknown): PinnedTransaction | undefined {
+    if (context === undefined || context === null) return undefined;
+    const transaction = pinnedTransactionOf(context);
+    if (!transaction) throw unknownTransaction();
+    return transaction;
+  }
+
+  /**
+   * Cancels what the EntityManager `owner` runs (its client went away): its autocommit statements
+   * in flight and its transaction's, by a cancel request each; its later statements are refused
+   * until `forgetCancellation(owner)`. A connection that got a cancel request is ended, not pooled.
+   */
+  cancelStatementsOf(owner: number, transactionContext: unknown): void {
+    this.cancelledOwners.add(owner);
+    for (const connection of this.running.get(owner) ?? []) cancelRunningStatement(connection);
+    if (transactionContext !== undefined && transactionContext !== null) pinnedTransactionOf(transactionContext)?.cancel();
+  }
+
+  /** The owner is done (its request ended): nothing of it is refused any more, nothing is kept. */
+  forgetCancellation(owner: number): void {
+    this.cancelledOwners.delete(owner);
+  }
+
+  /** One autocommit statement on a pooled connection, reachable by `cancelStatementsOf(owner)` while it runs. */
+  private async onPool(statement: Statement, owner?: number): Promise<PgResult> {
+    if (owner !== undefined && this.cancelledOwners.has(owner)) throw cancelledStatementError();
+    const pool = this.knexPool();
+    const connection = await pool.acquireConnection();
+    if (owner === undefined) {
+      try {
+        return await send(connection, statement);
+      } finally {
+        await pool.releaseConnection(connection);
+      }
+    }
+    let running = this.running.get(owner);
+    if (!running) this.running.set(owner, (running = new Set()));
+    running.add(connection);
+    try {
+      // Cancelled while the pool made it wait: the statement never starts.
+      if (this.cancelledOwners.has(owner)) throw cancelledStatementError();
+      return await send(connection, statement);
+    } finally {
+      running.delete(connection);
+      if (running.size === 0) this.running.delete(owner);
+      await discardIfCancelled(connection);
+      await pool.releaseConnection(connection);
+    }
+  }
+
+  /** The type parsers MikroORM gives its pg clients (dates as text...), for rows read outside pg's own queries. */
+  private typeParsers(): CustomTypesConfig {
+    this.parsers ??= (this.getConnectionOptions() as { types?: CustomTypesConfig }).types ?? pgTypes;
+    return this.parsers;
+  }
+
+  private knexPool(): KnexPool {
+    return this.getKnex().client as KnexPool;
+  }
+}
+
+/** The EntityManager a statement runs for: MikroORM's logger context carries its id. */
+function ownerOf(loggerContext: LoggingOptions | undefined): number | undefined {
+  const id = (loggerContext as { id?: unknown } | undefined)?.id;
+  return typeof id === 'number' ? id : undefined;
+}
+
+function unknownTransaction(): Error {
+  return new Error('DirectPgConnection runs statements only in the transactions it opened itself');
+}
+
+/** MikroORM's PostgreSQL driver (which adds nothing but its constructor) on `DirectPgConnection`. */
+export class DirectPgDriver extends AbstractSqlDriver<DirectPgConnection, PostgreSqlPlatform> {
+  constructor(config: Configuration) {
+    super(config, new PostgreSqlPlatform(), DirectPgConnection, ['knex', 'pg']);
+  }
+}

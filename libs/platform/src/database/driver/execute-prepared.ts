@@ -1,0 +1,34 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DirectPgConnection } from './direct-pg-driver';
+import type { PreparedStatement, PreparedValue } from './prepared-statement';
+
+/** Runs `work` on the context's DirectPgConnection; its errors come as MikroORM's exceptions, like those of `em.execute`. */
+async function onDirectConnection<T>(em: EntityManager, caller: string, work: (connection: DirectPgConnection) => Promise<T>): Promise<T> {
+  const connection = em.getConnection();
+  if (!(connection instanceof DirectPgConnection)) {
+    throw new Error(`${caller} needs the ORM of createOrm (its DirectPgDriver)`);
+  }
+  try {
+    return await work(connection);
+  } catch (error) {
+    throw em.getDriver().convertException(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+/**
+ * `em.execute` for a prepared statement: on the context's transaction when it has one (BEGIN, if
+ * still due, travels in the same round trip), else as one autocommit statement on a pooled
+ * connection.
+ */
+export function executePrepared<T = Record<string, unknown>>(em: EntityManager, statement: PreparedStatement, values: readonly PreparedValue[]): Promise<T[]> {
+  return onDirectConnection(em, 'executePrepared', (connection) => connection.executePrepared<T>(statement, values, em.getTransactionContext(), em.id));
+}
+
+/**
+ * A prepared write that nothing in the transaction reads back (an outbox row), sent with COMMIT
+ * in its round trip (see `DirectPgConnection.executePreparedAtCommit`). Its failure fails the
+ * commit: the whole transaction is rolled back and the procedure fails.
+ */
+export function executePreparedAtCommit(em: EntityManager, statement: PreparedStatement, values: readonly PreparedValue[]): Promise<void> {
+  return onDirectConnection(em, 'executePreparedAtCommit', (connection) => connection.executePreparedAtCommit(statement, values, em.getTransactionContext()));
+}
