@@ -1,6 +1,6 @@
 import { startTestApi, type TestApi } from './support/test-api';
 import { createOrganizationWithKey, expectError, queryDatabase, type Member, type OrganizationWithKey } from './support/public-api-fixtures';
-import { finishedRuns, startTestRunner, type TestRunner } from './support/automation-runner';
+import { finishedRuns, startTestRunner, type TestRunner } from './support/automation-runs';
 
 /**
  * Records are visible by role, not by permission: borrowing a principal that holds a record's

@@ -5,7 +5,7 @@ import { resolveSessionPrincipal, type SessionClaims } from '@mrp/authz';
 import { invokeProcedure, loadConfig, type EventCause, type EventEnvelope } from '@mrp/platform';
 import { createTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { createRuntime, type Runtime } from './runtime';
-import { createAutomationRunner } from './automation-runner';
+import { createAutomationRunner } from './automation-runner-as-system';
 import { EMAIL_QUEUE, type EmailJob } from '@mrp/notifications';
 import { runEmailJob } from './email-jobs';
 

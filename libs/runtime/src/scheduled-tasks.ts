@@ -1,7 +1,7 @@
 import { PRUNE_IDEMPOTENT_REQUESTS } from '@mrp/platform';
 import { PRUNE_WEBHOOK_DELIVERIES } from '@mrp/events';
 import { RUN_AUTOMATION_SCHEDULES } from '@mrp/automations';
-import { createAutomationRunner } from './automation-runner';
+import { createAutomationRunner } from './automation-runner-as-system';
 import { invokeAsSystem } from './invoke-as-system';
 import type { Runtime } from './runtime';
 

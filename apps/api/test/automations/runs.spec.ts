@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '@mrp/platform';
 import { startTestApi, type TestApi } from '../support/test-api';
 import { createOrganizationWithKey, expectError, publicApi, queryDatabase, type OrganizationWithKey } from '../support/public-api-fixtures';
-import { finishedRuns, startTestRunner, type TestRunner } from '../support/automation-runner';
+import { finishedRuns, startTestRunner, type TestRunner } from '../support/automation-runs';
 
 interface Automation {
   id: string;
