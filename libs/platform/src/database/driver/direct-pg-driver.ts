@@ -27,7 +27,7 @@ import {
   type Statement,
 } from './pinned-transaction';
 import { bindValues, type PreparedStatement, type PreparedValue } from './prepared-statement';
-import { statementError } from './statement-errors';
+import { leavesConnectionUnusable, statementError } from './statement-errors';
 import { cancelRunningStatement, cancelledStatementError, discardIfCancelled } from './statement-cancel';
 
 interface BeginOptions {
@@ -283,9 +283,15 @@ export class DirectPgConnection extends PostgreSqlConnection {
     if (owner !== undefined && this.cancelledOwners.has(owner)) throw cancelledStatementError();
     const pool = this.knexPool();
     const connection = await pool.acquireConnection();
+    // Ending a dead connection before it goes back makes the pool drop it (it watches each
+    // connection's 'end'), instead of handing it to the next caller before it heard of its death.
+    const dropIfDead = async (error: unknown): Promise<never> => {
+      if (leavesConnectionUnusable(error)) await connection.end().catch(() => undefined);
+      throw error;
+    };
     if (owner === undefined) {
       try {
-        return await send(connection, statement);
+        return await send(connection, statement).catch(dropIfDead);
       } finally {
         await pool.releaseConnection(connection);
       }
@@ -296,7 +302,7 @@ export class DirectPgConnection extends PostgreSqlConnection {
     try {
       // Cancelled while the pool made it wait: the statement never starts.
       if (this.cancelledOwners.has(owner)) throw cancelledStatementError();
-      return await send(connection, statement);
+      return await send(connection, statement).catch(dropIfDead);
     } finally {
       running.delete(connection);
       if (running.size === 0) this.running.delete(owner);

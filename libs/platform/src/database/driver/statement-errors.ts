@@ -23,6 +23,18 @@ function sqlState(error: Error & PostgresErrorFields): string | undefined {
   return typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code) && typeof error.severity === 'string' ? error.code : undefined;
 }
 
+/**
+ * Whether a connection a statement failed on must not serve another: only an ERROR the server
+ * reported about the statement leaves the session usable. A FATAL one (a terminated backend, a
+ * shutdown) or a failure with no SQLSTATE (the socket ended, was reset) means the connection is
+ * dead, though the pool may not have heard of it yet when it is handed back.
+ */
+export function leavesConnectionUnusable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return true;
+  const fields = error as Error & PostgresErrorFields;
+  return sqlState(fields) === undefined || fields.severity !== 'ERROR';
+}
+
 /** PostgreSQL's message, unless it may quote a value: then what it is about, and its SQLSTATE. */
 function safeMessage(message: string, code: string): string {
   if (!VALUE_BEARING_CLASSES.has(code.slice(0, 2))) return message;
