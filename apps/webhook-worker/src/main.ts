@@ -6,9 +6,10 @@ runProcess('webhook-worker', async () => {
   const runtime = await createRuntime(config, { name: 'webhook-worker', poolSize: 5, statementTimeoutMs: config.taskStatementTimeoutMs });
   const worker = runtime.webhooks.createWorker(runtime.invocationDeps);
   try {
-    // pg-boss's maintenance (expiring the jobs of a worker that died) and the wake-ups at commit.
-    await runtime.jobs.start();
+    // The worker first, so that the job queue's start waits for the LISTEN its wake-ups need;
+    // then pg-boss's maintenance (expiring the jobs of a worker that died).
     worker.start();
+    await runtime.jobs.start();
   } catch (error) {
     await runtime.close();
     throw error;
