@@ -8,13 +8,10 @@
  * Writes nothing to the docs: a figure for the notes of benchmarks.md, "Automations".
  */
 import { Client } from 'pg';
-import { resolveSessionPrincipal } from '@mrp/authz';
-import { invokeProcedure, loadConfig, type Principal } from '@mrp/platform';
-import { createAutomationRunner, createRuntime, type Runtime } from '@mrp/runtime';
-import { createThrowawayDatabase } from '../shared/throwaway-database';
+import { createAutomationRunner } from '@mrp/runtime';
+import { setUpInvoiceAutomation } from './invoice-automation';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
-const ADMIN = { sub: '0190cccc-0000-7000-8000-00000000be03', email: 'bench-admin@bench.example', name: 'Bench Admin' };
 
 const counts = new Map<string, number>();
 let statements = 0;
@@ -47,25 +44,8 @@ async function counted(label: string, units: number, work: () => Promise<unknown
 }
 
 async function main(): Promise<void> {
-  const database = await createThrowawayDatabase();
-  const config = loadConfig({ NODE_ENV: 'development', DATABASE_URL: database.url, PLATFORM_ADMIN_EMAILS: ADMIN.email, LOG_LEVEL: 'silent' });
-  const runtime: Runtime = await createRuntime(config, { name: 'bench-automation-round-trips', poolSize: 12 });
+  const { runtime, owner, call, close } = await setUpInvoiceAutomation('bench-automation-round-trips');
   try {
-    const principal = (organizationId: string | null): Promise<Principal> =>
-      resolveSessionPrincipal(runtime.orm.em.fork(), ADMIN, { organizationId, platformAdminEmails: config.platformAdminEmails });
-    const call = <T>(as: Principal, name: string, input: unknown) =>
-      invokeProcedure<T>(runtime.procedures.require(name), input, { em: runtime.orm.em.fork(), principal: as, correlationId: 'bench' }, runtime.invocationDeps);
-    const organization = await call<{ id: string }>(await principal(null), 'organizations.create', { name: 'Bench', slug: 'bench' });
-    const owner = await principal(organization.id);
-    await call(owner, 'dataModels.create', { key: 'orders', name: 'Orders' });
-    await call(owner, 'dataModels.create', { key: 'invoices', name: 'Invoices' });
-    await call(owner, 'dataModels.fields.create', { model: 'invoices', key: 'order', name: 'Order', type: 'TEXT' });
-    await call(owner, 'automations.create', {
-      name: 'Invoice each order',
-      trigger: { type: 'event', eventType: 'data-models.orders.record-created' },
-      actions: [{ type: 'create-record', model: 'invoices', data: { title: 'Invoice {{event.payload.record.title}}', order: '{{event.payload.recordId}}' } }],
-      maxRunsPerMinute: 6000,
-    });
     // Warm-up: caches filled, statements prepared on the pool's connections.
     for (let index = 0; index < 20; index++) await call(owner, 'records.create', { model: 'orders', data: { title: `Warm-up ${index}` } });
     await createAutomationRunner(runtime).drain(100);
@@ -79,8 +59,7 @@ async function main(): Promise<void> {
       for (let index = 0; index < RUNS; index++) await call(owner, 'records.create', { model: 'invoices', data: { title: `Direct ${index}`, order: `direct-${index}` } });
     });
   } finally {
-    await runtime.close();
-    await database.drop();
+    await close();
   }
 }
 

@@ -15,39 +15,20 @@
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { resolveSessionPrincipal } from '@mrp/authz';
-import { invokeProcedure, loadConfig, type EventEnvelope, type Principal } from '@mrp/platform';
-import { createAutomationRunner, createRuntime, startAutomationRunner, type Runtime } from '@mrp/runtime';
-import { createThrowawayDatabase } from '../shared/throwaway-database';
+import type { EventEnvelope } from '@mrp/platform';
+import { createAutomationRunner, startAutomationRunner } from '@mrp/runtime';
+import { setUpInvoiceAutomation } from './invoice-automation';
 import { writeSection } from '../shared/markdown-section';
 import { percentile, sleep } from '../shared/samples';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 1000);
 const IDLE_SAMPLES = 100;
-const ADMIN = { sub: '0190cccc-0000-7000-8000-00000000be03', email: 'bench-admin@bench.example', name: 'Bench Admin' };
 
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0];
-  const database = await createThrowawayDatabase();
-  const config = loadConfig({ NODE_ENV: 'development', DATABASE_URL: database.url, PLATFORM_ADMIN_EMAILS: ADMIN.email, LOG_LEVEL: 'silent' });
-  const runtime: Runtime = await createRuntime(config, { name: 'bench-automations', poolSize: 12 });
+  const { database, runtime, owner, call, close } = await setUpInvoiceAutomation('bench-automations');
   try {
-    const principal = (organizationId: string | null): Promise<Principal> =>
-      resolveSessionPrincipal(runtime.orm.em.fork(), ADMIN, { organizationId, platformAdminEmails: config.platformAdminEmails });
-    const call = <T>(as: Principal, name: string, input: unknown) =>
-      invokeProcedure<T>(runtime.procedures.require(name), input, { em: runtime.orm.em.fork(), principal: as, correlationId: 'bench' }, runtime.invocationDeps);
-    const organization = await call<{ id: string }>(await principal(null), 'organizations.create', { name: 'Bench', slug: 'bench' });
-    const owner = await principal(organization.id);
-    await call(owner, 'dataModels.create', { key: 'orders', name: 'Orders' });
-    await call(owner, 'dataModels.create', { key: 'invoices', name: 'Invoices' });
-    await call(owner, 'dataModels.fields.create', { model: 'invoices', key: 'order', name: 'Order', type: 'TEXT' });
-    await call(owner, 'automations.create', {
-      name: 'Invoice each order',
-      trigger: { type: 'event', eventType: 'data-models.orders.record-created' },
-      actions: [{ type: 'create-record', model: 'invoices', data: { title: 'Invoice {{event.payload.record.title}}', order: '{{event.payload.recordId}}' } }],
-      maxRunsPerMinute: 6000,
-    });
 
     // When each order's invoice was committed: the runner publishes its events after commit.
     const invoicedAt = new Map<string, number>();
@@ -137,8 +118,7 @@ async function main(): Promise<void> {
     console.log(`\n${section}`);
     writeSection(resolve(__dirname, '../../../docs/benchmarks.md'), section);
   } finally {
-    await runtime.close();
-    await database.drop();
+    await close();
   }
 }
 
