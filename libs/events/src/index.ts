@@ -17,7 +17,7 @@ export {
   mayGoNowSql,
   sequenceDeliveries,
 } from './webhooks/deliveries/delivery-queue';
-export { DeliveryWorker, type RecordedAttempts } from './webhooks/worker/delivery-worker';
+export { DeliveryWorker, type DeliveryJobs, type RecordedAttempts } from './webhooks/worker/delivery-worker';
 export { listenForWakeSignals, type WakeSignals } from './bus/wake-signals';
 export { createWakeNotifier, type WakeNotifier } from './bus/wake-notifier';
 export { ROUTES_CHANGED_CHANNEL, RouteCache, type RouteCacheOptions } from './bus/route-cache';

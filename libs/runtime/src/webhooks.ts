@@ -13,6 +13,7 @@ import {
   DELIVERY_JOB_EXPIRY_SECONDS,
   DELIVERY_LEASE_SECONDS,
   listEventTypes,
+  type DeliveryJobs,
   type RecordedAttempts,
   type WebhookOutbox,
   type HostLookup,
@@ -88,8 +89,19 @@ export interface Webhooks {
   /** A delivery worker for this process (the webhook-worker runs one; a sweep drains one). */
   createWorker(
     invocationDeps: InvocationDeps,
-    /** `sender` replaces the process's HTTP sender (the benchmark's no-op baseline); `leaseSeconds` the heartbeat's lease (tests). */
-    options?: { batchSize?: number; perEndpointConcurrency?: number; maxInFlight?: number; pollIntervalMs?: number; leaseSeconds?: number; sender?: WebhookSender },
+    /**
+     * `sender` replaces the process's HTTP sender (the benchmark's no-op baseline); `leaseSeconds` the
+     * heartbeat's lease and `jobs` the job queue it takes from (tests: a fetch timed against a commit).
+     */
+    options?: {
+      batchSize?: number;
+      perEndpointConcurrency?: number;
+      maxInFlight?: number;
+      pollIntervalMs?: number;
+      leaseSeconds?: number;
+      sender?: WebhookSender;
+      jobs?: DeliveryJobs;
+    },
   ): DeliveryWorker;
   close(): Promise<void>;
 }
@@ -135,11 +147,11 @@ export function createWebhooks(config: PlatformConfig, orm: Orm, jobs: JobQueue,
       ...createDeliveryLogProcedures({ retentionDays: config.webhookRetentionDays, jobs, jobExpirySeconds }),
       pruneWebhookDeliveries,
     ],
-    createWorker(invocationDeps, { sender: givenSender, ...workerOptions } = {}) {
+    createWorker(invocationDeps, { sender: givenSender, jobs: givenJobs, ...workerOptions } = {}) {
       const principal = systemPrincipal('webhook-delivery', { permissions: [WEBHOOK_DELIVERY_PERMISSION] });
       return new DeliveryWorker(
         {
-          jobs,
+          jobs: givenJobs ?? jobs,
           newContext: () => orm.em.fork(),
           sender: givenSender ?? sharedSender(),
           secretResolver,

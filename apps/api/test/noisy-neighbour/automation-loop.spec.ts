@@ -2,6 +2,7 @@ import { createRuntime, startAutomationRunner, type Runtime } from '@mrp/runtime
 import type { AutomationRunner } from '@mrp/automations';
 import { startTestApi, type TestApi } from '../support/test-api';
 import { createOrganizationWithKey, queryDatabase, sleep, type OrganizationWithKey } from '../support/public-api-fixtures';
+import { capturedLogger } from '@mrp/platform/testing';
 
 /**
  * A service-level test of the bounds that keep one organization's automations from stalling
@@ -16,6 +17,11 @@ const GIVE_UP_MS = 20_000;
 const MAX_RUNS_PER_CHAIN = 1000;
 const MAX_QUEUED_RUNS_PER_ORGANIZATION = 10_000;
 
+interface Sample {
+  ms: number;
+  runId: string;
+}
+
 interface HttpAutomation {
   id: string;
   secret: string;
@@ -29,10 +35,12 @@ describe('an organization whose automations loop', () => {
   let runner: AutomationRunner;
   let loop: OrganizationWithKey;
   let neighbour: OrganizationWithKey;
+  const apiLogs = capturedLogger('warn');
+  const runnerLogs = capturedLogger('warn');
 
   beforeAll(async () => {
-    api = await startTestApi();
-    cronRunner = await createRuntime(api.runtime.config, { name: 'cron-runner', poolSize: 10 });
+    api = await startTestApi({}, { logger: apiLogs.logger });
+    cronRunner = await createRuntime(api.runtime.config, { name: 'cron-runner', poolSize: 10, logger: runnerLogs.logger });
     runner = await startAutomationRunner(cronRunner);
     loop = await createOrganizationWithKey(api, { modelKey: 'fz' });
     neighbour = await createOrganizationWithKey(api);
@@ -49,7 +57,7 @@ describe('an organization whose automations loop', () => {
   const loopQueued = () => count(`SELECT count(*) FROM automation_runs WHERE organization_id = $1 AND status = 'queued'`, [loop.organizationId]);
 
   /** From the hook call to its run finished, as its caller would wait for it. */
-  async function hookToRunFinished(hook: HttpAutomation, index: number): Promise<number> {
+  async function hookToRunFinished(hook: HttpAutomation, index: number): Promise<Sample> {
     const startedAt = Date.now();
     const answer = await api.request(`/hooks/automation/${hook.id}`, {
       method: 'POST',
@@ -63,11 +71,23 @@ describe('an organization whose automations loop', () => {
       const [run] = await queryDatabase<{ status: string; error: string | null }>(api, 'SELECT status, error FROM automation_runs WHERE id = $1', [runId]);
       if (run.status !== 'queued') {
         expect(run).toEqual({ status: 'succeeded', error: null });
-        return Date.now() - startedAt;
+        return { ms: Date.now() - startedAt, runId };
       }
       await sleep(20);
     }
-    return GIVE_UP_MS;
+    return { ms: GIVE_UP_MS, runId };
+  }
+
+  /** What a reader of a failure needs: the slow runs' timelines, and what the processes logged. */
+  async function whySlow(samples: Sample[]): Promise<string> {
+    const slow = samples.filter((sample) => sample.ms >= HOOK_P99_MS);
+    const timelines = await queryDatabase(
+      api,
+      `SELECT id, status, attempts, queued_at, admitted_at, started_at, finished_at FROM automation_runs WHERE id = ANY($1::uuid[])`,
+      [slow.map((sample) => sample.runId)],
+    );
+    const logged = [...apiLogs.lines, ...runnerLogs.lines].map((line) => ({ name: line.name, msg: line.msg, err: (line.err as { message?: string })?.message }));
+    return JSON.stringify({ slow, timelines, logged: logged.slice(0, 20) }, null, 1);
   }
 
   it(`keeps another organization's hook runs under ${HOOK_P99_MS} ms (p99) for a minute, and its own records and queue bounded`, async () => {
@@ -84,7 +104,7 @@ describe('an organization whose automations loop', () => {
     });
     await loop.rpc('records.create', { model: 'fz', data: { title: 'Seed' } });
 
-    const delays: Array<Promise<number>> = [];
+    const delays: Array<Promise<Sample>> = [];
     let mostQueued = 0;
     const startedAt = Date.now();
     for (let second = 0; second < LOOP_SECONDS; second++) {
@@ -93,9 +113,9 @@ describe('an organization whose automations loop', () => {
       // Every second on the clock, however long the sample took.
       await sleep(Math.max(0, startedAt + (second + 1) * 1000 - Date.now()));
     }
-    const measured = await Promise.all(delays);
-
-    expect(percentile(measured, 99)).toBeLessThan(HOOK_P99_MS);
+    const samples = await Promise.all(delays);
+    const p99 = percentile(samples.map((sample) => sample.ms), 99);
+    if (p99 >= HOOK_P99_MS) throw new Error(`The neighbour's hook runs took ${p99} ms (p99), over ${HOOK_P99_MS} ms: ${await whySlow(samples)}`);
     expect(mostQueued).toBeLessThanOrEqual(MAX_QUEUED_RUNS_PER_ORGANIZATION);
     // One change: its chain stops at 1,000 runs of 10 records each, and the run log says so.
     const loopRuns = await queryDatabase<{ status: string; error: string | null; skipped_runs: number | null }>(

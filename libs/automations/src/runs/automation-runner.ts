@@ -66,8 +66,10 @@ export class AutomationRunner {
   private readonly inFlight = new Map<string, number>();
   private fetching: Promise<void> | undefined;
   private wakeAgain = false;
-  /** The last fetch took all it asked for: more may be due. */
+  /** The last fetch took all it asked for, or something was announced since it began: more may be due. */
   private mayHaveMore = true;
+  /** Wake-ups other than a run finishing, counted: one during a fetch may be for a job that fetch could not see. */
+  private announcements = 0;
   /** When a job was last handed back; until something new is announced, fetch only what the busiest organization may still take. */
   private handedBackAt: number | undefined;
   private lookAgain = false;
@@ -104,6 +106,7 @@ export class AutomationRunner {
   wake(reason: 'announced' | 'finished' | 'poll' = 'announced'): void {
     if (this.closed) return;
     if (reason !== 'finished') {
+      this.announcements++;
       this.mayHaveMore = true;
       // New jobs may be another organization's: worth a look with every free slot, once the pause is over.
       this.lookAgain = true;
@@ -177,8 +180,10 @@ export class AutomationRunner {
     } else {
       this.lookAgain = false;
     }
+    const announcementsBefore = this.announcements;
     const jobs = await this.deps.jobs.fetch<RunJob>(AUTOMATION_RUNS_QUEUE, wanted);
-    this.mayHaveMore = jobs.length === wanted;
+    // A job committed while the fetch ran may have been invisible to it: only an unannounced short fetch says the queue is empty.
+    this.mayHaveMore = jobs.length === wanted || this.announcements !== announcementsBefore;
     const toRun: Array<Job<RunJob>> = [];
     const handBack: Array<Job<RunJob>> = [];
     // The batch comes in no particular order: the lowest turns go first within it.

@@ -278,6 +278,30 @@ describe('taking queued runs fairly', () => {
     await taking.close();
     expect(new Set(executed)).toEqual(new Set([first, ...more]));
   });
+
+  it('takes a run announced while a fetch that found nothing was under way, with no other wake-up', async () => {
+    const organization = await bed.organization();
+    const automation = await bed.eventAutomation(organization);
+    let announced: string | undefined;
+    // The first fetch's statement ran before the run was committed; its announcement arrives before the fetch returns.
+    const jobs: JobQueue = {
+      ...bed.jobs,
+      async fetch<TData extends RunJob>(queue: string, limit: number) {
+        const fetched = await bed.jobs.fetch<TData>(queue, limit);
+        if (announced === undefined) {
+          [announced] = await queueRuns(organization, automation, 1);
+          taking.wake('announced');
+        }
+        return fetched;
+      },
+    } as JobQueue;
+    const executed: string[] = [];
+    const taking = runner({ jobs, execute: async (run) => void executed.push((await succeed(run.id), run.id)) }, { concurrency: 2 });
+    taking.wake();
+    await eventually(() => executed.length === 1);
+    await taking.close();
+    expect(executed).toEqual([announced]);
+  });
 });
 
 /** Waits for `condition` (5 s at most, unless told): a runner that stopped taking runs never meets it. */

@@ -152,6 +152,8 @@ export class DeliveryWorker {
   private readonly heldByQueue = new Map<string, number>();
   /** Queues that may have due jobs: told so, or their last fetch took all it asked for. */
   private readonly wanting = new Set<string>();
+  /** How often each queue was said to have due jobs: one said during a fetch may be for a job that fetch could not see. */
+  private readonly toldDue = new Map<string, number>();
   private rotation = 0;
   private pumping: Promise<void> | null = null;
   private pumpAgain = false;
@@ -192,7 +194,10 @@ export class DeliveryWorker {
   }
 
   private want(queues: Iterable<string>): void {
-    for (const queue of queues) this.wanting.add(queue);
+    for (const queue of queues) {
+      this.wanting.add(queue);
+      this.toldDue.set(queue, (this.toldDue.get(queue) ?? 0) + 1);
+    }
     this.pump();
   }
 
@@ -308,8 +313,9 @@ export class DeliveryWorker {
       for (const queue of order) {
         const room = this.roomFor(queue);
         if (room <= 0) continue;
+        const toldBefore = this.toldDue.get(queue);
         const jobs = await this.deps.jobs.fetch<DeliveryJobData>(queue, room);
-        if (jobs.length < room) this.wanting.delete(queue);
+        if (jobs.length < room && this.toldDue.get(queue) === toldBefore) this.wanting.delete(queue);
         if (jobs.length === 0) continue;
         fetched = true;
         await this.claim(queue, jobs);
