@@ -3,8 +3,11 @@ const nx = require('@nx/eslint-plugin');
 const nodeBuiltins = require('node:module').builtinModules;
 // The embedded PostgreSQL runner is for development and tests: deployed code connects to DATABASE_URL.
 // Each lib's contracts: the static types of its procedures' answers (decision 155).
-const contractLibs = ['@mrp/data-models', '@mrp/authz'];
+const contractLibs = ['@mrp/data-models', '@mrp/authz', '@mrp/events', '@mrp/automations', '@mrp/views', '@mrp/notifications'];
 const contracts = contractLibs.map((lib) => `${lib}/contracts`);
+// Each lib's spec set-up (its testing/ folder): for specs, tests, tools and benchmarks, never for production code.
+const testingEntries = ['platform', 'authz', 'events', 'data-models', 'notifications', 'automations', 'views', 'runtime'].map((lib) => `@mrp/${lib}/testing`);
+const testingOnly = testingEntries.map((name) => ({ name, message: 'Spec set-up is for specs, tests, tools and benchmarks.' }));
 const devRunner = { name: '@mrp/platform/dev', message: 'The embedded PostgreSQL runner is for npm start, tools and tests only.' };
 
 module.exports = [
@@ -19,7 +22,7 @@ module.exports = [
         {
           enforceBuildableLibDependency: false,
           // Contracts are types only (the rule below): importing one adds no code and no dependency.
-          allow: ['@mrp/platform/testing', '@mrp/platform/deploy', '@mrp/events/receiver', ...contracts],
+          allow: [...testingEntries, '@mrp/platform/deploy', '@mrp/events/receiver', ...contracts],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
@@ -71,9 +74,9 @@ module.exports = [
   },
   {
     files: ['apps/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts'],
-    ignores: ['**/*.spec.ts'],
+    ignores: ['**/*.spec.ts', '**/testing/**', '**/test-support/**'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [devRunner] }],
+      'no-restricted-imports': ['error', { paths: [devRunner, ...testingOnly] }],
     },
   },
   {

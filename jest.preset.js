@@ -14,12 +14,12 @@ module.exports = {
   transform: { '^.+\\.ts$': swcTransform },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
-    '^@mrp/platform/testing$': path.join(__dirname, 'libs/platform/testing/index.ts'),
     '^@mrp/platform/deploy$': path.join(__dirname, 'libs/platform/deploy/index.ts'),
     '^@mrp/platform/dev$': path.join(__dirname, 'libs/platform/dev/index.ts'),
     '^@mrp/events/receiver$': path.join(__dirname, 'libs/events/src/receiver.ts'),
-    '^@mrp/data-models/contracts$': path.join(__dirname, 'libs/data-models/src/contracts.ts'),
-    '^@mrp/authz/contracts$': path.join(__dirname, 'libs/authz/src/contracts.ts'),
+    // Each lib's types-only contracts entry and its spec set-up (testing/).
+    '^@mrp/([a-z-]+)/contracts$': path.join(__dirname, 'libs/$1/src/contracts.ts'),
+    '^@mrp/([a-z-]+)/testing$': path.join(__dirname, 'libs/$1/testing/index.ts'),
     '^@mrp/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
