@@ -1,4 +1,4 @@
-import { ADMIN_EMAIL, createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
+import { ADMIN_EMAIL, createAuthzHarness, type AuthzHarness } from '@mrp/authz/testing';
 import type { UserView } from '../users/user-rows';
 import { PROCESS_ACCOUNT_DELETIONS } from './process-account-deletions';
 

@@ -2,12 +2,20 @@ import { platformModule, ProcedureRegistry, type Principal } from '@mrp/platform
 import { createTestOrm, testPrincipal, type TestOrm } from '@mrp/platform/testing';
 import { authzModule } from '../authz-module';
 import { createMemberProcedures } from '../organizations/member-procedures';
-import { holdTransaction, settle, waitForLockWaiters } from '../test-support/concurrency';
+import {
+  holdTransaction,
+  invokeAs,
+  seedMember,
+  seedOrganization,
+  sessionPrincipal,
+  settle,
+  waitForLockWaiters,
+  type SeededOrganization,
+} from '@mrp/authz/testing';
 import { apiKeyProcedures } from './api-key-procedures';
 import { MAX_ACTIVE_API_KEYS_PER_OWNER } from './api-key-store';
 import type { ApiKeyView, CreatedApiKey } from './api-key-view';
 import { hashApiKeyToken } from './api-key-token';
-import { invokeAs, seedMember, seedOrganization, sessionPrincipal, type SeededOrganization } from './testing/identity-seed';
 
 describe('apiKeys.* procedures', () => {
   let db: TestOrm;

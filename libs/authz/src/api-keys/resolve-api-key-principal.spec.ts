@@ -17,7 +17,7 @@ import {
   seedRole,
   sessionPrincipal,
   type SeededOrganization,
-} from './testing/identity-seed';
+} from '@mrp/authz/testing';
 
 const INVALID = { code: 'unauthorized', message: 'Invalid, revoked or expired API key' };
 const OWNER_CANNOT_ACT = { code: 'unauthorized', message: 'The API key owner is disabled, deleted or no longer has access' };

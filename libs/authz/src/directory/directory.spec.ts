@@ -1,4 +1,4 @@
-import { createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
+import { createAuthzHarness, type AuthzHarness } from '@mrp/authz/testing';
 import { deletedUserIds, emailAddressesOf } from './directory';
 
 describe('directory', () => {

@@ -1,4 +1,4 @@
-import { ADMIN_EMAIL, createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
+import { ADMIN_EMAIL, createAuthzHarness, type AuthzHarness } from '@mrp/authz/testing';
 
 describe('featureFlags.list / set', () => {
   let h: AuthzHarness;

@@ -1,5 +1,5 @@
 import { newServiceAccountId, serviceAccountEmail } from '../service-accounts/service-account-identity';
-import { createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
+import { createAuthzHarness, type AuthzHarness } from '@mrp/authz/testing';
 import { slugFromName } from './slug';
 
 interface Org {

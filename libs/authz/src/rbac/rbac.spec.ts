@@ -1,5 +1,5 @@
 import type { NotificationMessage, NotificationScope, UserNotifier } from '../notifier/user-notifier';
-import { createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
+import { createAuthzHarness, type AuthzHarness } from '@mrp/authz/testing';
 import { ALL_PERMISSIONS } from './permission-catalog';
 import type { RoleView } from './role-view';
 

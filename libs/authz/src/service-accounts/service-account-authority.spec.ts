@@ -5,22 +5,24 @@ import { apiKeyProcedures } from '../api-keys/api-key-procedures';
 import type { ApiKeyView, CreatedApiKey } from '../api-keys/api-key-view';
 import { resolveApiKeyPrincipal } from '../api-keys/resolve-api-key-principal';
 import {
+  holdTransaction,
   invokeAs,
   RecordingDispatcher,
+  RowAccessRoleSet,
   seedHuman,
   seedMember,
   seedMembership,
   seedOrganization,
   seedRole,
   sessionPrincipal,
+  settle,
+  waitForLockWaiters,
   type SeededOrganization,
-} from '../api-keys/testing/identity-seed';
+} from '@mrp/authz/testing';
 import type { NotificationMessage, NotificationScope, UserNotifier } from '../notifier/user-notifier';
 import { createMemberProcedures } from '../organizations/member-procedures';
 import { createGrantProcedures } from '../rbac/grant-procedures';
-import { holdTransaction, settle, waitForLockWaiters } from '../test-support/concurrency';
 import { createServiceAccountProcedures } from './create-service-account-procedures';
-import { RowAccessRoleSet } from '../test-support/row-access-role-set';
 import type { ServiceAccountView } from './service-account-view';
 
 class RecordingNotifier implements UserNotifier {

@@ -7,14 +7,14 @@ import { resolveApiKeyPrincipal } from '../api-keys/resolve-api-key-principal';
 import {
   invokeAs,
   RecordingDispatcher,
+  RowAccessRoleSet,
   seedMember,
   seedOrganization,
   seedRole,
   sessionPrincipal,
   type SeededOrganization,
-} from '../api-keys/testing/identity-seed';
+} from '@mrp/authz/testing';
 import { createServiceAccountProcedures } from './create-service-account-procedures';
-import { RowAccessRoleSet } from '../test-support/row-access-role-set';
 import type { ServiceAccountView } from './service-account-view';
 
 describe('service accounts', () => {

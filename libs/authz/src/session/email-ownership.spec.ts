@@ -1,7 +1,7 @@
 import { silentLogger } from '@mrp/platform/testing';
 import type { CreatedApiKey } from '../api-keys/api-key-view';
 import { resolveApiKeyPrincipal } from '../api-keys/resolve-api-key-principal';
-import { ADMIN_EMAIL, createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
+import { ADMIN_EMAIL, createAuthzHarness, type AuthzHarness } from '@mrp/authz/testing';
 import { updateProfile } from '../users/user-procedures';
 import { resolveSessionPrincipal } from './resolve-session-principal';
 import type { SessionClaims } from './session-verifier';

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { ADMIN_EMAIL, createAuthzHarness, type AuthzHarness } from '../test-support/authz-harness';
+import { ADMIN_EMAIL, createAuthzHarness, type AuthzHarness } from '@mrp/authz/testing';
 import { createSessionVerifier } from './session-verifier';
 import { loadOrganizationAccess } from '../access/organization-access';
 

@@ -1,5 +1,5 @@
 import { newId, type Job, type JobQueue } from '@mrp/platform';
-import { createRunTestBed, type RunTestBed } from '../../test/run-fixtures';
+import { createRunTestBed, type RunTestBed } from '@mrp/automations/testing';
 import { MAX_QUEUED_RUNS_PER_ORGANIZATION, MAX_RUNS_PER_CHAIN } from './run-bounds';
 import { silentLogger } from '@mrp/platform/testing';
 import { AutomationRunner, type AutomationRunnerOptions, type ClaimedRun } from './automation-runner';

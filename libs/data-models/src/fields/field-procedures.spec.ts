@@ -1,4 +1,4 @@
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import type { FieldOutput } from '../models/schemas';
 import type { RecordOutput } from '../records/schemas';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import type { FieldOutput } from '../models/schemas';
 import { definitionMap, loadLiveModel } from '../models/model-store';
 import { buildListQuery } from '../records/list-query';

@@ -1,4 +1,4 @@
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import { batchRefusal, MAX_BATCH_ERROR_DETAILS } from './record-data';
 import type { RecordBatchOutput, RecordOutput } from './schemas';
 

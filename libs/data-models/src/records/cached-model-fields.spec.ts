@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { invokeProcedure, newId, ProcedureRegistry, type Principal } from '@mrp/platform';
 import { flagsAllOff, silentLogger, sentStatements, statementsOf } from '@mrp/platform/testing';
 import { createDataModelsProcedures } from '../procedures';
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import type { RecordOutput } from './schemas';
 
 /**

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import { definitionMap, loadRecordModel } from '../models/model-store';
 import { parseSort } from '../query/sort';
 import { listedPages } from './export-pages';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import { definitionMap, loadLiveModel } from '../models/model-store';
 import { decodeCursor, encodeCursor, MAX_CURSOR_LENGTH, type CursorScope } from '../query/cursor';
 import { parseSort } from '../query/sort';

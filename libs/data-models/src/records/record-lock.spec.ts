@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { newId } from '@mrp/platform';
 import { definedPreparedStatements } from '@mrp/platform/testing';
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 // Loading the store defines its statements.
 import './record-store';
 

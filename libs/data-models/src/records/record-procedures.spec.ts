@@ -1,4 +1,4 @@
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import { answerVersionOf } from '@mrp/platform';
 import type { RecordDeletionOutput, RecordListOutput, RecordOutput } from './schemas';
 

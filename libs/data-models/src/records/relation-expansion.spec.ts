@@ -1,5 +1,5 @@
 import { statementsOf } from '@mrp/platform/testing';
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import type { RecordListOutput, RecordOutput } from './schemas';
 
 /** `expand` on records.get and records.list: related titles for what the caller may read, ids alone otherwise. */

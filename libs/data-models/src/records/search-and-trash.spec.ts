@@ -1,4 +1,4 @@
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import type { DeletedRecordOutput, RecordListOutput, RecordOutput } from './schemas';
 
 describe('records.list: search (q) and the trash (deleted=only)', () => {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '@mrp/platform';
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import { indexName } from '../indexes/field-index';
 import type { FieldOutput } from '../models/schemas';
 import {

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { invokeProcedure, newId, ProcedureRegistry, sqlTextArray, systemPrincipal } from '@mrp/platform';
 import { flagsAllOff, silentLogger } from '@mrp/platform/testing';
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import { createDataModelsProcedures } from '../procedures';
 import { REMINDER_NOTIFICATION_KIND } from './reminder-message';
 import { SEND_CALENDAR_REMINDERS } from './send-due-reminders-procedure';

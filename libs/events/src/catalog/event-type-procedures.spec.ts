@@ -1,5 +1,5 @@
 import { testPrincipal } from '@mrp/platform/testing';
-import { createWebhookTestBed, type WebhookTestBed } from '../../test/webhook-fixtures';
+import { createWebhookTestBed, type WebhookTestBed } from '@mrp/events/testing';
 import { EVENT_TYPES } from './event-catalog';
 import { listEventTypes } from './event-type-procedures';
 

@@ -1,6 +1,11 @@
 import { RecordingEventDispatcher } from '@mrp/platform/testing';
-import { createNotificationsHarness, insertServiceAccount, type NotificationsHarness } from '../../test/notifications-harness';
-import { startSmtpTestServer, type SmtpTestServer } from '../../test/smtp-test-server';
+import {
+  createNotificationsHarness,
+  insertServiceAccount,
+  startSmtpTestServer,
+  type NotificationsHarness,
+  type SmtpTestServer,
+} from '@mrp/notifications/testing';
 import { createSmtpSender, type SmtpSender } from './smtp-sender';
 
 interface EmailRow {

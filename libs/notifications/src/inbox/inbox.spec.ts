@@ -1,4 +1,4 @@
-import { createNotificationsHarness, type NotificationsHarness } from '../../test/notifications-harness';
+import { createNotificationsHarness, type NotificationsHarness } from '@mrp/notifications/testing';
 import type { NotificationView } from './inbox-procedures';
 
 interface Page {

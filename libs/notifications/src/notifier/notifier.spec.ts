@@ -6,7 +6,7 @@ import {
   createNotificationsHarness,
   insertServiceAccount,
   type NotificationsHarness,
-} from '../../test/notifications-harness';
+} from '@mrp/notifications/testing';
 
 describe('createNotifier', () => {
   let h: NotificationsHarness;

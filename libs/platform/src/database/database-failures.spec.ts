@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { createTestOrm, type TestOrm } from '../../testing';
+import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
 import { freePort } from '../net/free-port';
 import { platformModule } from '../platform-module';
 import { MikroORM } from '@mikro-orm/postgresql';

@@ -1,5 +1,5 @@
 import { knexLog } from './pool-log';
-import { capturedLogger } from '../../testing';
+import { capturedLogger } from '@mrp/platform/testing';
 
 describe("knex's messages", () => {
   it('are JSON lines of the database component, at their level', () => {

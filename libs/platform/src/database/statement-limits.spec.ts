@@ -1,5 +1,5 @@
 import type { EntityManager, LoggingOptions } from '@mikro-orm/postgresql';
-import { createTestOrm, type TestOrm } from '../../testing';
+import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
 import { platformModule } from '../platform-module';
 import { cancelStatements, forgetCancelledStatements } from './cancel-statements';
 import { databaseFailure } from './database-failures';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { createTestOrm, type TestOrm } from '../../testing';
+import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
 import { FeatureFlag } from '../feature-flags/feature-flag.entity';
 import { platformModule } from '../platform-module';
 import { flushIfNeeded, runInTransaction } from './transaction';

@@ -1,4 +1,4 @@
-import { createTestOrm, type TestOrm } from '../../testing';
+import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
 import { platformModule } from '../platform-module';
 import { FeatureFlagStore } from './feature-flag-store';
 

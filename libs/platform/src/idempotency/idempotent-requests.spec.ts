@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createTestOrm, type TestOrm } from '../../testing';
+import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
 import { platformModule } from '../platform-module';
 import { runInTransaction } from '../database/transaction';
 import { claimIdempotencyKey, findStoredAnswer, lostToKeptAnswer, storeAnswer, storeAnswerAtCommit, type IdempotencyScope, type StoredAnswer } from './idempotent-requests';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { RecordingEventDispatcher, createTestOrm, flagsAllOff, silentLogger, testPrincipal, type TestOrm } from '../../testing';
+import { RecordingEventDispatcher, createTestOrm, flagsAllOff, silentLogger, testPrincipal, type TestOrm } from '@mrp/platform/testing';
 import { platformModule } from '../platform-module';
 import { DomainError } from '../errors/domain-error';
 import { defineProcedure } from './procedure';

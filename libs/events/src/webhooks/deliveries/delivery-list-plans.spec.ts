@@ -1,5 +1,5 @@
 import { sqlTextArray } from '@mrp/platform';
-import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
+import { createWebhookTestBed, type WebhookTestBed } from '@mrp/events/testing';
 import { buildDeliveryListQuery, type DeliveryListFilter } from './delivery-list-query';
 import type { DeliveryCursor } from './delivery-cursor';
 

@@ -1,4 +1,4 @@
-import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
+import { createWebhookTestBed, type WebhookTestBed } from '@mrp/events/testing';
 import { encodeDeliveryCursor } from './delivery-cursor';
 import { createDeliveryLogProcedures } from './delivery-log-procedures';
 import type { DeliveryAttemptView, DeliveryView } from './delivery-view';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId, systemPrincipal } from '@mrp/platform';
-import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
+import { createWebhookTestBed, type WebhookTestBed } from '@mrp/events/testing';
 import { sequenceDeliveries } from './delivery-queue';
 import { WEBHOOK_DELIVERY_PERMISSION, createRecordAttemptsProcedure, type AttemptResult } from './record-attempts';
 

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { systemPrincipal } from '@mrp/platform';
-import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
+import { createWebhookTestBed, type WebhookTestBed } from '@mrp/events/testing';
 import { WEBHOOK_DELIVERY_PERMISSION, createRecordAttemptsProcedure, type AttemptResult } from './record-attempts';
 
 const ENDPOINTS = 200;

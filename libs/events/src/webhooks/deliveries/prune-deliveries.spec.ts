@@ -1,5 +1,5 @@
 import { newId, sqlTextArray, systemPrincipal } from '@mrp/platform';
-import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
+import { createWebhookTestBed, type WebhookTestBed } from '@mrp/events/testing';
 import { PRUNE_WEBHOOK_DELIVERIES, pruneWebhookDeliveries } from './prune-deliveries';
 
 const DAY = 24 * 3600 * 1000;

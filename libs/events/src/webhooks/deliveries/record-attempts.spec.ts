@@ -1,5 +1,5 @@
 import { systemPrincipal } from '@mrp/platform';
-import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
+import { createWebhookTestBed, type WebhookTestBed } from '@mrp/events/testing';
 import { WEBHOOK_DELIVERY_PERMISSION, createRecordAttemptsProcedure, type AttemptResult } from './record-attempts';
 
 describe('webhooks.deliveries.recordAttempts', () => {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId, sqlTextArray, type EventEnvelope } from '@mrp/platform';
 import { silentLogger } from '@mrp/platform/testing';
-import { createWebhookTestBed, type WebhookTestBed } from '../../../test/webhook-fixtures';
+import { createWebhookTestBed, type WebhookTestBed } from '@mrp/events/testing';
 import { listenForRouteChanges } from '../../bus/route-change-listener';
 import type { ChannelListener } from '@mrp/platform';
 import { createEventDispatcher } from '../../bus/event-dispatcher';

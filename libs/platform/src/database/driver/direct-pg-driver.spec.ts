@@ -1,7 +1,7 @@
 import { DriverException, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import pino from 'pino';
-import { createTestOrm, statementsOf, type TestOrm } from '../../../testing';
+import { createTestOrm, statementsOf, type TestOrm } from '@mrp/platform/testing';
 import { FeatureFlag } from '../../feature-flags/feature-flag.entity';
 import { platformModule } from '../../platform-module';
 import { executePrepared, executePreparedAtCommit } from './execute-prepared';

@@ -1,5 +1,5 @@
 import { Client, TypeOverrides, types } from 'pg';
-import { createEmptyTestDatabase, type TestDatabase } from '../../../testing';
+import { createEmptyTestDatabase, type TestDatabase } from '@mrp/platform/testing';
 import { PipelineError, sendPipeline } from './pipeline';
 import { canPipeline, send, type Statement } from './statement';
 

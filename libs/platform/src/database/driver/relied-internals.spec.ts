@@ -1,7 +1,7 @@
 import { EntityManager, JsonProperty, Utils } from '@mikro-orm/core';
 import { AbstractSqlDriver, PostgreSqlConnection, PostgreSqlPlatform, knex, type Knex } from '@mikro-orm/postgresql';
 import { Client, Connection, Query, types } from 'pg';
-import { createTestOrm, type TestOrm } from '../../../testing';
+import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
 import { FeatureFlag } from '../../feature-flags/feature-flag.entity';
 import { platformModule } from '../../platform-module';
 import { DirectPgConnection } from './direct-pg-driver';

@@ -8,12 +8,12 @@ import {
   type Principal,
 } from '@mrp/platform';
 import { createTestOrm, silentLogger, type TestOrm } from '@mrp/platform/testing';
-import { authzModule } from '../authz-module';
-import type { UserNotifier } from '../notifier/user-notifier';
-import { createAuthzProcedures } from '../procedures/authz-procedures';
-import { apiKeyProcedures } from '../api-keys/api-key-procedures';
-import { resolveSessionPrincipal } from '../session/resolve-session-principal';
-import type { SessionClaims } from '../session/session-verifier';
+import { authzModule } from '../src/authz-module';
+import type { UserNotifier } from '../src/notifier/user-notifier';
+import { createAuthzProcedures } from '../src/procedures/authz-procedures';
+import { apiKeyProcedures } from '../src/api-keys/api-key-procedures';
+import { resolveSessionPrincipal } from '../src/session/resolve-session-principal';
+import type { SessionClaims } from '../src/session/session-verifier';
 import { RowAccessRoleSet } from './row-access-role-set';
 
 import { RecordingEventDispatcher as RecordingDispatcher } from '@mrp/platform/testing';

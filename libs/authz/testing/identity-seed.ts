@@ -10,9 +10,9 @@ import {
   type Principal,
 } from '@mrp/platform';
 import { silentLogger, testPrincipal } from '@mrp/platform/testing';
-import { loadOrganizationAccess } from '../../access/organization-access';
-import { Membership, Organization, Role, RoleGrant, User } from '../../identity/entities';
-import { BUILT_IN_ROLES } from '../../rbac/permission-catalog';
+import { loadOrganizationAccess } from '../src/access/organization-access';
+import { Membership, Organization, Role, RoleGrant, User } from '../src/identity/entities';
+import { BUILT_IN_ROLES } from '../src/rbac/permission-catalog';
 
 /**
  * Test data for the API-key and service-account specs, written straight into the identity tables

@@ -1,4 +1,4 @@
-import type { RowAccessRoles } from '../access/grant-ceiling';
+import type { RowAccessRoles } from '../src/access/grant-ceiling';
 
 /** Stands for data-models' records in authz's tests: the roles a test says some record is restricted to. */
 export class RowAccessRoleSet implements RowAccessRoles {

@@ -1,0 +1,1 @@
+export { createRunTestBed, type RunTestBed } from './run-fixtures';

@@ -1,0 +1,7 @@
+export {
+  createDataModelsTestEnv,
+  RecordingDispatcher,
+  type DataModelsTestEnv,
+  type SentNotification,
+  type TestOrganization,
+} from './fixtures';

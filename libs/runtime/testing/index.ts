@@ -1,0 +1,4 @@
+import { join } from 'node:path';
+
+// A script, not a module: specs start it as a child process (node --import tsx <path>).
+export const unexpectedFailureProbePath = join(__dirname, 'unexpected-failure-probe.ts');
