@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { unexpectedFailureProbePath } from '@mrp/runtime/testing';
 
 function runProbe(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, '../test/unexpected-failure-probe.ts')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', unexpectedFailureProbePath], {
       cwd: resolve(__dirname, '../../..'),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
