@@ -2,7 +2,8 @@ module.exports = {
   ...require('../../jest.preset.js'),
   displayName: 'webhook-worker',
   rootDir: __dirname,
-  globalSetup: '<rootDir>/test/global-setup.ts',
-  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  // The app runs every module: the runtime's set-up migrates them all.
+  globalSetup: '<rootDir>/../../libs/runtime/testing/global-setup.ts',
+  globalTeardown: '<rootDir>/../../libs/platform/testing/global-teardown.ts',
   testTimeout: 30000,
 };

@@ -2,6 +2,7 @@ module.exports = {
   ...require('../../jest.preset.js'),
   displayName: 'platform',
   rootDir: __dirname,
-  globalSetup: '<rootDir>/test/global-setup.ts',
-  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/deploy/**/*.spec.ts'],
+  globalSetup: '<rootDir>/testing/global-setup.ts',
+  globalTeardown: '<rootDir>/testing/global-teardown.ts',
 };

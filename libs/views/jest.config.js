@@ -2,6 +2,6 @@ module.exports = {
   ...require('../../jest.preset.js'),
   displayName: 'views',
   rootDir: __dirname,
-  globalSetup: '<rootDir>/test/global-setup.ts',
-  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  globalSetup: '<rootDir>/testing/global-setup.ts',
+  globalTeardown: '<rootDir>/../platform/testing/global-teardown.ts',
 };

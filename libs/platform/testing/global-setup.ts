@@ -1,4 +1,4 @@
-import { setupTestDatabaseServer } from '../testing';
+import { setupTestDatabaseServer } from './test-database';
 import { platformModule } from '../src';
 
 export default () => setupTestDatabaseServer([platformModule]);

@@ -1,3 +1,0 @@
-import { teardownTestDatabaseServer } from '../testing';
-
-export default () => teardownTestDatabaseServer();

@@ -1,3 +1,0 @@
-import { teardownTestDatabaseServer } from '@mrp/platform/testing';
-
-export default () => teardownTestDatabaseServer();
