@@ -74,7 +74,7 @@ module.exports = [
   },
   {
     files: ['apps/*/src/**/*.{ts,tsx}', 'libs/*/src/**/*.ts'],
-    ignores: ['**/*.spec.ts', '**/testing/**', '**/test-support/**'],
+    ignores: ['**/*.spec.ts', '**/testing/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [devRunner, ...testingOnly] }],
     },
