@@ -94,7 +94,8 @@ export {
 export { platformModule } from './platform-module';
 export { sqlTextArray, toIso } from './database/sql-values';
 export { preparedStatement, type IntendedPlan, type PreparedStatement, type PreparedValue } from './database/driver/prepared-statement';
-export { executePrepared, executePreparedAtCommit } from './database/driver/execute-prepared';
+export { executePrepared, executePreparedAtCommit, executeStreamed } from './database/driver/execute-prepared';
+export type { RowHandler } from './database/driver/statement';
 export { withSession } from './database/session';
 export type { SessionQuery } from './database/driver/direct-pg-driver';
 export { runInTransaction } from './database/transaction';

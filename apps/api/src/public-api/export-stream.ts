@@ -5,7 +5,7 @@ import type { DomainError, Logger } from '@mrp/platform';
 import { answeredError, errorBody } from '../http/error-handler';
 import { requestState } from '../http/request-context';
 
-type PageResult = IteratorResult<string[], void>;
+type PageResult = IteratorResult<Buffer[], void>;
 
 export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = { csv: 'text/csv', ndjson: 'application/x-ndjson' };
 
@@ -41,6 +41,8 @@ const PROBE_INTERVAL_MS = 250;
  */
 const PROBE_BYTES = 2;
 
+const EMPTY: Buffer = Buffer.alloc(0);
+
 class ClientGone extends Error {
   constructor() {
     super('The client went away during the export');
@@ -48,7 +50,7 @@ class ClientGone extends Error {
 }
 
 /** Writes `chunk`, resolving once the response can take more (backpressure), rejecting when it closes first. */
-function written(response: ServerResponse, chunk: string): Promise<void> {
+function written(response: ServerResponse, chunk: string | Buffer): Promise<void> {
   if (response.destroyed) return Promise.reject(new ClientGone());
   if (response.write(chunk)) return Promise.resolve();
   return new Promise((resolve, reject) => {
@@ -90,24 +92,24 @@ export async function sendExport(
   const writer = writerFor(exported);
   const response = ctx.res;
   const socket = ctx.req.socket;
-  let held = '';
+  let held: Buffer = EMPTY;
   let reading: Promise<PageResult> | undefined;
-  // Each text is written as it is (never joined to what was held: a copy of every piece), and
+  // Each piece is written as it is (never joined to what was held: a copy of every piece), and
   // only a page's last piece leaves bytes held.
-  const send = async (text: string, hold: boolean) => {
-    if (held) {
+  const send = async (piece: Buffer, hold: boolean) => {
+    if (held.length > 0) {
       const before = held;
-      held = '';
+      held = EMPTY;
       await written(response, before);
     }
-    const now = hold ? text.slice(0, -PROBE_BYTES) : text;
-    if (hold) held = text.slice(-PROBE_BYTES);
-    if (now) await written(response, now);
+    const now = hold ? piece.subarray(0, -PROBE_BYTES) : piece;
+    if (hold) held = piece.subarray(-PROBE_BYTES);
+    if (now.length > 0) await written(response, now);
   };
   const probe = setInterval(() => {
-    if (!held || !socket.readableEnded || response.destroyed) return;
-    response.write(held.slice(0, 1));
-    held = held.slice(1);
+    if (held.length === 0 || !socket.readableEnded || response.destroyed) return;
+    response.write(held.subarray(0, 1));
+    held = held.subarray(1);
   }, PROBE_INTERVAL_MS);
   probe.unref();
 
@@ -126,7 +128,7 @@ export async function sendExport(
   }
   try {
     let page = first;
-    await send(writer.header(), false);
+    await send(Buffer.from(writer.header()), false);
     try {
       while (!page.done) {
         // The next page is read while this one is written: the database and this process work at once.
@@ -137,7 +139,7 @@ export async function sendExport(
         for (let index = 0; index < pieces.length; index++) {
           const piece = pieces[index];
           // A piece written is garbage at once, not kept by its page until the page's end.
-          pieces[index] = '';
+          pieces[index] = EMPTY;
           await send(piece, index === pieces.length - 1);
         }
         page = await next;
@@ -146,9 +148,9 @@ export async function sendExport(
       if (error instanceof ClientGone || response.destroyed) throw error;
       const failure = answeredError(ctx, error, logger);
       log.warn({ code: failure.code }, 'export failed after its first byte');
-      await send(writer.failure(failure, requestId), false);
+      await send(Buffer.from(writer.failure(failure, requestId)), false);
     }
-    await send('', false);
+    await send(EMPTY, false);
     response.end();
   } catch (error) {
     // The client went away mid-stream: nobody to tell.

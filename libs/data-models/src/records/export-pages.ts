@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { withStatementTimeout } from '@mrp/platform';
+import { executeStreamed, withStatementTimeout } from '@mrp/platform';
 import { joinSql, runSql, sql, trustedSql, type SqlFragment } from '../query/sql';
 import type { ExportLineSql } from './export-text';
 import { buildListQuery, sortValueColumn, type ListQuerySpec } from './list-query';
@@ -71,46 +71,55 @@ export function listedPages(em: EntityManager, spec: PageSpec, options: ListedPa
   });
 }
 
-/** Lines per piece of a page's text: each piece a string of tens of kB, which V8 keeps in its young generation, collected cheaply and soon. */
+/** Lines per piece of a page's text: about a hundred kB, written to the socket as one chunk. */
 const PIECE_LINES = 256;
 
 /**
  * Every record a list would show, as text (its rows' lines, built by the database in the list's
- * order): a page is one statement whose rows are the lines alone (with the keyset's values), joined
- * here into pieces of PIECE_LINES lines. Grouping them into pieces in the statement cost the
- * database more than the lines did (a window to number them, a sort to group them, a copy each).
- * After the first page, a page takes as many rows as the last one's bytes per row say fit in
- * EXPORT_PAGE_BYTES.
+ * order): a page is one statement whose rows are the lines alone (with the keyset's values). Its
+ * rows are taken as they arrive and every PIECE_LINES lines become one piece of bytes, so neither
+ * the rows nor their strings outlive the moment they arrive: a page holds only its pieces, outside
+ * V8's heap, until they are written (decision 158). Grouping the lines into pieces in the
+ * statement cost the database more than the lines did (a window to number them, a sort to group
+ * them, a copy each). After the first page, a page takes as many rows as the last one's bytes per
+ * row say fit in EXPORT_PAGE_BYTES.
  */
 export async function* textPages(
   em: EntityManager,
   spec: PageSpec,
   line: ExportLineSql,
   { pageSize = EXPORT_TEXT_PAGE_SIZE, firstPageSize = EXPORT_PAGE_SIZE, pageBytes = EXPORT_PAGE_BYTES, ...options }: ListedPagesOptions = {},
-): AsyncGenerator<string[]> {
+): AsyncGenerator<Buffer[]> {
+  const keysetColumns = [trustedSql('id'), ...spec.sort.terms.map((_, index) => trustedSql(sortValueColumn(index)))];
   const keysetValues = joinSql(
-    [trustedSql('id'), ...spec.sort.terms.map((_, index) => trustedSql(sortValueColumn(index)))].map((column) => sql`listed.${column}`),
+    keysetColumns.map((column) => sql`listed.${column}`),
     ', ',
   );
   let size = firstPageSize;
   const pages = keysetPages(em, { ...spec, columns: line.columns }, { ...options, firstPageSize, pageSize, nextPageSize: () => size }, async (within, query) => {
     // Compiling a page's plan (JIT, where the server has it) costs more than it saves: about 60 ms a page.
     await runSql(within, trustedSql('SET LOCAL jit = off'));
-    // The list query first and the line after it: pg_stat_activity shows a statement's first 1,024 bytes.
-    const rows = await runSql<{ export_line: string } & Record<string, unknown>>(
-      within,
-      sql`SELECT lined.export_line, ${keysetValues} FROM (${query}) AS listed CROSS JOIN LATERAL (SELECT ${line.line} AS export_line) AS lined`,
-    );
-    const pieces: string[] = [];
-    let length = 0;
-    for (let start = 0; start < rows.length; start += PIECE_LINES) {
-      let piece = '';
-      for (let index = start; index < Math.min(rows.length, start + PIECE_LINES); index++) piece += rows[index].export_line;
-      length += piece.length;
+    const pieces: Buffer[] = [];
+    let lines: string[] = [];
+    let bytes = 0;
+    let last: ReadonlyArray<string | null> | undefined;
+    const endPiece = () => {
+      const piece = Buffer.from(lines.join(''));
+      bytes += piece.length;
       pieces.push(piece);
-    }
-    if (rows.length > 0) size = Math.max(1, Math.min(pageSize, Math.floor((pageBytes * rows.length) / Math.max(1, length))));
-    return { content: pieces, rows: rows.length, last: rows.at(-1) };
+      lines = [];
+    };
+    // The list query first and the line after it: pg_stat_activity shows a statement's first 1,024 bytes.
+    const statement = sql`SELECT lined.export_line, ${keysetValues} FROM (${query}) AS listed CROSS JOIN LATERAL (SELECT ${line.line} AS export_line) AS lined`;
+    const rows = await executeStreamed(within, statement.text, statement.params, (values) => {
+      lines.push(values[0] as string);
+      last = values;
+      if (lines.length === PIECE_LINES) endPiece();
+    });
+    if (lines.length > 0) endPiece();
+    if (rows > 0) size = Math.max(1, Math.min(pageSize, Math.floor((pageBytes * rows) / Math.max(1, bytes))));
+    const keyset = last && Object.fromEntries(keysetColumns.map((column, index) => [column.text, last?.[index + 1] ?? null]));
+    return { content: pieces, rows, last: keyset };
   });
   yield* pages;
 }

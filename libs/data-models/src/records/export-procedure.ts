@@ -18,10 +18,10 @@ export interface RecordExport {
   columns: string[];
   /**
    * The records' lines (the header apart), in the list's order, one page per `next()` as pieces of
-   * text to write in turn: a page is read only when asked for, each by a statement of its own.
+   * UTF-8 text to write in turn: a page is read only when asked for, each by a statement of its own.
    * Whoever stops early calls `return()`.
    */
-  pages: AsyncGenerator<string[], void, undefined>;
+  pages: AsyncGenerator<Buffer[], void, undefined>;
 }
 
 export interface ExportProcedureDeps {

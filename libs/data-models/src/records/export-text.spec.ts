@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Principal } from '@mrp/platform';
-import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '../../test/fixtures';
+import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import { csvRecord } from './export-csv';
 import { textPages } from './export-pages';
 import { csvLineSql } from './export-text';
@@ -99,7 +99,7 @@ describe('export text written by the database', () => {
   const exported = async (input: Record<string, unknown>, principal: Principal) => {
     const output = await env.call<RecordExport>('records.export', { model: 'things', ...input }, principal);
     let text = '';
-    for await (const page of output.pages) text += page.join('');
+    for await (const page of output.pages) text += Buffer.concat(page).toString();
     return { output, text };
   };
 
@@ -138,7 +138,7 @@ describe('export text written by the database', () => {
     const columns = listing.fields.filter((field) => !field.archivedAt).map((field) => field.key);
     const line = csvLineSql({ modelKey: 'things', fields: listing.fields, selected: undefined, expanded: undefined }, columns);
     const pages: string[] = [];
-    for await (const page of textPages(em, listing.query, line, { firstPageSize: 3, pageSize: 40, pageBytes: 2000 })) pages.push(page.join(''));
+    for await (const page of textPages(em, listing.query, line, { firstPageSize: 3, pageSize: 40, pageBytes: 2000 })) pages.push(Buffer.concat(page).toString());
     expect(pages.join('')).toBe(whole);
     // Each line starts with its record's id.
     const lineStarts = (page: string) => [...page.matchAll(/(?:^|\r\n)(?=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12},)/g)].map((match) => match.index);
@@ -147,7 +147,7 @@ describe('export text written by the database', () => {
     expect(Math.max(...lines)).toBeLessThanOrEqual(40);
     // After the first, a page takes the rows that the last one's bytes per row say fit its budget.
     // (The last page holds what is left.)
-    for (let index = 0; index + 2 < pages.length; index++) expect(lines[index + 1]).toBe(Math.min(40, Math.floor((2000 * lines[index]) / pages[index].length)));
+    for (let index = 0; index + 2 < pages.length; index++) expect(lines[index + 1]).toBe(Math.min(40, Math.floor((2000 * lines[index]) / Buffer.byteLength(pages[index]))));
     expect(new Set(lines.slice(1, -1)).size).toBeGreaterThan(1);
   }, 60_000);
 

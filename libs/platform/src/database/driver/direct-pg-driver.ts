@@ -16,6 +16,7 @@ import {
 } from '@mikro-orm/postgresql';
 import { types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
 import { pgBindValue, toParameterized } from './parameterized-sql';
+import type { RowHandler } from './statement';
 import {
   PinnedSavepoint,
   PinnedTransaction,
@@ -155,6 +156,27 @@ export class DirectPgConnection extends PostgreSqlConnection {
       try {
         const result = transaction ? await transaction.query(statement) : await this.onPool(statement, owner);
         return (result as PgResult).rows as T[];
+      } catch (error) {
+        throw statementError(error, statement.text);
+      }
+    };
+    if (!this.logger.isEnabled('query')) return run();
+    return this.executeQuery(statement.text, run, { query: statement.text });
+  }
+
+  /**
+   * `execute` for a statement whose rows go to `onRow` one at a time as they arrive (as text, see
+   * `Statement.onRow`) instead of coming back together; answers how many there were.
+   */
+  async executeStreamed(sql: string, params: readonly unknown[], onRow: RowHandler, ctx?: Transaction, owner?: number): Promise<number> {
+    if (!this.connected) await this.ensureConnection();
+    const transaction = this.transactionOf(ctx ?? undefined);
+    const statement: Statement = { ...toParameterized(this.platform, this.config.get('onQuery')(sql, [...params]), params), onRow };
+    const run = async (): Promise<number> => {
+      if (transaction?.completed) throw new TransactionCompleteError(statement.text);
+      try {
+        const result = transaction ? await transaction.query(statement) : await this.onPool(statement, owner);
+        return (result as PgResult).rowCount ?? 0;
       } catch (error) {
         throw statementError(error, statement.text);
       }

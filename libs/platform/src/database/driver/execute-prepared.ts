@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DirectPgConnection } from './direct-pg-driver';
 import type { PreparedStatement, PreparedValue } from './prepared-statement';
+import type { RowHandler } from './statement';
 
 /** Runs `work` on the context's DirectPgConnection; its errors come as MikroORM's exceptions, like those of `em.execute`. */
 async function onDirectConnection<T>(em: EntityManager, caller: string, work: (connection: DirectPgConnection) => Promise<T>): Promise<T> {
@@ -31,4 +32,14 @@ export function executePrepared<T = Record<string, unknown>>(em: EntityManager, 
  */
 export function executePreparedAtCommit(em: EntityManager, statement: PreparedStatement, values: readonly PreparedValue[]): Promise<void> {
   return onDirectConnection(em, 'executePreparedAtCommit', (connection) => connection.executePreparedAtCommit(statement, values, em.getTransactionContext()));
+}
+
+/**
+ * `em.execute` (MikroORM's `?` placeholders) for a large result read as it arrives: each row goes
+ * to `onRow` as its values in column order, as text, and none is kept; answers how many rows
+ * there were. On the context's transaction when it has one; cancelled with the context's other
+ * statements when its client goes away.
+ */
+export function executeStreamed(em: EntityManager, sql: string, params: readonly unknown[], onRow: RowHandler): Promise<number> {
+  return onDirectConnection(em, 'executeStreamed', (connection) => connection.executeStreamed(sql, params, onRow, em.getTransactionContext(), em.id));
 }

@@ -138,7 +138,7 @@ export class PinnedTransaction {
       await this.begin();
       return this.withSavepointStatements(statement);
     }
-    if (statement.values.length === 0 && !statement.name) return this.withBegin(() => this.textWithBegin(statement.text));
+    if (statement.values.length === 0 && !statement.name && !statement.onRow) return this.withBegin(() => this.textWithBegin(statement.text));
     if (canPipeline(this.connection, statement)) return this.withBegin(() => this.pipelinedWithBegin(statement));
     await this.begin();
     return send(this.connection, statement);
@@ -202,7 +202,7 @@ export class PinnedTransaction {
    */
   private async withSavepointStatements(statement: Statement): Promise<QueryResult | QueryResult[]> {
     const due = this.savepointStatements.splice(0);
-    if (statement.values.length === 0 && !statement.name) {
+    if (statement.values.length === 0 && !statement.name && !statement.onRow) {
       const prefix = due.map((control) => control.text).join(';');
       try {
         const results = (await this.connection.query(`${prefix};${statement.text}`)) as unknown as QueryResult[];

@@ -81,7 +81,13 @@ export class Pipeline {
   handleDataRow(message: { fields: Array<string | null> }): void {
     if (this.rowError !== undefined) return;
     const result = this.results[this.current];
+    const onRow = this.statements[this.current]?.onRow;
     try {
+      if (onRow) {
+        // Streamed (see Statement.onRow): handed over as PostgreSQL wrote it, and not kept.
+        onRow(message.fields);
+        return;
+      }
       const row: Record<string, unknown> = {};
       for (let i = 0; i < message.fields.length; i++) {
         const raw = message.fields[i];
