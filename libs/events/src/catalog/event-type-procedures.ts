@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure } from '@mrp/platform';
 import { EVENT_TYPES } from './event-catalog';
+import { EventTypeListSchema } from './event-type-view';
 
 /**
  * The event catalog's types, for pickers (webhook subscriptions, automation triggers), so a client
@@ -14,7 +15,7 @@ export const listEventTypes = defineProcedure({
   permission: null,
   readOnly: true,
   input: Type.Object({}, { additionalProperties: false }),
-  output: Type.Object({ items: Type.Array(Type.Object({ type: Type.String() })) }),
+  output: EventTypeListSchema,
   async handler() {
     return { items: [...EVENT_TYPES].sort().map((type) => ({ type })) };
   },

@@ -1,6 +1,7 @@
 import type { EndpointOwner } from '../endpoints/endpoint-owner';
 import type { DeliveryCursor } from './delivery-cursor';
-import { DELIVERY_COLUMNS, type DeliveryStatus } from './delivery-view';
+import { DELIVERY_COLUMNS } from './delivery-rows';
+import type { DeliveryStatus } from './delivery-view';
 
 export interface DeliveryListFilter {
   status?: DeliveryStatus;

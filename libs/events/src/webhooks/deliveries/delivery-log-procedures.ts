@@ -5,16 +5,8 @@ import { endpointOwner, platformInputProperty, type EndpointOwner } from '../end
 import { decodeDeliveryCursor, encodeDeliveryCursor } from './delivery-cursor';
 import { buildDeliveryListQuery, ownerCondition } from './delivery-list-query';
 import { deliveryJob, type DeliveryToQueue } from './delivery-queue';
-import {
-  DELIVERY_COLUMNS,
-  DeliveryAttemptViewSchema,
-  DeliveryStatusSchema,
-  DeliveryViewSchema,
-  toAttemptView,
-  toDeliveryView,
-  type AttemptRow,
-  type DeliveryRow,
-} from './delivery-view';
+import { DELIVERY_COLUMNS, toAttemptView, toDeliveryView, type AttemptRow, type DeliveryRow } from './delivery-rows';
+import { DeliveryDetailSchema, DeliveryPageSchema, DeliveryStatusSchema, DeliveryViewSchema } from './delivery-view';
 import { DEFAULT_WEBHOOK_RETENTION_DAYS } from './prune-deliveries';
 import { mayReadEventRecord } from './webhook-outbox';
 
@@ -84,10 +76,7 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({
-      items: Type.Array(DeliveryViewSchema),
-      nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }),
-    }),
+    output: DeliveryPageSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
       checkWindow(input.since, input.until);
@@ -124,18 +113,7 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
     permission: null,
     readOnly: true,
     input: Type.Object({ ...platformInputProperty, id: Id }, { additionalProperties: false }),
-    output: Type.Composite([
-      DeliveryViewSchema,
-      Type.Object({
-        event: Type.Record(Type.String(), Type.Unknown(), {
-          description: 'The event object, exactly the body that is sent; without `payload` when it is about a record you may not read',
-        }),
-        payloadWithheld: Type.Boolean({
-          description: "true: the event is about a record you may not read (records.read and its roles), or the delivery was filtered (the endpoint's principal may not), so its payload is left out",
-        }),
-        attempts: Type.Array(DeliveryAttemptViewSchema),
-      }),
-    ]),
+    output: DeliveryDetailSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
       const owned = ownerCondition(owner);

@@ -7,7 +7,8 @@ import type { HostLookup } from '../url-safety/host-lookup';
 import { generateEndpointSecret, hashEndpointSecret } from '../secrets/endpoint-secret';
 import { encryptEndpointSecret } from '../secrets/secret-encryption';
 import { endpointOwner, platformInputProperty, type EndpointOwner } from './endpoint-owner';
-import { ENDPOINT_COLUMNS, EndpointViewSchema, OrderingSchema, SigningSchema, toEndpointView, type EndpointRow } from './endpoint-view';
+import { ENDPOINT_COLUMNS, toEndpointView, type EndpointRow } from './endpoint-rows';
+import { EndpointListSchema, EndpointViewSchema, EndpointWithSecretSchema, OrderingSchema, SigningSchema } from './endpoint-view';
 import { subscriptionProblem } from './subscriptions';
 
 /** An organization (or the platform) keeps at most this many endpoints; each change fans out to all of them. */
@@ -59,7 +60,6 @@ async function chosenPrincipal(ctx: ProcedureContext, deps: EndpointProcedureDep
   await deps.assertMayActAs(ctx, organizationId, chosen, { choosing: true, action: 'have an endpoint act with' });
   return chosen;
 }
-const CreatedSecret = Type.String({ description: 'Shown once: only its hash is stored' });
 
 function checkSubscriptions(subscriptions: readonly string[]): void {
   const problems = subscriptions.flatMap((pattern, index) => {
@@ -96,7 +96,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     permission: null,
     readOnly: true,
     input: Type.Object({ ...platformInputProperty }, { additionalProperties: false }),
-    output: Type.Object({ items: Type.Array(EndpointViewSchema) }),
+    output: EndpointListSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
       const rows = await ctx.em.execute<EndpointRow[]>(
@@ -124,7 +124,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({ endpoint: EndpointViewSchema, secret: CreatedSecret }),
+    output: EndpointWithSecretSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
       ctx.afterCommit(async () => deps.routesChanged?.(owner.organizationId));
@@ -242,7 +242,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({ endpoint: EndpointViewSchema, secret: CreatedSecret }),
+    output: EndpointWithSecretSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
       const current = await lockOwnEndpoint(ctx.em, owner, input.id);

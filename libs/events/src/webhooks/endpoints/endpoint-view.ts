@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { toIso } from '@mrp/platform';
 
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC, with Z' });
 const OptionalTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -18,6 +17,7 @@ export const OrderingSchema = Type.Union([Type.Literal('none'), Type.Literal('pe
 });
 export type Ordering = Static<typeof OrderingSchema>;
 
+/** A webhook endpoint as `webhooks.endpoints.*` answer it. */
 export const EndpointViewSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -44,46 +44,13 @@ export const EndpointViewSchema = Type.Object(
 );
 export type EndpointView = Static<typeof EndpointViewSchema>;
 
-export interface EndpointRow {
-  id: string;
-  organization_id: string | null;
-  url: string;
-  description: string;
-  subscriptions: string[];
-  signing: Signing;
-  ordering: Ordering;
-  principal_id: string | null;
-  state: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  disabled_at: Date | string | null;
-  consecutive_failures: number;
-  secret_ciphertext: string | null;
-  previous_secret_expires_at: Date | string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
+/** `webhooks.endpoints.list` */
+export const EndpointListSchema = Type.Object({ items: Type.Array(EndpointViewSchema) });
+export type EndpointList = Static<typeof EndpointListSchema>;
 
-export const ENDPOINT_COLUMNS = `id, organization_id, url, description, subscriptions, signing, ordering, principal_id, state, disabled_reason, disabled_at,
-  consecutive_failures, secret_ciphertext, previous_secret_expires_at, created_at, updated_at`;
-
-export function toEndpointView(row: EndpointRow, now: Date = new Date()): EndpointView {
-  const previousExpires = row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at);
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    url: row.url,
-    description: row.description,
-    subscriptions: row.subscriptions,
-    signing: row.signing,
-    ordering: row.ordering,
-    principalId: row.principal_id,
-    state: row.state,
-    disabledReason: row.disabled_reason,
-    disabledAt: toIso(row.disabled_at),
-    consecutiveFailures: row.consecutive_failures,
-    signingSecretStored: row.secret_ciphertext !== null,
-    previousSecretExpiresAt: previousExpires !== null && previousExpires > now ? previousExpires.toISOString() : null,
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
-  };
-}
+/** `webhooks.endpoints.create` and `webhooks.endpoints.rotateSecret`: the endpoint and its new secret. */
+export const EndpointWithSecretSchema = Type.Object({
+  endpoint: EndpointViewSchema,
+  secret: Type.String({ description: 'Shown once: only its hash is stored' }),
+});
+export type EndpointWithSecret = Static<typeof EndpointWithSecretSchema>;
