@@ -18,7 +18,9 @@ import { enqueueRuns } from '../runs/run-queue';
 import { generateHookSecret } from '../hooks/hook-secret';
 import {
   ActionsInput,
+  AutomationPageSchema,
   AutomationViewSchema,
+  AutomationWithSecretSchema,
   DEFAULT_MAX_RUNS_PER_MINUTE,
   MAX_RUNS_PER_MINUTE,
   TriggerInput,
@@ -44,10 +46,6 @@ const MaxRunsPerMinute = Type.Integer({
   maximum: MAX_RUNS_PER_MINUTE,
   description: `Runs a minute at most (a token bucket); more are recorded as skipped. Default ${DEFAULT_MAX_RUNS_PER_MINUTE}`,
 });
-const WithSecret = Type.Composite([
-  AutomationViewSchema,
-  Type.Object({ secret: Type.Optional(Type.String({ description: 'http trigger: the hook secret, shown this once' })) }),
-]);
 
 type Context = ProcedureContext<'organization'>;
 
@@ -68,7 +66,7 @@ export const listAutomations = defineProcedure({
     },
     { additionalProperties: false },
   ),
-  output: Type.Object({ items: Type.Array(AutomationViewSchema), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+  output: AutomationPageSchema,
   async handler(ctx, input) {
     const limit = input.limit ?? 50;
     const rows = await ctx.em.execute<AutomationRow[]>(
@@ -118,7 +116,7 @@ const createAutomation = (deps: DefinitionDeps) => defineProcedure({
     },
     { additionalProperties: false },
   ),
-  output: WithSecret,
+  output: AutomationWithSecretSchema,
   async handler(ctx, input): Promise<AutomationView & { secret?: string }> {
     const { trigger, actions } = checkDefinition(input.trigger, input.actions, await readTargetModels(ctx, deps, input.actions));
     const ownerId = input.ownerId ?? ctx.principal.userId;
@@ -184,7 +182,7 @@ const updateAutomation = (deps: DefinitionDeps) => defineProcedure({
     },
     { additionalProperties: false },
   ),
-  output: WithSecret,
+  output: AutomationWithSecretSchema,
   async handler(ctx, input): Promise<AutomationView & { secret?: string }> {
     const { id, ...changes } = input;
     if (Object.keys(changes).length === 0) throw badRequest('Nothing to change');
@@ -257,7 +255,7 @@ const rotateAutomationSecret = (rowAccess: RowAccessRoles) => defineProcedure({
   scope: 'organization',
   permission: MANAGE_AUTOMATIONS,
   input: Type.Object({ id: AutomationId }, { additionalProperties: false }),
-  output: WithSecret,
+  output: AutomationWithSecretSchema,
   async handler(ctx, input) {
     const current = await requireAutomation(ctx.em, ctx.organizationId, input.id, { forUpdate: true });
     if (current.trigger_type !== 'http') throw validationFailed([{ field: 'id', code: 'invalid_option', message: 'only an http automation has a hook secret' }]);

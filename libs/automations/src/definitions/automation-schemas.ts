@@ -93,6 +93,17 @@ export const AutomationViewSchema = Type.Object({
 });
 export type AutomationView = Static<typeof AutomationViewSchema>;
 
+/** `automations.create`, `automations.update` and `automations.rotateSecret`: an http trigger's secret is shown once. */
+export const AutomationWithSecretSchema = Type.Composite([
+  AutomationViewSchema,
+  Type.Object({ secret: Type.Optional(Type.String({ description: 'http trigger: the hook secret, shown this once' })) }),
+]);
+export type AutomationWithSecret = Static<typeof AutomationWithSecretSchema>;
+
+/** `automations.list` */
+export const AutomationPageSchema = Type.Object({ items: Type.Array(AutomationViewSchema), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export type AutomationPage = Static<typeof AutomationPageSchema>;
+
 export const ActionResultSchema = Type.Object({
   type: stringEnum(ACTION_TYPES, 'The action type'),
   status: stringEnum(['succeeded', 'failed', 'rolled-back', 'not-run'] as const, 'rolled-back: it succeeded, then a later action failed'),
@@ -122,3 +133,7 @@ export const RunViewSchema = Type.Object({
   ),
 });
 export type RunView = Static<typeof RunViewSchema>;
+
+/** `automations.runs.list` */
+export const RunPageSchema = Type.Object({ items: Type.Array(RunViewSchema), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export type RunPage = Static<typeof RunPageSchema>;

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, notFound, type AnyProcedure } from '@mrp/platform';
-import { RUN_STATUSES, RunViewSchema, type RunStatus } from '../definitions/automation-schemas';
+import { RUN_STATUSES, RunPageSchema, RunViewSchema, type RunStatus } from '../definitions/automation-schemas';
 import { MANAGE_AUTOMATIONS } from '../definitions/automation-procedures';
 import { RUN_COLUMNS, toRunView, type RunRow } from './run-rows';
 
@@ -21,7 +21,7 @@ export const listRuns = defineProcedure({
     },
     { additionalProperties: false },
   ),
-  output: Type.Object({ items: Type.Array(RunViewSchema), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+  output: RunPageSchema,
   async handler(ctx, input) {
     const limit = input.limit ?? 25;
     // Run ids are UUIDv7: their order is the order they were queued in.
