@@ -1,17 +1,11 @@
+import type { GridView as GridViewOutput } from '@mrp/views/contracts';
 import { viewStateFromSearch, viewStateToSearch, type GridViewState } from '../records/view-state';
 
-/** `views.grids.list` items, `views.grids.create|update` */
-export interface GridView {
-  id: string;
-  modelKey: string;
-  name: string;
-  state: GridViewState;
-  /** Seen by every member; else by its owner (createdBy) alone. */
-  shared: boolean;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * `views.grids.list` items, `views.grids.create|update`: the state typed as the grid keeps it (its
+ * filter a filter tree), where the schema says only "an object".
+ */
+export type GridView = Omit<GridViewOutput, 'state'> & { state: GridViewState };
 
 /** Sharing a view, and changing or deleting a shared one, takes this permission. */
 export const SHARING_PERMISSION = 'data-models.manage';

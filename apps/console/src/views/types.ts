@@ -1,69 +1,28 @@
-import type { DataRecord } from '../data-models/types';
+import type { BoardView, BoardWithCards as BoardWithCardsOutput, CalendarView, CardList, CardView, ColumnView } from '@mrp/views/contracts';
 
-/**
- * The shapes of the views procedures' answers the console reads, restated from their output
- * schemas (the console imports nothing server-side).
- */
+/** The answers of the views procedures the console reads: their own output types. */
+
+export type { CalendarEventPage, CardMove } from '@mrp/views/contracts';
 
 /** `kanban.boards.list` items, `kanban.boards.create` */
-export interface Board {
-  id: string;
-  name: string;
-  modelKey: string;
-  /** The SELECT field whose options are the columns. */
-  fieldKey: string;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Board = BoardView;
 
 /** A card: a record of the board's model, its place in its column and who is on it. */
-export interface Card {
-  record: DataRecord;
-  position: string;
-  assigneeUserIds: string[];
-}
+export type Card = CardView;
 
 /** `kanban.boards.get` columns: an option of the board's field, with its first cards. */
-export interface BoardColumn {
-  /** The option's value. */
-  id: string;
-  label: string;
-  color?: string;
-  cards: Card[];
-  nextCursor: string | null;
-}
+export type BoardColumn = ColumnView;
 
 /** `kanban.boards.get` */
-export interface BoardWithCards {
-  board: Board;
-  columns: BoardColumn[];
-}
+export type BoardWithCards = BoardWithCardsOutput;
 
 /** `kanban.cards.list` */
-export interface CardPage {
-  items: Card[];
-  nextCursor: string | null;
-}
-
-/** `kanban.columns.*`: the columns after the change. */
-export interface ColumnList {
-  columns: Array<{ id: string; label: string; color?: string }>;
-}
+export type CardPage = CardList;
 
 /** `calendars.list` items, `calendars.get`, `calendars.create` */
-export interface Calendar {
-  id: string;
-  name: string;
-  modelKey: string;
-  /** A DATETIME or DATE field: where an event starts. */
-  startFieldKey: string;
-  /** A field of the same type where it ends, or null. */
-  endFieldKey: string | null;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Calendar = CalendarView;
+
+/** The shapes of the organization procedures' answers the views read (authz), restated from their output schemas. */
 
 /** `organizations.get` members */
 export interface Member {

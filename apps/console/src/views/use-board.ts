@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { DataRecord } from '../data-models/types';
 import { useSignedIn } from '../session/session-context';
 import { moveBefore, type ColumnOrder } from './board-moves';
-import type { BoardColumn, BoardWithCards, Card, CardPage } from './types';
+import type { BoardColumn, BoardWithCards, Card, CardMove, CardPage } from './types';
 
 /** Cards read per column at a time. */
 export const CARDS_PER_PAGE = 50;
@@ -65,7 +64,7 @@ export function useBoard(boardId: string): BoardState {
       const previous = restore ?? current.current;
       show(moveBefore(current.current, cardId, column, before));
       try {
-        const moved = await rpc.call<{ record: DataRecord; position: string }>('kanban.cards.move', {
+        const moved = await rpc.call<CardMove>('kanban.cards.move', {
           boardId,
           recordId: cardId,
           column,

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DataRecord, RecordPage } from '../data-models/types';
+import type { DataRecord } from '../data-models/types';
 import { useSignedIn } from '../session/session-context';
+import type { CalendarEventPage } from './types';
 
 /** Pages of 100 read for one window at most: a month this full is shown in part, and says so. */
 export const MAX_EVENT_PAGES = 10;
@@ -36,7 +37,7 @@ export function useCalendarEvents(calendarId: string, shownWindow: { from: strin
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const page: RecordPage = await rpc.call<RecordPage>('calendars.events', { id: calendarId, from, to, limit: 100, ...(cursor ? { cursor } : {}) });
+        const page: CalendarEventPage = await rpc.call<CalendarEventPage>('calendars.events', { id: calendarId, from, to, limit: 100, ...(cursor ? { cursor } : {}) });
         read.push(...page.items);
         cursor = page.nextCursor;
         pages += 1;

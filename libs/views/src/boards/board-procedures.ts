@@ -1,38 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, newId, notFound, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
 import { createEvent, type RouteCache } from '@mrp/events';
-import { CardSchema, MAX_CARDS_PER_PAGE, columnPage, type CardView } from '../cards/card-listing';
+import { MAX_CARDS_PER_PAGE, columnPage } from '../cards/card-listing';
 import { placeNewAtEnd } from '../cards/card-positions';
 import { modelFields, requireFieldOfType, selectOptions, type ModelCall, type RecordPage } from '../model-calls';
-import { BOARD_COLUMNS, boardView, requireBoard, type BoardRoute, type BoardRow, type BoardView } from './board-rows';
+import { BOARD_COLUMNS, boardView, requireBoard, type BoardRoute, type BoardRow } from './board-rows';
+import { BoardListSchema, BoardSchema, BoardWithCardsSchema, type BoardView, type ColumnView } from './board-schemas';
 
 const NameInput = Type.String({ minLength: 1, maxLength: 200 });
 export const KeyInput = Type.String({ minLength: 1, maxLength: 63 });
 export const IdInput = Type.String({ format: 'uuid' });
-
-export const BoardSchema = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    name: Type.String(),
-    modelKey: Type.String(),
-    fieldKey: Type.String({ description: 'The SELECT field whose options are the columns' }),
-    createdBy: Type.String(),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
-  },
-  { title: 'KanbanBoard' },
-);
-
-const ColumnSchema = Type.Object(
-  {
-    id: Type.String({ description: "The SELECT option's value" }),
-    label: Type.String(),
-    color: Type.Optional(Type.String()),
-    cards: Type.Array(CardSchema),
-    nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'For kanban.cards.list' }),
-  },
-  { title: 'KanbanColumn' },
-);
 
 export interface BoardProcedureDeps {
   call: ModelCall;
@@ -81,7 +58,7 @@ export function createBoardProcedures({ call, routes }: BoardProcedureDeps): Any
     permission: 'data-models.read',
     readOnly: true,
     input: Type.Object({ modelKey: Type.Optional(KeyInput) }, { additionalProperties: false }),
-    output: Type.Object({ items: Type.Array(BoardSchema), nextCursor: Type.Null() }),
+    output: BoardListSchema,
     async handler(ctx, input) {
       const rows = await ctx.em.execute<BoardRow[]>(
         `SELECT ${BOARD_COLUMNS} FROM kanban_boards WHERE organization_id = ? AND (?::text IS NULL OR model_key = ?) ORDER BY name, id`,
@@ -104,13 +81,13 @@ export function createBoardProcedures({ call, routes }: BoardProcedureDeps): Any
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({ board: BoardSchema, columns: Type.Array(ColumnSchema) }, { title: 'KanbanBoardWithCards' }),
+    output: BoardWithCardsSchema,
     async handler(ctx, input) {
       const board = await requireBoard(ctx.em, ctx.organizationId, input.id);
       const field = (await modelFields(call, ctx, board.model_key)).find((candidate) => candidate.key === board.field_key);
       const options = field?.type === 'SELECT' ? selectOptions(field) : [];
       const limit = input.cardsPerColumn ?? 20;
-      const columns: Array<{ id: string; label: string; color?: string; cards: CardView[]; nextCursor: string | null }> = [];
+      const columns: ColumnView[] = [];
       for (const option of options) {
         const page = limit === 0 ? { cards: [], nextCursor: null } : await columnPage(call, ctx, board, option.value, undefined, limit);
         columns.push({ id: option.value, label: option.label, ...(option.color ? { color: option.color } : {}), ...page });

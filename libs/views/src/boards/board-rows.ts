@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound, sqlTextArray, toIso } from '@mrp/platform';
 import { RouteCache } from '@mrp/events';
+import type { BoardView } from './board-schemas';
 
 export interface BoardRow {
   id: string;
@@ -14,16 +15,6 @@ export interface BoardRow {
 }
 
 export const BOARD_COLUMNS = 'id, organization_id, name, model_key, field_key, created_by, created_at, updated_at';
-
-export interface BoardView {
-  id: string;
-  name: string;
-  modelKey: string;
-  fieldKey: string;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export const boardView = (row: BoardRow): BoardView => ({
   id: row.id,

@@ -4,15 +4,11 @@ import { createEvent } from '@mrp/events';
 import { modelFields, requireFieldOfType, selectOptions, type ModelCall, type ModelField, type RecordPage, type SelectOption } from '../model-calls';
 import { IdInput } from './board-procedures';
 import { requireBoard, type BoardRow } from './board-rows';
+import { ColumnListSchema } from './board-schemas';
 
 const ColumnIdInput = Type.String({ minLength: 1, maxLength: 200, description: "A column: its SELECT option's value" });
 const LabelInput = Type.String({ minLength: 1, maxLength: 200 });
 const ColorInput = Type.String({ minLength: 1, maxLength: 50 });
-
-const ColumnListSchema = Type.Object(
-  { columns: Type.Array(Type.Object({ id: Type.String(), label: Type.String(), color: Type.Optional(Type.String()) })) },
-  { title: 'KanbanColumns' },
-);
 
 type OrgContext = ProcedureContext<'organization'>;
 

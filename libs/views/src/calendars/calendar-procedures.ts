@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineProcedure, newId, notFound, toIso, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
 import { IdInput, KeyInput } from '../boards/board-procedures';
 import { modelFields, requireFieldOfType, type ModelCall, type ModelField, type RecordPage } from '../model-calls';
+import { CalendarEventPageSchema, CalendarListSchema, CalendarSchema, type CalendarView } from './calendar-schemas';
 
 const NameInput = Type.String({ minLength: 1, maxLength: 200 });
 const DATE_TYPES = ['DATETIME', 'DATE'] as const;
@@ -21,21 +22,7 @@ interface CalendarRow {
 
 const CALENDAR_COLUMNS = 'id, organization_id, name, model_key, start_field_key, end_field_key, created_by, created_at, updated_at';
 
-const CalendarSchema = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    name: Type.String(),
-    modelKey: Type.String(),
-    startFieldKey: Type.String({ description: 'A DATETIME or DATE field: where an event starts' }),
-    endFieldKey: Type.Union([Type.String(), Type.Null()], { description: 'A field of the same type: where it ends (optional)' }),
-    createdBy: Type.String(),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
-  },
-  { title: 'Calendar' },
-);
-
-const calendarView = (row: CalendarRow) => ({
+const calendarView = (row: CalendarRow): CalendarView => ({
   id: row.id,
   name: row.name,
   modelKey: row.model_key,
@@ -91,7 +78,7 @@ export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
     permission: 'data-models.read',
     readOnly: true,
     input: Type.Object({ modelKey: Type.Optional(KeyInput) }, { additionalProperties: false }),
-    output: Type.Object({ items: Type.Array(CalendarSchema), nextCursor: Type.Null() }),
+    output: CalendarListSchema,
     async handler(ctx, input) {
       const rows = await ctx.em.execute<CalendarRow[]>(
         `SELECT ${CALENDAR_COLUMNS} FROM calendars WHERE organization_id = ? AND (?::text IS NULL OR model_key = ?) ORDER BY name, id`,
@@ -196,7 +183,7 @@ export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({ items: Type.Array(Type.Record(Type.String(), Type.Unknown())), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+    output: CalendarEventPageSchema,
     async handler(ctx, input): Promise<RecordPage> {
       // The date-time format admits a leap second (23:59:60), which no Date can hold.
       for (const bound of ['from', 'to'] as const) {

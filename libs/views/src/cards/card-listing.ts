@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
 import { badRequest, sqlTextArray, type ProcedureContext } from '@mrp/platform';
 import type { BoardRow } from '../boards/board-rows';
 import type { ModelCall, RecordPage, RecordView } from '../model-calls';
+import type { CardView } from './card-schemas';
 import { placesInColumn } from './card-positions';
 
 /** Places read per round, and record ids asked of records.list at once (its `in` takes up to 100). */
@@ -9,21 +9,6 @@ const BATCH = 100;
 /** Places looked at per page at most: a caller who may read few of a long column's cards gets short pages and a cursor, not a scan of the column. */
 const MAX_BATCHES = 5;
 export const MAX_CARDS_PER_PAGE = 100;
-
-export const CardSchema = Type.Object(
-  {
-    record: Type.Record(Type.String(), Type.Unknown(), { description: 'The record, as records.get answers it' }),
-    position: Type.String({ description: 'Fractional index within the column (byte order)' }),
-    assigneeUserIds: Type.Array(Type.String()),
-  },
-  { title: 'KanbanCard' },
-);
-
-export interface CardView {
-  record: RecordView;
-  position: string;
-  assigneeUserIds: string[];
-}
 
 export interface CardPage {
   cards: CardView[];

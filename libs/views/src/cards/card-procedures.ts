@@ -5,7 +5,8 @@ import { organizationMemberIds, type UserNotifier } from '@mrp/authz';
 import { IdInput } from '../boards/board-procedures';
 import { requireBoard, type BoardRow } from '../boards/board-rows';
 import type { ModelCall, RecordView } from '../model-calls';
-import { CardSchema, MAX_CARDS_PER_PAGE, columnPage } from './card-listing';
+import { MAX_CARDS_PER_PAGE, columnPage } from './card-listing';
+import { CardAssignmentSchema, CardListSchema, CardMoveSchema } from './card-schemas';
 import { placeAtEnd, placeBefore } from './card-positions';
 
 const ColumnIdInput = Type.String({ minLength: 1, maxLength: 200, description: "A column: its SELECT option's value" });
@@ -42,7 +43,7 @@ export function createCardProcedures({ call, notifier }: CardProcedureDeps): Any
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({ items: Type.Array(CardSchema), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+    output: CardListSchema,
     async handler(ctx, input) {
       const board = await requireBoard(ctx.em, ctx.organizationId, input.boardId);
       const page = await columnPage(call, ctx, board, input.column, input.cursor, input.limit ?? 25);
@@ -64,7 +65,7 @@ export function createCardProcedures({ call, notifier }: CardProcedureDeps): Any
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({ record: Type.Record(Type.String(), Type.Unknown()), column: Type.String(), position: Type.String() }, { title: 'KanbanMove' }),
+    output: CardMoveSchema,
     async handler(ctx, input) {
       const board = await requireBoard(ctx.em, ctx.organizationId, input.boardId);
       let record = await requireCardRecord(ctx, board, input.recordId);
@@ -102,7 +103,7 @@ export function createCardProcedures({ call, notifier }: CardProcedureDeps): Any
       { boardId: IdInput, recordId: RecordIdInput, userIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_ASSIGNEES, uniqueItems: true }) },
       { additionalProperties: false },
     ),
-    output: Type.Object({ boardId: Type.String(), recordId: Type.String(), userIds: Type.Array(Type.String()) }, { title: 'KanbanAssignment' }),
+    output: CardAssignmentSchema,
     async handler(ctx, input) {
       const board = await requireBoard(ctx.em, ctx.organizationId, input.boardId);
       const record = await requireCardRecord(ctx, board, input.recordId);

@@ -13,7 +13,7 @@ import {
 } from '@mrp/platform';
 import { IdInput, KeyInput } from '../boards/board-procedures';
 import type { ModelCall } from '../model-calls';
-import { GridViewSchema, GridViewStateSchema, MAX_STATE_LENGTH, type GridView, type GridViewState } from './grid-view-schemas';
+import { GridViewListSchema, GridViewSchema, GridViewStateSchema, MAX_STATE_LENGTH, type GridView, type GridViewState } from './grid-view-schemas';
 
 const NameInput = Type.String({ minLength: 1, maxLength: 200 });
 const SharedInput = Type.Boolean({ description: 'true shares the view with the organization (needs data-models.manage)' });
@@ -112,7 +112,7 @@ export function createGridViewProcedures(call: ModelCall): AnyProcedure[] {
     permission: 'records.read',
     readOnly: true,
     input: Type.Object({ modelKey: KeyInput }, { additionalProperties: false }),
-    output: Type.Object({ items: Type.Array(GridViewSchema), nextCursor: Type.Null() }),
+    output: GridViewListSchema,
     async handler(ctx, input) {
       const rows = await ctx.em.execute<GridViewRow[]>(
         `SELECT ${COLUMNS} FROM grid_views

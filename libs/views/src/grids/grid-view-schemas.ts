@@ -48,3 +48,7 @@ export const GridViewSchema = Type.Object(
   { title: 'GridView' },
 );
 export type GridView = Static<typeof GridViewSchema>;
+
+/** `views.grids.list` */
+export const GridViewListSchema = Type.Object({ items: Type.Array(GridViewSchema), nextCursor: Type.Null() });
+export type GridViewList = Static<typeof GridViewListSchema>;
