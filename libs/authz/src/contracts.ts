@@ -8,3 +8,4 @@ export type { MeView } from './accounts/me-view';
 export type { ApiKeyStatus, ApiKeyView, CreatedApiKey } from './api-keys/api-key-view';
 export type { PermissionInfo, RoleView } from './rbac/role-view';
 export type { ServiceAccountView } from './service-accounts/service-account-view';
+export type { MemberView, OrganizationView, OrganizationWithMembers, PendingInvite, SentInvite } from './organizations/organization-view';

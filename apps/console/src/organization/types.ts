@@ -1,55 +1,13 @@
-/** The shapes of the organization procedures' answers the console reads (restated from their output schemas). */
+import type { NotificationView } from '@mrp/notifications/contracts';
+import type { MemberView } from '@mrp/authz/contracts';
+
+/** The answers of the organization procedures (authz) and of the inbox (notifications) the console reads: their own output types. */
+
+export type { OrganizationWithMembers, PendingInvite, SentInvite } from '@mrp/authz/contracts';
+export type { NotificationPage } from '@mrp/notifications/contracts';
 
 /** `organizations.get` members */
-export interface Member {
-  userId: string;
-  kind: 'HUMAN' | 'SERVICE';
-  email: string;
-  displayName: string;
-  roleKeys: string[];
-  joinedAt: string;
-  disabled: boolean;
-}
-
-/** `organizations.get` */
-export interface OrganizationWithMembers {
-  id: string;
-  name: string;
-  slug: string;
-  members: Member[];
-}
-
-/** `organizations.listInvites` items */
-export interface PendingInvite {
-  id: string;
-  email: string;
-  roleKeys: string[];
-  invitedBy: string;
-  createdAt: string;
-  expiresAt: string;
-  expired: boolean;
-}
-
-/** `organizations.invite`: the invitation and its token, shown once. */
-export interface SentInvite {
-  invite: { id: string; email: string; roleKeys: string[]; expiresAt: string };
-  token: string;
-}
+export type Member = MemberView;
 
 /** `notifications.list` items */
-export interface InboxNotification {
-  id: string;
-  kind: string;
-  title: string;
-  body: string | null;
-  data: Record<string, unknown>;
-  createdAt: string;
-  readAt: string | null;
-}
-
-/** `notifications.list` */
-export interface NotificationPage {
-  items: InboxNotification[];
-  nextCursor: string | null;
-  unreadCount: number;
-}
+export type InboxNotification = NotificationView;

@@ -22,22 +22,5 @@ export type CardPage = CardList;
 /** `calendars.list` items, `calendars.get`, `calendars.create` */
 export type Calendar = CalendarView;
 
-/** The shapes of the organization procedures' answers the views read (authz), restated from their output schemas. */
-
-/** `organizations.get` members */
-export interface Member {
-  userId: string;
-  kind: 'HUMAN' | 'SERVICE';
-  email: string;
-  displayName: string;
-  roleKeys: string[];
-  joinedAt: string;
-  disabled: boolean;
-}
-
-/** `organizations.get` */
-export interface OrganizationWithMembers {
-  id: string;
-  name: string;
-  members: Member[];
-}
+/** `organizations.get` and its members, for the people on cards. */
+export type { Member, OrganizationWithMembers } from '../organization/types';

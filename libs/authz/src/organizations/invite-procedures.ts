@@ -16,7 +16,8 @@ import type { UserNotifier } from '../notifier/user-notifier';
 import { ROLE_KEY_PATTERN } from '../rbac/role-rows';
 import { INVITE_LIFETIME_DAYS, hashInviteToken, newInviteToken } from './invite-tokens';
 import { addOrganizationMember, findMembership } from './memberships';
-import { OrganizationViewSchema, requireOrganization, toOrganizationView } from './organization-rows';
+import { requireOrganization, toOrganizationView } from './organization-rows';
+import { OrganizationViewSchema, SentInviteSchema } from './organization-view';
 
 interface InvitedRole {
   id: string;
@@ -34,13 +35,6 @@ interface InviteRow {
   expired: boolean;
 }
 
-const InviteViewSchema = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  email: Type.String(),
-  roleKeys: Type.Array(Type.String()),
-  expiresAt: Type.String({ format: 'date-time' }),
-});
-
 export function createInviteProcedures(deps: { notifier?: UserNotifier; rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
   const invite = defineProcedure({
     name: 'organizations.invite',
@@ -56,7 +50,7 @@ export function createInviteProcedures(deps: { notifier?: UserNotifier; rowAcces
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({ invite: InviteViewSchema, token: Type.String() }),
+    output: SentInviteSchema,
     async handler(ctx, input) {
       const email = input.email.toLowerCase();
       const roleKeys = [...(input.roleKeys ?? ['member'])].sort();

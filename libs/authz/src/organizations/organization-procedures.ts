@@ -4,15 +4,8 @@ import { createEvent } from '@mrp/events';
 import { BUILT_IN_ROLES } from '../rbac/permission-catalog';
 import { rethrowUniqueViolation, sqlTextArray } from '../db/sql-values';
 import { addOrganizationMember } from './memberships';
-import {
-  MemberViewSchema,
-  ORGANIZATION_COLUMNS,
-  OrganizationViewSchema,
-  listMembers,
-  requireOrganization,
-  toOrganizationView,
-  type OrganizationRow,
-} from './organization-rows';
+import { ORGANIZATION_COLUMNS, listMembers, requireOrganization, toOrganizationView, type OrganizationRow } from './organization-rows';
+import { OrganizationViewSchema, OrganizationWithMembersSchema } from './organization-view';
 import { MAX_SLUG_LENGTH, SLUG_PATTERN, slugFromName } from './slug';
 
 const NAME = Type.String({ minLength: 1, maxLength: 200 });
@@ -91,7 +84,7 @@ export const getOrganization = defineProcedure({
   permission: null,
   readOnly: true,
   input: Type.Object({}, { additionalProperties: false }),
-  output: Type.Composite([OrganizationViewSchema, Type.Object({ members: Type.Array(MemberViewSchema) })]),
+  output: OrganizationWithMembersSchema,
   async handler(ctx) {
     const organization = await requireOrganization(ctx.em, ctx.organizationId);
     return { ...toOrganizationView(organization), members: await listMembers(ctx.em, ctx.organizationId) };

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Type, type Static } from '@sinclair/typebox';
 import { notFound } from '@mrp/platform';
 import { toIso } from '../db/sql-values';
+import type { MemberView, OrganizationView } from './organization-view';
 
 export interface OrganizationRow {
   id: string;
@@ -13,16 +13,6 @@ export interface OrganizationRow {
 }
 
 export const ORGANIZATION_COLUMNS = 'id, name, slug, created_by, created_at, updated_at';
-
-export const OrganizationViewSchema = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  slug: Type.String(),
-  createdBy: Type.String(),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
-export type OrganizationView = Static<typeof OrganizationViewSchema>;
 
 export function toOrganizationView(row: OrganizationRow): OrganizationView {
   return {
@@ -42,17 +32,6 @@ export async function requireOrganization(em: EntityManager, organizationId: str
   if (!rows[0]) throw notFound('Organization');
   return rows[0];
 }
-
-export const MemberViewSchema = Type.Object({
-  userId: Type.String(),
-  kind: Type.Union([Type.Literal('HUMAN'), Type.Literal('SERVICE')]),
-  email: Type.String(),
-  displayName: Type.String(),
-  roleKeys: Type.Array(Type.String()),
-  joinedAt: Type.String({ format: 'date-time' }),
-  disabled: Type.Boolean(),
-});
-export type MemberView = Static<typeof MemberViewSchema>;
 
 interface MemberRow {
   user_id: string;

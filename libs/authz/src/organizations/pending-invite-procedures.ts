@@ -1,16 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, notFound, type AnyProcedure } from '@mrp/platform';
 import { toIso } from '../db/sql-values';
-
-const PendingInviteSchema = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  email: Type.String(),
-  roleKeys: Type.Array(Type.String()),
-  invitedBy: Type.String(),
-  createdAt: Type.String({ format: 'date-time' }),
-  expiresAt: Type.String({ format: 'date-time' }),
-  expired: Type.Boolean(),
-});
+import { PendingInviteSchema } from './organization-view';
 
 interface PendingInviteRow {
   id: string;

@@ -1,18 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { defineProcedure, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
 import { sqlTextArray } from '@mrp/platform';
 import { decodeCursor, encodeCursor } from './cursor';
+import { MarkReadResultSchema, NotificationPageSchema, type NotificationView } from './notification-view';
 
-export const NotificationViewSchema = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  kind: Type.String(),
-  title: Type.String(),
-  body: Type.Union([Type.String(), Type.Null()]),
-  data: Type.Record(Type.String(), Type.Unknown()),
-  createdAt: Type.String({ format: 'date-time' }),
-  readAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
-export type NotificationView = Static<typeof NotificationViewSchema>;
+export type { NotificationView } from './notification-view';
 
 interface NotificationRow {
   id: string;
@@ -51,11 +43,7 @@ export const listNotifications = defineProcedure({
     },
     { additionalProperties: false },
   ),
-  output: Type.Object({
-    items: Type.Array(NotificationViewSchema),
-    nextCursor: Type.Union([Type.String(), Type.Null()]),
-    unreadCount: Type.Integer(),
-  }),
+  output: NotificationPageSchema,
   async handler(ctx, input) {
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
     const after = input.cursor === undefined ? null : decodeCursor(input.cursor);
@@ -99,7 +87,7 @@ export const markNotificationsRead = defineProcedure({
     },
     { additionalProperties: false },
   ),
-  output: Type.Object({ updated: Type.Integer({ description: 'How many notifications went from unread to read' }) }),
+  output: MarkReadResultSchema,
   async handler(ctx, input) {
     if ((input.ids === undefined) === (input.all === undefined)) {
       throw validationFailed([{ field: '(body)', code: 'required', message: 'give either ids or all: true' }]);
