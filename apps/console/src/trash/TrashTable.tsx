@@ -1,12 +1,9 @@
 import { formatDateTime } from '../app/format';
-import type { DataRecord } from '../data-models/types';
+import type { DeletedRecordOutput } from '@mrp/data-models/contracts';
 import { deletedByName, type MemberName } from './deleted-by';
 
 /** A record in the trash (`records.list` with `deleted: 'only'`). */
-export interface DeletedRecord extends DataRecord {
-  deletedAt: string;
-  deletedBy: string | null;
-}
+export type DeletedRecord = DeletedRecordOutput;
 
 export interface TrashTableProps {
   modelName: string;

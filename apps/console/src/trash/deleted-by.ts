@@ -1,9 +1,7 @@
+import type { Member } from '../organization/types';
+
 /** A member as `organizations.get` lists them (the part the trash reads). */
-export interface MemberName {
-  userId: string;
-  email: string;
-  displayName: string;
-}
+export type MemberName = Pick<Member, 'userId' | 'email' | 'displayName'>;
 
 /**
  * Who deleted a record, in words: the member's display name, else their email; someone who left
