@@ -1,4 +1,5 @@
 import { fail, ok } from '../core/result';
+import type { OperandValidator } from '../filter/operand-rules';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser } from './field-type-handler';
 
@@ -7,10 +8,13 @@ export type EmptyConfig = Record<string, never>;
 /** For types without settings: any configuration key is unknown. */
 export const parseEmptyConfig = configParser({});
 
+export const booleanOperand: OperandValidator = (value, path) =>
+  typeof value === 'boolean' ? ok(value) : fail(path, 'invalid_type', 'Must be true or false.');
+
 export const booleanHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
-  validateValue: (value, _config, path) =>
-    typeof value === 'boolean' ? ok(value) : fail(path, 'invalid_type', 'Must be true or false.'),
+  validateValue: (value, _config, path) => booleanOperand(value, path),
   valueKind: () => 'boolean',
+  filterOperands: () => ({ operand: booleanOperand }),
   valueSchema: () => ({ type: 'boolean' }),
 };

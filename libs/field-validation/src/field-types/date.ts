@@ -1,6 +1,7 @@
 import { arrayRule, integerRule } from '../config/config-rules';
 import { optional } from '../config/config-schema';
 import { fail, ok } from '../core/result';
+import type { OperandValidator } from '../filter/operand-rules';
 import { isCalendarDateString } from '../values/calendar-date';
 import { normaliseDateTime } from '../values/date-time';
 import type { EmptyConfig } from './boolean';
@@ -29,28 +30,36 @@ const parseDateTimeConfig = configParser(dateTimeConfigSchema, ({ reminders }) =
   ok<DateTimeConfig>(reminders && reminders.length > 0 ? { reminders: [...reminders].sort((a, b) => a - b) } : {}),
 );
 
+/** A calendar day, as values and filter operands take it. */
+export const dateOperand: OperandValidator = (value, path) => {
+  if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be a date string (YYYY-MM-DD).');
+  return isCalendarDateString(value)
+    ? ok(value)
+    : fail(path, 'invalid_format', 'Must be a real calendar date formatted YYYY-MM-DD.');
+};
+
+/** An instant with a time zone, as values and filter operands take it; answered in UTC. */
+export const dateTimeOperand: OperandValidator = (value, path) => {
+  if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be an ISO 8601 date-time string.');
+  const parsed = normaliseDateTime(value);
+  if (parsed.ok) return ok(parsed.utc);
+  return parsed.reason === 'range'
+    ? fail(path, 'out_of_range', 'Must fall between the years 0001 and 9999 in UTC.')
+    : fail(path, 'invalid_format', 'Must be an ISO 8601 date-time with a time zone, e.g. 2024-01-01T10:00:00Z.');
+};
+
 export const dateHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
-  validateValue(value, _config, path) {
-    if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be a date string (YYYY-MM-DD).');
-    return isCalendarDateString(value)
-      ? ok(value)
-      : fail(path, 'invalid_format', 'Must be a real calendar date formatted YYYY-MM-DD.');
-  },
+  validateValue: (value, _config, path) => dateOperand(value, path),
   valueKind: () => 'date',
+  filterOperands: () => ({ operand: dateOperand }),
   valueSchema: () => ({ type: 'string', format: 'date' }),
 };
 
 export const dateTimeHandler: FieldTypeHandler<DateTimeConfig> = {
   parseConfig: parseDateTimeConfig,
-  validateValue(value, _config, path) {
-    if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be an ISO 8601 date-time string.');
-    const parsed = normaliseDateTime(value);
-    if (parsed.ok) return ok(parsed.utc);
-    return parsed.reason === 'range'
-      ? fail(path, 'out_of_range', 'Must fall between the years 0001 and 9999 in UTC.')
-      : fail(path, 'invalid_format', 'Must be an ISO 8601 date-time with a time zone, e.g. 2024-01-01T10:00:00Z.');
-  },
+  validateValue: (value, _config, path) => dateTimeOperand(value, path),
   valueKind: () => 'datetime',
+  filterOperands: () => ({ operand: dateTimeOperand }),
   valueSchema: () => ({ type: 'string', format: 'date-time', description: 'Any time zone offset; answered in UTC (…Z)' }),
 };

@@ -1,4 +1,5 @@
 import { fail, ok } from '../core/result';
+import { textRules } from '../filter/operand-rules';
 import { MAX_EMAIL_LENGTH, normaliseEmailAddress } from '../values/email-address';
 import type { EmptyConfig } from './boolean';
 import { parseEmptyConfig } from './boolean';
@@ -19,5 +20,6 @@ export const emailHandler: FieldTypeHandler<EmptyConfig> = {
   },
   isEmpty: isEmptyText,
   valueKind: () => 'text',
+  filterOperands: (config) => textRules(MAX_EMAIL_LENGTH, (value, path) => emailHandler.validateValue(value, config, path)),
   valueSchema: () => ({ type: 'string', format: 'email', maxLength: MAX_EMAIL_LENGTH }),
 };

@@ -2,6 +2,7 @@ import type { ConfigOf, ConfigSchema } from '../config/config-schema';
 import { parseConfigObject } from '../config/config-schema';
 import type { JsonSchema } from '../core/json-schema';
 import type { Result } from '../core/result';
+import type { OperandRules } from '../filter/operand-rules';
 
 /**
  * What a value of a field is to compare, sort and index it, and to offer an input for: text,
@@ -32,6 +33,11 @@ export interface FieldTypeHandler<C extends Record<string, unknown>> {
    * when the field was saved), e.g. a RELATION's is a list when `multiple`.
    */
   valueKind(config: Readonly<Record<string, unknown>>): ValueKind;
+  /**
+   * How a filter condition on a field of this type checks its operands, under an already parsed
+   * configuration: a number, one of a select's options, a record id, a fragment of text...
+   */
+  filterOperands(config: C): OperandRules;
   /** Computed by the server, never written by clients (FORMULA). */
   computed?: true;
 }

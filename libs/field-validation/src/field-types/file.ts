@@ -4,6 +4,7 @@ import { isPlainObject, ownValue } from '../core/plain-object';
 import type { JsonSchema } from '../core/json-schema';
 import type { FieldError, Result } from '../core/result';
 import { fail, failWith, ok } from '../core/result';
+import { noOperand } from '../filter/operand-rules';
 import { mimeTypeAllowed, normaliseMimeType, normaliseMimeTypePattern } from '../values/mime-type';
 import { containsControlCharacter, containsLineBreak, exceedsLength, SINGLE_LINE_PATTERN } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
@@ -142,6 +143,7 @@ export const fileHandler: FieldTypeHandler<FileConfig> = {
   parseConfig: configParser(fileConfigSchema),
   validateValue: (value, config, path) => validateFileReference(value, config, path),
   valueKind: () => 'object',
+  filterOperands: () => ({ operand: noOperand }),
   valueSchema: fileReferenceSchema,
 };
 
@@ -164,5 +166,6 @@ export const attachmentsHandler: FieldTypeHandler<AttachmentsConfig> = {
   },
   isEmpty: isEmptyList,
   valueKind: () => 'object',
+  filterOperands: () => ({ operand: noOperand }),
   valueSchema: (config) => ({ type: 'array', items: fileReferenceSchema(config), maxItems: config.maxFiles }),
 };

@@ -2,6 +2,7 @@ import { enumRule, stringRule } from '../config/config-rules';
 import { required } from '../config/config-schema';
 import type { JsonSchema } from '../core/json-schema';
 import { fail, ok } from '../core/result';
+import { textRules, type OperandRules } from '../filter/operand-rules';
 import { FORMULA_RESULT_TYPES } from '../formula/formula-types';
 import type { FormulaResultType } from '../formula/formula-types';
 import { FORMULA_LIMITS } from '../formula/limits';
@@ -10,11 +11,22 @@ import { isCalendarDateString } from '../values/calendar-date';
 import { exceedsLength } from '../values/text';
 import type { FieldTypeHandler, ValueKind } from './field-type-handler';
 import { configParser } from './field-type-handler';
+import { booleanOperand } from './boolean';
+import { dateOperand } from './date';
+import { numberOperand } from './number';
 
 export type FormulaConfig = { expression: string; resultType: FormulaResultType };
 
 /** A formula's values are of its result type's kind; a stored result type we do not know compares as nothing. */
 const FORMULA_VALUE_KINDS: Readonly<Record<string, ValueKind>> = { NUMBER: 'number', TEXT: 'text', BOOLEAN: 'boolean', DATE: 'date' };
+
+/** A formula filters like its result type. */
+const FORMULA_OPERANDS: Readonly<Record<FormulaResultType, OperandRules>> = {
+  NUMBER: { operand: numberOperand },
+  TEXT: textRules(FORMULA_LIMITS.maxTextResultLength),
+  BOOLEAN: { operand: booleanOperand },
+  DATE: { operand: dateOperand },
+};
 
 const FORMULA_RESULT_SCHEMAS: Readonly<Record<FormulaResultType, JsonSchema>> = {
   NUMBER: { type: 'number' },
@@ -60,6 +72,7 @@ export const formulaHandler: FieldTypeHandler<FormulaConfig> = {
     }
   },
   valueKind: (config) => FORMULA_VALUE_KINDS[String(config['resultType'])] ?? 'object',
+  filterOperands: ({ resultType }) => FORMULA_OPERANDS[resultType],
   valueSchema: ({ resultType, expression }) => ({ ...FORMULA_RESULT_SCHEMAS[resultType], description: `Computed: ${expression}` }),
   computed: true,
 };

@@ -1,6 +1,7 @@
 import { finiteNumberRule, integerRule } from '../config/config-rules';
 import { optional } from '../config/config-schema';
 import { fail, ok } from '../core/result';
+import type { OperandValidator } from '../filter/operand-rules';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser } from './field-type-handler';
 
@@ -24,6 +25,12 @@ export function hasAtMostDecimals(value: number, decimals: number): boolean {
 
 /** Text where a number belongs (a JSON string, or what a person typed that reads as no number). */
 export const NUMBER_NOT_TEXT = 'Must be a number, not text: use digits and a decimal point, e.g. 1200.50.';
+
+/** A filter operand on numbers: any finite number, whatever the field's bounds and decimal places. */
+export const numberOperand: OperandValidator = (value, path) =>
+  typeof value === 'number' && Number.isFinite(value)
+    ? ok(Object.is(value, -0) ? 0 : value)
+    : fail(path, 'invalid_type', typeof value === 'string' ? NUMBER_NOT_TEXT : 'Must be a finite number.');
 
 export const numberHandler: FieldTypeHandler<NumberConfig> = {
   parseConfig: configParser(numberConfigSchema, (config) =>
@@ -54,6 +61,7 @@ export const numberHandler: FieldTypeHandler<NumberConfig> = {
   },
   // Decimal places beyond zero are not a JSON Schema rule (multipleOf 0.01 misjudges doubles), so they stay a description.
   valueKind: () => 'number',
+  filterOperands: () => ({ operand: numberOperand }),
   valueSchema: ({ min, max, precision }) => ({
     type: precision === 0 ? 'integer' : 'number',
     ...(min === undefined ? {} : { minimum: min }),

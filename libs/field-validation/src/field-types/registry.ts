@@ -2,6 +2,7 @@ import type { FieldType } from '../core/field-types';
 import type { JsonSchema } from '../core/json-schema';
 import type { Result } from '../core/result';
 import { fail, failWith, ok } from '../core/result';
+import type { OperandRules } from '../filter/operand-rules';
 import { findUnstorableText } from '../values/storable-value';
 import { attachmentsHandler, fileHandler } from './file';
 import { booleanHandler } from './boolean';
@@ -31,6 +32,8 @@ export interface CompiledField {
   readonly valueSchema: JsonSchema;
   /** Computed by the server, never written by clients. */
   readonly computed: boolean;
+  /** How a filter condition on the field checks its operands (its type's handler says). */
+  filterOperands(): OperandRules;
 }
 
 type FieldCompiler = (config: unknown, type: FieldType) => Result<CompiledField>;
@@ -53,6 +56,7 @@ function compiler<C extends Record<string, unknown>>(handler: FieldTypeHandler<C
       valueSchema: handler.valueSchema(config),
       computed: handler.computed === true,
       isEmpty,
+      filterOperands: () => handler.filterOperands(config),
       validateValue(value, path) {
         if (looksEmpty(value) && !isEmpty(value)) {
           const form = value === '' ? 'An empty string' : 'An empty array';

@@ -52,6 +52,7 @@ export const relationHandler: FieldTypeHandler<RelationConfig> = {
   },
   isEmpty: (value, config) => config.multiple && isEmptyList(value),
   valueKind: (config) => (config['multiple'] === true ? 'list' : 'text'),
+  filterOperands: () => ({ operand: validateRecordId }),
   valueSchema: ({ targetModel, multiple }) => {
     const id = { type: 'string', format: 'uuid', description: `The id of a ${targetModel} record`, 'x-target-model': targetModel };
     return multiple ? { type: 'array', items: id, uniqueItems: true, maxItems: MAX_RELATED_RECORDS } : id;

@@ -1,4 +1,5 @@
 import { fail, ok } from '../core/result';
+import { textRules } from '../filter/operand-rules';
 import { checkRichText } from '../rich-text/check-rich-text';
 import { exceedsLength, STORABLE_TEXT_PATTERN } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
@@ -19,5 +20,6 @@ export const richTextHandler: FieldTypeHandler<TextConfig> = {
   },
   isEmpty: isEmptyText,
   valueKind: () => 'text',
+  filterOperands: (config) => textRules(config.maxLength),
   valueSchema: (config) => ({ type: 'string', maxLength: config.maxLength, pattern: STORABLE_TEXT_PATTERN, contentMediaType: 'text/html' }),
 };

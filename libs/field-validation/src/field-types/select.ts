@@ -4,6 +4,7 @@ import { optional, required } from '../config/config-schema';
 import type { JsonSchema } from '../core/json-schema';
 import type { Result } from '../core/result';
 import { fail, ok } from '../core/result';
+import type { OperandRules } from '../filter/operand-rules';
 import { containsControlCharacter, containsLineBreak } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser, isEmptyList } from './field-type-handler';
@@ -73,18 +74,22 @@ function isOptionValue(options: readonly SelectOption[], value: string): boolean
   return options.some((option) => option.value === value);
 }
 
+/** One of the options: a select's value, and a filter operand on either kind of select. */
+function checkOption(options: readonly SelectOption[], value: unknown, path: string): Result<string> {
+  if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be an option value (a string).');
+  return isOptionValue(options, value) ? ok(value) : fail(path, 'invalid_option', 'Must be one of the configured options.');
+}
+
+const optionOperand = (options: readonly SelectOption[]): OperandRules => ({ operand: (value, path) => checkOption(options, value, path) });
+
 export const selectHandler: FieldTypeHandler<SelectConfig> = {
   parseConfig: configParser({ options: required(optionsRule) }, (config) => {
     const options = completeOptions(config.options);
     return options.ok ? ok({ options: options.value }) : options;
   }),
-  validateValue(value, config, path) {
-    if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be an option value (a string).');
-    return isOptionValue(config.options, value)
-      ? ok(value)
-      : fail(path, 'invalid_option', 'Must be one of the configured options.');
-  },
+  validateValue: (value, config, path) => checkOption(config.options, value, path),
   valueKind: () => 'text',
+  filterOperands: (config) => optionOperand(config.options),
   valueSchema: (config) => optionValueSchema(config.options),
 };
 
@@ -120,6 +125,7 @@ export const multiSelectHandler: FieldTypeHandler<MultiSelectConfig> = {
   },
   isEmpty: isEmptyList,
   valueKind: () => 'list',
+  filterOperands: (config) => optionOperand(config.options),
   valueSchema: (config) => ({
     type: 'array',
     items: optionValueSchema(config.options),

@@ -1,6 +1,7 @@
 import { integerRule } from '../config/config-rules';
 import { withDefault } from '../config/config-schema';
 import { fail, ok } from '../core/result';
+import { textRules } from '../filter/operand-rules';
 import { containsLineBreak, exceedsLength, SINGLE_LINE_PATTERN, STORABLE_TEXT_PATTERN } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser, isEmptyText } from './field-type-handler';
@@ -30,6 +31,7 @@ function plainTextHandler(options: { ceiling: number; singleLine: boolean }): Fi
     },
     isEmpty: isEmptyText,
     valueKind: () => 'text',
+    filterOperands: (config) => textRules(config.maxLength),
     valueSchema: (config) => ({
       type: 'string',
       maxLength: config.maxLength,

@@ -1,4 +1,5 @@
 import { fail, ok } from '../core/result';
+import { textRules } from '../filter/operand-rules';
 import { isHttpUrl, MAX_URL_LENGTH } from '../values/http-url';
 import type { EmptyConfig } from './boolean';
 import { parseEmptyConfig } from './boolean';
@@ -19,5 +20,6 @@ export const urlHandler: FieldTypeHandler<EmptyConfig> = {
   validateValue: (value, _config, path) => validateHttpUrl(value, path),
   isEmpty: isEmptyText,
   valueKind: () => 'text',
+  filterOperands: () => textRules(MAX_URL_LENGTH, validateHttpUrl),
   valueSchema: () => ({ ...HTTP_URL_SCHEMA }),
 };
