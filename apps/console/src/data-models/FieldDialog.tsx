@@ -6,8 +6,8 @@ import { SelectField, TextField } from '../forms/fields';
 import { useFocusFirstInvalid } from '../forms/focus-invalid';
 import { useSignedIn } from '../session/session-context';
 import { FieldConfigEditor } from './FieldConfigEditor';
-import { checkFieldForm, EMPTY_FIELD_FORM, errorsByPath, formFromField, keyFromName, KEY_RULE_MESSAGE, type FieldFormValues } from './field-config-form';
-import { FIELD_TYPE_INFO, FIELD_TYPE_OPTIONS, isIndexableType } from './field-types';
+import { checkFieldForm, EMPTY_FIELD_FORM, errorsByPath, formFromField, formIsIndexable, keyFromName, KEY_RULE_MESSAGE, type FieldFormValues } from './field-config-form';
+import { FIELD_TYPE_INFO, FIELD_TYPE_OPTIONS } from './field-types';
 import type { DataField, DataModel } from './types';
 import { FormFooter } from '../components/FormFooter';
 
@@ -147,7 +147,7 @@ export function FieldDialog({ open, modelKey, field, fields, models, onClose }: 
             {errors.required}
           </p>
         ) : null}
-        {isIndexableType(values.type) ? (
+        {formIsIndexable(values) ? (
           <div className="choice">
             <input id="field-indexed" type="checkbox" checked={values.indexed} onChange={(event) => set('indexed', event.target.checked)} />
             <label htmlFor="field-indexed">

@@ -7,7 +7,7 @@ import {
   type FormulaResultType,
 } from '@mrp/field-validation';
 import { checkText } from '../forms/text-rules';
-import { isIndexableType } from './field-types';
+import { isIndexable } from './field-types';
 import type { DataField } from './types';
 
 export interface OptionRow {
@@ -127,6 +127,11 @@ export function configFromForm(type: FieldType, form: ConfigFormValues): Record<
 
 const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
+/** Whether the field the inputs describe can be indexed: its value kind under the chosen settings says. */
+export function formIsIndexable(form: Pick<FieldFormValues, 'type' | 'config'>): boolean {
+  return isIndexable({ type: form.type, config: configFromForm(form.type, form.config) });
+}
+
 /** The inputs for an existing field, from its stored (normalised) configuration. */
 export function formFromField(field: DataField): FieldFormValues {
   const config = field.config;
@@ -221,7 +226,7 @@ export function checkFieldForm(
   }
   if (Object.keys(errors).length > 0) return { errors };
   const required = form.type === 'FORMULA' ? false : form.required;
-  const indexed = isIndexableType(form.type) ? form.indexed : false;
+  const indexed = isIndexable({ type: form.type, config }) ? form.indexed : false;
   return { errors, input: { key: form.key, name: form.name.trim(), type: form.type, config, required, indexed } };
 }
 

@@ -1,4 +1,4 @@
-import { FIELD_TYPES, type FieldType } from '@mrp/field-validation';
+import { FIELD_TYPES, valueKind, type FieldType } from '@mrp/field-validation';
 import type { DataField } from './types';
 
 /** What each field type is called in the console, with one line on what it holds. */
@@ -22,26 +22,18 @@ export const FIELD_TYPE_INFO: Readonly<Record<FieldType, { label: string; descri
 
 export const FIELD_TYPE_OPTIONS = FIELD_TYPES.map((type) => ({ value: type, label: `${FIELD_TYPE_INFO[type].label} (${type})` }));
 
-/** Types whose values are objects: nothing an index can hold or a list can be sorted by. */
-export function isIndexableType(type: FieldType): boolean {
-  return type !== 'FILE' && type !== 'ATTACHMENTS';
+/** Whether an index can hold the field's values: objects (files) are nothing an index could order or match. */
+export function isIndexable(field: Pick<DataField, 'type' | 'config'>): boolean {
+  return valueKind(field) !== 'object';
 }
 
 /**
  * Whether `records.list` can sort by the field: lists (multiple select, multiple relations) and
- * files have no order; a formula sorts as its result.
+ * objects (files) have no order; a formula sorts as its result. Its value kind says.
  */
 export function isSortable(field: Pick<DataField, 'type' | 'config'>): boolean {
-  switch (field.type) {
-    case 'MULTI_SELECT':
-    case 'FILE':
-    case 'ATTACHMENTS':
-      return false;
-    case 'RELATION':
-      return field.config['multiple'] !== true;
-    default:
-      return true;
-  }
+  const kind = valueKind(field);
+  return kind !== 'list' && kind !== 'object';
 }
 
 /** Live fields in position order (the list procedure already leaves archived ones out). */

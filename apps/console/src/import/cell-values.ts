@@ -1,3 +1,4 @@
+import { isEmptyFieldValue, valueKind } from '@mrp/field-validation';
 import type { DataField } from '../data-models/types';
 import { parseLocaleNumber } from '../forms/locale-number';
 
@@ -51,38 +52,32 @@ export function cellReader(field: DataField): CellReader {
     const text = raw.trim();
     return text === '' ? NO_VALUE : read(text);
   };
-  switch (field.type) {
-    case 'NUMBER':
+  switch (valueKind(field)) {
+    case 'number':
       return blankIsNothing((text) => (CANONICAL_NUMBER.test(text) ? Number(text) : (parseLocaleNumber(text) ?? text)));
-    case 'BOOLEAN':
+    case 'boolean':
       return blankIsNothing((text) => {
         const word = text.toLowerCase();
         return TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : text;
       });
-    case 'DATETIME':
+    case 'datetime':
       return blankIsNothing((text) => {
         // A date-time without a zone is the reader's own, as in the record form.
         const instant = new Date(text);
         return Number.isNaN(instant.getTime()) ? text : instant.toISOString();
       });
-    case 'SELECT':
-      return blankIsNothing(optionReader(field));
-    case 'MULTI_SELECT': {
-      const option = optionReader(field);
-      return blankIsNothing((text) => listOf(text).map(option));
+    case 'list': {
+      // Options by value or label (a multiple select); record ids as written (a multiple relation).
+      const item = optionReader(field);
+      return blankIsNothing((text) => listOf(text).map(item));
     }
-    case 'RELATION':
-      return blankIsNothing((text) => (field.config['multiple'] === true ? listOf(text) : text));
-    case 'FILE':
-    case 'ATTACHMENTS':
+    case 'object':
       return blankIsNothing(jsonOr);
-    case 'TEXT':
-    case 'LONG_TEXT':
-    case 'RICH_TEXT':
-    case 'EMAIL':
-    case 'URL':
-      // Free text keeps its spaces; only a cell of nothing but spaces is empty.
-      return (raw) => (raw.trim() === '' ? NO_VALUE : field.type === 'EMAIL' || field.type === 'URL' ? raw.trim() : raw);
+    case 'text':
+      // Free text, whose own empty value is "", keeps its spaces; only a cell of nothing but spaces is empty.
+      if (isEmptyFieldValue(field, '')) return (raw) => (raw.trim() === '' ? NO_VALUE : field.type === 'EMAIL' || field.type === 'URL' ? raw.trim() : raw);
+      // An option by value or label (a select); a record id as written (a relation).
+      return blankIsNothing(optionReader(field));
     default:
       return blankIsNothing((text) => text);
   }

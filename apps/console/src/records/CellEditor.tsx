@@ -1,7 +1,8 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { valueKind, type ValueKind } from '@mrp/field-validation';
 import type { DataField } from '../data-models/types';
 import { optionsOf } from './cell-format';
-import { isMultipleRelation } from './cell-editing';
+import { holdsList } from './cell-editing';
 import { chipStyle } from './CellValue';
 import type { FormValue } from './record-form';
 import { RelationPicker, type RelatedRecord } from './RelationPicker';
@@ -57,11 +58,11 @@ export default function CellEditor(props: CellEditorProps) {
         <RelationPicker
           field={field}
           label={props.label}
-          multiple={isMultipleRelation(field)}
+          multiple={holdsList(field)}
           chosen={relatedOf(props.shown)}
           invalid={Boolean(error)}
           describedBy={error ? errorId : undefined}
-          onCommit={(records, move) => props.onCommit(isMultipleRelation(field) ? records.map((record) => record.id) : (records[0]?.id ?? ''), isMultipleRelation(field) ? records : (records[0] ?? null), move)}
+          onCommit={(records, move) => props.onCommit(holdsList(field) ? records.map((record) => record.id) : (records[0]?.id ?? ''), holdsList(field) ? records : (records[0] ?? null), move)}
           onCancel={props.onCancel}
         />
       );
@@ -88,17 +89,18 @@ function relatedOf(shown: unknown): RelatedRecord[] {
   );
 }
 
-const INPUT_TYPES: Partial<Record<DataField['type'], string>> = { DATE: 'date', DATETIME: 'datetime-local', BOOLEAN: 'checkbox' };
+const INPUT_TYPES: Partial<Record<ValueKind, string>> = { date: 'date', datetime: 'datetime-local' };
 
 /** One input (text, number, email, URL, date, date and time, checkbox) or, for long text, a text area. */
 function TextEditor({ field, label, initial, error, onCommit, onCancel, errorId }: CellEditorProps & { errorId?: string }) {
   const [draft, setDraft] = useState(initial as string);
   const done = useRef(false);
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
+  const kind = valueKind(field);
   useEffect(() => {
     ref.current?.focus();
-    if (ref.current && 'select' in ref.current && field.type !== 'DATE' && field.type !== 'DATETIME') ref.current.select();
-  }, [field.type]);
+    if (ref.current && 'select' in ref.current && kind !== 'date' && kind !== 'datetime') ref.current.select();
+  }, [kind]);
   // A refusal re-opens the way for the next commit.
   useEffect(() => {
     done.current = false;
@@ -135,7 +137,7 @@ function TextEditor({ field, label, initial, error, onCommit, onCancel, errorId 
     onKeyDown,
     onBlur: () => commit(draft, 'stay'),
   };
-  if (field.type === 'BOOLEAN') {
+  if (kind === 'boolean') {
     return (
       <input
         {...common}
@@ -152,10 +154,10 @@ function TextEditor({ field, label, initial, error, onCommit, onCancel, errorId 
   return (
     <input
       {...common}
-      type={INPUT_TYPES[field.type] ?? 'text'}
-      inputMode={field.type === 'NUMBER' ? 'decimal' : field.type === 'EMAIL' ? 'email' : field.type === 'URL' ? 'url' : undefined}
+      type={INPUT_TYPES[kind] ?? 'text'}
+      inputMode={kind === 'number' ? 'decimal' : field.type === 'EMAIL' ? 'email' : field.type === 'URL' ? 'url' : undefined}
       spellCheck={field.type === 'TEXT' ? undefined : false}
-      className={field.type === 'NUMBER' ? 'numeric' : undefined}
+      className={kind === 'number' ? 'numeric' : undefined}
       value={draft}
       onChange={(event) => change(event.target.value)}
     />
@@ -164,7 +166,7 @@ function TextEditor({ field, label, initial, error, onCommit, onCancel, errorId 
 
 /** The options of a select as coloured chips: arrows move, Enter (or a click) chooses; several for a multiple select (Space toggles). */
 function OptionList({ field, label, initial, error, onCommit, onCancel, errorId }: CellEditorProps & { errorId?: string }) {
-  const multiple = field.type === 'MULTI_SELECT';
+  const multiple = holdsList(field);
   const options = [...(multiple ? [] : [{ value: '', label: 'No value' }]), ...optionsOf(field).map((option) => ({ ...option, label: option.label ?? option.value }))];
   const [chosen, setChosen] = useState<string[]>(() => (Array.isArray(initial) ? (initial as string[]) : initial ? [initial as string] : []));
   const [active, setActive] = useState(() => Math.max(0, options.findIndex((option) => chosen.includes(option.value))));

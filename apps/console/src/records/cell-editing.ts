@@ -1,3 +1,4 @@
+import { valueKind } from '@mrp/field-validation';
 import type { DataField, DataRecord } from '../data-models/types';
 import { checkRecordData, formValuesOf, valueFromInput, type FormValue } from './record-form';
 
@@ -6,7 +7,8 @@ export function isInlineEditable(field: DataField): boolean {
   return field.type !== 'FORMULA' && field.type !== 'FILE' && field.type !== 'ATTACHMENTS';
 }
 
-export const isMultipleRelation = (field: DataField) => field.type === 'RELATION' && field.config['multiple'] === true;
+/** A field whose value is a list (a multiple select, a multiple relation): its value kind says. */
+export const holdsList = (field: DataField) => valueKind(field) === 'list';
 
 /** A stored value from what the grid holds: expanded relations (`{ id, title }`) back to their ids. */
 export function storedValue(field: DataField, value: unknown): unknown {

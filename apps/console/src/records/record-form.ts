@@ -1,4 +1,4 @@
-import { validateRecordData, type FieldError, type WriteMode } from '@mrp/field-validation';
+import { isEmptyFieldValue, validateRecordData, valueKind, type FieldError, type WriteMode } from '@mrp/field-validation';
 import { parseLocaleNumber } from '../forms/locale-number';
 import type { ErrorDetail } from '../api/rpc-error';
 import { isRpcError } from '../api/rpc-error';
@@ -26,9 +26,6 @@ export function editableFields(fields: readonly DataField[]): DataField[] {
   return [...live.filter((field) => field.key === 'title'), ...live.filter((field) => field.key !== 'title')];
 }
 
-const isMultiple = (field: DataField) =>
-  field.type === 'MULTI_SELECT' || (field.type === 'RELATION' && field.config['multiple'] === true);
-
 function pad(value: number): string {
   return String(value).padStart(2, '0');
 }
@@ -51,19 +48,20 @@ export function formValuesOf(fields: readonly DataField[], record?: Pick<DataRec
   const values: RecordFormValues = {};
   for (const field of editableFields(fields)) {
     const value = record?.data[field.key];
-    switch (field.type) {
-      case 'FILE':
-        values[field.key] = value ? fileInputs(value) : { ...EMPTY_FILE };
+    switch (valueKind(field)) {
+      case 'object':
+        // Files: one file's inputs, or a list of them for a field that holds several.
+        if (field.type === 'ATTACHMENTS') values[field.key] = Array.isArray(value) ? value.map(fileInputs) : [];
+        else values[field.key] = value ? fileInputs(value) : { ...EMPTY_FILE };
         break;
-      case 'ATTACHMENTS':
-        values[field.key] = Array.isArray(value) ? value.map(fileInputs) : [];
-        break;
-      case 'DATETIME':
+      case 'datetime':
         values[field.key] = typeof value === 'string' ? toLocalDateTimeInput(value) : '';
         break;
+      case 'list':
+        values[field.key] = Array.isArray(value) ? value.map(String) : [];
+        break;
       default:
-        if (isMultiple(field)) values[field.key] = Array.isArray(value) ? value.map(String) : [];
-        else values[field.key] = value === undefined || value === null ? '' : String(value);
+        values[field.key] = value === undefined || value === null ? '' : String(value);
     }
   }
   return values;
@@ -87,28 +85,22 @@ function fileFrom(inputs: FileInputs): Record<string, unknown> | null {
   return file;
 }
 
-/** The value sent for a field, from its input. */
+/** The value sent for a field, from its input, by the field's value kind. */
 export function valueFromInput(field: DataField, input: FormValue): unknown {
-  switch (field.type) {
-    case 'NUMBER':
+  // A blank input is the free-text types' own empty value (""), and no value (null) for the others.
+  if (input === '') return isEmptyFieldValue(field, '') ? '' : null;
+  switch (valueKind(field)) {
+    case 'number':
       return numberFrom(input as string);
-    case 'BOOLEAN':
+    case 'boolean':
       return input === 'true' ? true : input === 'false' ? false : null;
-    case 'DATE':
-    case 'SELECT':
-      return input === '' ? null : input;
-    case 'DATETIME': {
-      if (input === '') return null;
+    case 'datetime': {
       // A datetime-local value has no zone: it is the reader's own, sent as UTC.
       const date = new Date(input as string);
       return Number.isNaN(date.getTime()) ? input : date.toISOString();
     }
-    case 'RELATION':
-      return isMultiple(field) ? input : input === '' ? null : input;
-    case 'FILE':
-      return fileFrom(input as FileInputs);
-    case 'ATTACHMENTS':
-      return (input as FileInputs[]).map(fileFrom).filter((file) => file !== null);
+    case 'object':
+      return Array.isArray(input) ? (input as FileInputs[]).map(fileFrom).filter((file) => file !== null) : fileFrom(input as FileInputs);
     default:
       return input;
   }
