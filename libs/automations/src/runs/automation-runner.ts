@@ -49,7 +49,7 @@ const asRun = (job: Job<RunJob>): ClaimedRun => ({
 
 /**
  * Takes runs from the `automation-runs` job queue and executes them, a bounded number at once,
- * sharing its slots among organizations (decision 154): the queue hands out each organization's
+ * sharing its slots among organizations (decision 156): the queue hands out each organization's
  * runs by turn (an organization's first waiting run before anyone's second), and this runner holds
  * at most `slotsPerOrganization` runs of one organization; a job over that share is handed back
  * to the queue, in its turn, for a slot another organization may take. Woken by the queue's

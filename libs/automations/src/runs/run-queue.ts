@@ -16,7 +16,7 @@ export interface RunJob extends JobData {
   /**
    * The run's turn in its organization when it was queued: how many of the organization's runs were
    * queued and unfinished before it. The job's priority is its negation, so the queue hands out
-   * every organization's first waiting run before anyone's second (decision 154).
+   * every organization's first waiting run before anyone's second (decision 156).
    */
   turn: number;
 }
