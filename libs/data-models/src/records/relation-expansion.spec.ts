@@ -60,7 +60,7 @@ describe('expand', () => {
     expect(selected.data).toEqual({ title: 'First' });
   });
 
-  it('expands a whole page in the list statement itself, whatever the sort', async () => {
+  it('expands a whole page with one statement more, whatever the sort and however many relation fields', async () => {
     const list = (input: Record<string, unknown>) => env.call<RecordListOutput>('records.list', { model: 'payments', limit: 30, ...input }, outsider());
     await list({});
     const plain = await statementsOf(() => list({}));
@@ -68,7 +68,8 @@ describe('expand', () => {
     const expanded = await statementsOf(async () => {
       page = await list({ expand: 'invoice,covers' });
     });
-    expect(expanded.length).toBe(plain.length);
+    // The titles of every expanded field of the page, read by one prepared statement after the page.
+    expect(expanded.length).toBe(plain.length + 1);
     expect(page?.items).toHaveLength(30);
     for (const item of page?.items ?? []) {
       if (item.title === 'First') continue;
