@@ -3,7 +3,7 @@ import { JobQueueMigration } from '@mrp/platform';
 /**
  * Automation runs are jobs of the `automation-runs` queue; `automation_runs` stays their log
  * (status, attempts, outcome). Each run still queued gets its job, ordered by its turn in its
- * organization (decision 154); the hand-written claim's lease column goes.
+ * organization (decision 156); the hand-written claim's lease column goes.
  */
 export class Migration20261207000200_automation_run_jobs extends JobQueueMigration {
   override async up(): Promise<void> {
