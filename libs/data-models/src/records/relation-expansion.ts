@@ -42,7 +42,13 @@ export function parseExpansion(text: string | undefined, fields: readonly FieldS
 }
 
 const targetOf = (field: FieldShape) => String(field.config['targetModel'] ?? '');
-const idsIn = (value: unknown): string[] => (Array.isArray(value) ? value : value === null || value === undefined ? [] : [value]).filter(isUuidString);
+/**
+ * The ids a relation value names as its field's config says it holds them: a list for a field of
+ * several, a single id otherwise. A value of the other shape (left by a config change) names none,
+ * as in the export's statement (expansionColumns), so a list and an export show the same titles.
+ */
+const relatedIds = (field: FieldShape, value: unknown): string[] =>
+  (field.config['multiple'] === true ? (Array.isArray(value) ? value : []) : typeof value === 'string' ? [value] : []).filter(isUuidString);
 
 // Prepared (planned once per connection; for a page of 100 ids planning cost as much as the
 // lookups): the titles of related records that are live, in a live model of the organization with
@@ -71,7 +77,7 @@ export async function expandRelations(
   records: readonly RecordOutput[],
 ): Promise<void> {
   const ids = new Set<string>();
-  for (const record of records) for (const field of expanded) for (const id of idsIn(record.data[field.key])) ids.add(id);
+  for (const record of records) for (const field of expanded) for (const id of relatedIds(field, record.data[field.key])) ids.add(id);
   const titles = new Map<string, string>();
   if (ids.size > 0) {
     // One array bind value each, however many ids: a page of multiple relations may name thousands.
@@ -86,7 +92,8 @@ export async function expandRelations(
   for (const record of records) {
     for (const field of expanded) {
       const target = targetOf(field);
-      expandValue(record, field, (id) => titles.get(`${target}:${id}`));
+      const named = new Set(relatedIds(field, record.data[field.key]));
+      expandValue(record, field, (id) => (named.has(id) ? titles.get(`${target}:${id}`) : undefined));
     }
   }
 }
