@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CardSchema } from '../cards/card-schemas';
+import { authorship, wholeList } from '../view-schema-parts';
 
 export const BoardSchema = Type.Object(
   {
@@ -7,16 +8,14 @@ export const BoardSchema = Type.Object(
     name: Type.String(),
     modelKey: Type.String(),
     fieldKey: Type.String({ description: 'The SELECT field whose options are the columns' }),
-    createdBy: Type.String(),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...authorship,
   },
   { title: 'KanbanBoard' },
 );
 export type BoardView = Static<typeof BoardSchema>;
 
 /** `kanban.boards.list` */
-export const BoardListSchema = Type.Object({ items: Type.Array(BoardSchema), nextCursor: Type.Null() });
+export const BoardListSchema = wholeList(BoardSchema);
 export type BoardList = Static<typeof BoardListSchema>;
 
 /** A column of `kanban.boards.get`: an option of the board's field, with its first cards. */

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DataRecordSchema } from '../record-schema';
+import { authorship, wholeList } from '../view-schema-parts';
 
 export const CalendarSchema = Type.Object(
   {
@@ -8,16 +9,14 @@ export const CalendarSchema = Type.Object(
     modelKey: Type.String(),
     startFieldKey: Type.String({ description: 'A DATETIME or DATE field: where an event starts' }),
     endFieldKey: Type.Union([Type.String(), Type.Null()], { description: 'A field of the same type: where it ends (optional)' }),
-    createdBy: Type.String(),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...authorship,
   },
   { title: 'Calendar' },
 );
 export type CalendarView = Static<typeof CalendarSchema>;
 
 /** `calendars.list` */
-export const CalendarListSchema = Type.Object({ items: Type.Array(CalendarSchema), nextCursor: Type.Null() });
+export const CalendarListSchema = wholeList(CalendarSchema);
 export type CalendarList = Static<typeof CalendarListSchema>;
 
 /** `calendars.events`: the records in the window, as `records.list` pages them. */

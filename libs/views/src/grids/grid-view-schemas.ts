@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { authorship, wholeList } from '../view-schema-parts';
 
 /** Column keys: field keys, or the system columns (createdAt, updatedAt). */
 const ColumnKey = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,62}$' });
@@ -41,14 +42,12 @@ export const GridViewSchema = Type.Object(
     name: Type.String(),
     state: GridViewStateSchema,
     shared: Type.Boolean({ description: 'true: every member sees it; false: only its owner (createdBy)' }),
-    createdBy: Type.String(),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
+    ...authorship,
   },
   { title: 'GridView' },
 );
 export type GridView = Static<typeof GridViewSchema>;
 
 /** `views.grids.list` */
-export const GridViewListSchema = Type.Object({ items: Type.Array(GridViewSchema), nextCursor: Type.Null() });
+export const GridViewListSchema = wholeList(GridViewSchema);
 export type GridViewList = Static<typeof GridViewListSchema>;
