@@ -2,6 +2,7 @@ import { fail, ok } from '../core/result';
 import type { OperandValidator } from '../filter/operand-rules';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser } from './field-type-handler';
+import { BOOLEAN_OPS } from '../filter/op-sets';
 
 export type EmptyConfig = Record<string, never>;
 
@@ -15,6 +16,8 @@ export const booleanHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
   validateValue: (value, _config, path) => booleanOperand(value, path),
   valueKind: () => 'boolean',
+  filterOps: () => BOOLEAN_OPS,
+  filterOpsOfAnyConfig: BOOLEAN_OPS,
   filterOperands: () => ({ operand: booleanOperand }),
   valueSchema: () => ({ type: 'boolean' }),
 };

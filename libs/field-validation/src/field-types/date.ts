@@ -8,6 +8,7 @@ import type { EmptyConfig } from './boolean';
 import { parseEmptyConfig } from './boolean';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser } from './field-type-handler';
+import { ORDERED_OPS } from '../filter/op-sets';
 
 /** A DATETIME field's reminders: minutes before its value, ascending, distinct; absent means none. */
 export type DateTimeConfig = { reminders?: number[] };
@@ -52,6 +53,8 @@ export const dateHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
   validateValue: (value, _config, path) => dateOperand(value, path),
   valueKind: () => 'date',
+  filterOps: () => ORDERED_OPS,
+  filterOpsOfAnyConfig: ORDERED_OPS,
   filterOperands: () => ({ operand: dateOperand }),
   valueSchema: () => ({ type: 'string', format: 'date' }),
 };
@@ -60,6 +63,8 @@ export const dateTimeHandler: FieldTypeHandler<DateTimeConfig> = {
   parseConfig: parseDateTimeConfig,
   validateValue: (value, _config, path) => dateTimeOperand(value, path),
   valueKind: () => 'datetime',
+  filterOps: () => ORDERED_OPS,
+  filterOpsOfAnyConfig: ORDERED_OPS,
   filterOperands: () => ({ operand: dateTimeOperand }),
   valueSchema: () => ({ type: 'string', format: 'date-time', description: 'Any time zone offset; answered in UTC (…Z)' }),
 };

@@ -5,6 +5,7 @@ import type { EmptyConfig } from './boolean';
 import { parseEmptyConfig } from './boolean';
 import type { FieldTypeHandler } from './field-type-handler';
 import { isEmptyText } from './field-type-handler';
+import { TEXT_OPS } from '../filter/op-sets';
 
 export const emailHandler: FieldTypeHandler<EmptyConfig> = {
   parseConfig: parseEmptyConfig,
@@ -20,6 +21,8 @@ export const emailHandler: FieldTypeHandler<EmptyConfig> = {
   },
   isEmpty: isEmptyText,
   valueKind: () => 'text',
+  filterOps: () => TEXT_OPS,
+  filterOpsOfAnyConfig: TEXT_OPS,
   filterOperands: (config) => textRules(MAX_EMAIL_LENGTH, (value, path) => emailHandler.validateValue(value, config, path)),
   valueSchema: () => ({ type: 'string', format: 'email', maxLength: MAX_EMAIL_LENGTH }),
 };

@@ -2,6 +2,7 @@ import type { ConfigOf, ConfigSchema } from '../config/config-schema';
 import { parseConfigObject } from '../config/config-schema';
 import type { JsonSchema } from '../core/json-schema';
 import type { Result } from '../core/result';
+import type { FilterOp } from '../filter/op-sets';
 import type { OperandRules } from '../filter/operand-rules';
 
 /**
@@ -38,6 +39,10 @@ export interface FieldTypeHandler<C extends Record<string, unknown>> {
    * configuration: a number, one of a select's options, a record id, a fragment of text...
    */
   filterOperands(config: C): OperandRules;
+  /** The filter operators a field of this type allows under a stored configuration (a multiple RELATION's are a list's). */
+  filterOps(config: Readonly<Record<string, unknown>>): readonly FilterOp[];
+  /** Every operator `filterOps` may answer, whatever the configuration. */
+  filterOpsOfAnyConfig: readonly FilterOp[];
   /** Computed by the server, never written by clients (FORMULA). */
   computed?: true;
 }

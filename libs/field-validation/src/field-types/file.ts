@@ -10,6 +10,7 @@ import { containsControlCharacter, containsLineBreak, exceedsLength, SINGLE_LINE
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser, isEmptyList } from './field-type-handler';
 import { HTTP_URL_SCHEMA, validateHttpUrl } from './url';
+import { PRESENCE_OPS } from '../filter/op-sets';
 
 export interface FileReference {
   url: string;
@@ -143,6 +144,8 @@ export const fileHandler: FieldTypeHandler<FileConfig> = {
   parseConfig: configParser(fileConfigSchema),
   validateValue: (value, config, path) => validateFileReference(value, config, path),
   valueKind: () => 'object',
+  filterOps: () => PRESENCE_OPS,
+  filterOpsOfAnyConfig: PRESENCE_OPS,
   filterOperands: () => ({ operand: noOperand }),
   valueSchema: fileReferenceSchema,
 };
@@ -166,6 +169,8 @@ export const attachmentsHandler: FieldTypeHandler<AttachmentsConfig> = {
   },
   isEmpty: isEmptyList,
   valueKind: () => 'object',
+  filterOps: () => PRESENCE_OPS,
+  filterOpsOfAnyConfig: PRESENCE_OPS,
   filterOperands: () => ({ operand: noOperand }),
   valueSchema: (config) => ({ type: 'array', items: fileReferenceSchema(config), maxItems: config.maxFiles }),
 };

@@ -14,6 +14,7 @@ import { configParser } from './field-type-handler';
 import { booleanOperand } from './boolean';
 import { dateOperand } from './date';
 import { numberOperand } from './number';
+import { BOOLEAN_OPS, FILTER_OPS, type FilterOp, ORDERED_OPS, PRESENCE_OPS, TEXT_OPS } from '../filter/op-sets';
 
 export type FormulaConfig = { expression: string; resultType: FormulaResultType };
 
@@ -46,6 +47,9 @@ const expressionRule = (value: unknown, path: string) => {
  * FORMULA values are computed, never written; clients get `read_only` from validateRecordData.
  * validateValue still checks a value against the result type, e.g. for stored values after a change.
  */
+/** A formula filters like the type of its result. */
+const FORMULA_OPS: Readonly<Record<string, readonly FilterOp[]>> = { NUMBER: ORDERED_OPS, DATE: ORDERED_OPS, TEXT: TEXT_OPS, BOOLEAN: BOOLEAN_OPS };
+
 export const formulaHandler: FieldTypeHandler<FormulaConfig> = {
   parseConfig: configParser({
     expression: required(expressionRule),
@@ -72,6 +76,8 @@ export const formulaHandler: FieldTypeHandler<FormulaConfig> = {
     }
   },
   valueKind: (config) => FORMULA_VALUE_KINDS[String(config['resultType'])] ?? 'object',
+  filterOps: (config) => FORMULA_OPS[String(config['resultType'])] ?? PRESENCE_OPS,
+  filterOpsOfAnyConfig: FILTER_OPS,
   filterOperands: ({ resultType }) => FORMULA_OPERANDS[resultType],
   valueSchema: ({ resultType, expression }) => ({ ...FORMULA_RESULT_SCHEMAS[resultType], description: `Computed: ${expression}` }),
   computed: true,

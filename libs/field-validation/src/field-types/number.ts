@@ -4,6 +4,7 @@ import { fail, ok } from '../core/result';
 import type { OperandValidator } from '../filter/operand-rules';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser } from './field-type-handler';
+import { ORDERED_OPS } from '../filter/op-sets';
 
 export type NumberConfig = { min?: number; max?: number; precision?: number };
 
@@ -61,6 +62,8 @@ export const numberHandler: FieldTypeHandler<NumberConfig> = {
   },
   // Decimal places beyond zero are not a JSON Schema rule (multipleOf 0.01 misjudges doubles), so they stay a description.
   valueKind: () => 'number',
+  filterOps: () => ORDERED_OPS,
+  filterOpsOfAnyConfig: ORDERED_OPS,
   filterOperands: () => ({ operand: numberOperand }),
   valueSchema: ({ min, max, precision }) => ({
     type: precision === 0 ? 'integer' : 'number',

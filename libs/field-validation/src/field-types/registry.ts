@@ -2,6 +2,7 @@ import type { FieldType } from '../core/field-types';
 import type { JsonSchema } from '../core/json-schema';
 import type { Result } from '../core/result';
 import { fail, failWith, ok } from '../core/result';
+import type { FilterOp } from '../filter/op-sets';
 import type { OperandRules } from '../filter/operand-rules';
 import { findUnstorableText } from '../values/storable-value';
 import { attachmentsHandler, fileHandler } from './file';
@@ -89,27 +90,42 @@ const FIELD_COMPILERS: Readonly<Record<FieldType, FieldCompiler>> = {
   ATTACHMENTS: compiler(attachmentsHandler),
 };
 
-const VALUE_KINDS: Readonly<Record<FieldType, FieldTypeHandler<Record<string, unknown>>['valueKind']>> = {
-  TEXT: textHandler.valueKind,
-  LONG_TEXT: longTextHandler.valueKind,
-  RICH_TEXT: richTextHandler.valueKind,
-  NUMBER: numberHandler.valueKind,
-  BOOLEAN: booleanHandler.valueKind,
-  DATE: dateHandler.valueKind,
-  DATETIME: dateTimeHandler.valueKind,
-  SELECT: selectHandler.valueKind,
-  MULTI_SELECT: multiSelectHandler.valueKind,
-  RELATION: relationHandler.valueKind,
-  URL: urlHandler.valueKind,
-  EMAIL: emailHandler.valueKind,
-  FORMULA: formulaHandler.valueKind,
-  FILE: fileHandler.valueKind,
-  ATTACHMENTS: attachmentsHandler.valueKind,
+/** What a handler declares about stored fields of its type, whatever its configuration's type. */
+type Declarations = Pick<FieldTypeHandler<Record<string, unknown>>, 'valueKind' | 'filterOps' | 'filterOpsOfAnyConfig'>;
+
+const DECLARATIONS: Readonly<Record<FieldType, Declarations>> = {
+  TEXT: textHandler,
+  LONG_TEXT: longTextHandler,
+  RICH_TEXT: richTextHandler,
+  NUMBER: numberHandler,
+  BOOLEAN: booleanHandler,
+  DATE: dateHandler,
+  DATETIME: dateTimeHandler,
+  SELECT: selectHandler,
+  MULTI_SELECT: multiSelectHandler,
+  RELATION: relationHandler,
+  URL: urlHandler,
+  EMAIL: emailHandler,
+  FORMULA: formulaHandler,
+  FILE: fileHandler,
+  ATTACHMENTS: attachmentsHandler,
 };
 
+type StoredField = { readonly type: FieldType; readonly config: Readonly<Record<string, unknown>> };
+
 /** What a field's values are to compare, sort, index or edit: its type's handler says (`ValueKind`). */
-export function valueKind(field: { readonly type: FieldType; readonly config: Readonly<Record<string, unknown>> }): ValueKind {
-  return VALUE_KINDS[field.type](field.config);
+export function valueKind(field: StoredField): ValueKind {
+  return DECLARATIONS[field.type].valueKind(field.config);
+}
+
+/** The filter operators a field allows: its type's handler says, for its configuration. */
+export function filterOps(field: StoredField): readonly FilterOp[] {
+  return Object.hasOwn(DECLARATIONS, field.type) ? DECLARATIONS[field.type].filterOps(field.config) : [];
+}
+
+/** The filter operators a field type may allow, whatever the configuration. */
+export function filterOpsOfType(type: FieldType): readonly FilterOp[] {
+  return Object.hasOwn(DECLARATIONS, type) ? DECLARATIONS[type].filterOpsOfAnyConfig : [];
 }
 
 export function compileField(type: FieldType, config: unknown): Result<CompiledField> {

@@ -7,6 +7,7 @@ import { fail, ok } from '../core/result';
 import { normaliseUuid } from '../values/uuid';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser, isEmptyList } from './field-type-handler';
+import { EQUALITY_OPS, SET_OPS } from '../filter/op-sets';
 
 export type RelationConfig = { targetModel: string; multiple: boolean };
 
@@ -52,6 +53,8 @@ export const relationHandler: FieldTypeHandler<RelationConfig> = {
   },
   isEmpty: (value, config) => config.multiple && isEmptyList(value),
   valueKind: (config) => (config['multiple'] === true ? 'list' : 'text'),
+  filterOps: (config) => (config['multiple'] === true ? SET_OPS : EQUALITY_OPS),
+  filterOpsOfAnyConfig: ['eq', 'neq', 'contains', 'in', 'notIn', 'isEmpty', 'isNotEmpty'],
   filterOperands: () => ({ operand: validateRecordId }),
   valueSchema: ({ targetModel, multiple }) => {
     const id = { type: 'string', format: 'uuid', description: `The id of a ${targetModel} record`, 'x-target-model': targetModel };

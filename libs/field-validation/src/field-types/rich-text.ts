@@ -6,6 +6,7 @@ import type { FieldTypeHandler } from './field-type-handler';
 import { configParser, isEmptyText } from './field-type-handler';
 import type { TextConfig } from './text';
 import { LONG_TEXT_MAX_LENGTH, maxLengthSchema } from './text';
+import { TEXT_OPS } from '../filter/op-sets';
 
 /** Rich text is stored as the submitted HTML; anything outside the allow-list is refused, never stripped. */
 export const richTextHandler: FieldTypeHandler<TextConfig> = {
@@ -20,6 +21,8 @@ export const richTextHandler: FieldTypeHandler<TextConfig> = {
   },
   isEmpty: isEmptyText,
   valueKind: () => 'text',
+  filterOps: () => TEXT_OPS,
+  filterOpsOfAnyConfig: TEXT_OPS,
   filterOperands: (config) => textRules(config.maxLength),
   valueSchema: (config) => ({ type: 'string', maxLength: config.maxLength, pattern: STORABLE_TEXT_PATTERN, contentMediaType: 'text/html' }),
 };

@@ -8,6 +8,7 @@ import type { OperandRules } from '../filter/operand-rules';
 import { containsControlCharacter, containsLineBreak } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser, isEmptyList } from './field-type-handler';
+import { EQUALITY_OPS, SET_OPS } from '../filter/op-sets';
 
 export interface SelectOption {
   value: string;
@@ -89,6 +90,8 @@ export const selectHandler: FieldTypeHandler<SelectConfig> = {
   }),
   validateValue: (value, config, path) => checkOption(config.options, value, path),
   valueKind: () => 'text',
+  filterOps: () => EQUALITY_OPS,
+  filterOpsOfAnyConfig: EQUALITY_OPS,
   filterOperands: (config) => optionOperand(config.options),
   valueSchema: (config) => optionValueSchema(config.options),
 };
@@ -125,6 +128,8 @@ export const multiSelectHandler: FieldTypeHandler<MultiSelectConfig> = {
   },
   isEmpty: isEmptyList,
   valueKind: () => 'list',
+  filterOps: () => SET_OPS,
+  filterOpsOfAnyConfig: SET_OPS,
   filterOperands: (config) => optionOperand(config.options),
   valueSchema: (config) => ({
     type: 'array',

@@ -5,6 +5,7 @@ import { textRules } from '../filter/operand-rules';
 import { containsLineBreak, exceedsLength, SINGLE_LINE_PATTERN, STORABLE_TEXT_PATTERN } from '../values/text';
 import type { FieldTypeHandler } from './field-type-handler';
 import { configParser, isEmptyText } from './field-type-handler';
+import { TEXT_OPS } from '../filter/op-sets';
 
 export type TextConfig = { maxLength: number };
 
@@ -31,6 +32,8 @@ function plainTextHandler(options: { ceiling: number; singleLine: boolean }): Fi
     },
     isEmpty: isEmptyText,
     valueKind: () => 'text',
+    filterOps: () => TEXT_OPS,
+    filterOpsOfAnyConfig: TEXT_OPS,
     filterOperands: (config) => textRules(config.maxLength),
     valueSchema: (config) => ({
       type: 'string',

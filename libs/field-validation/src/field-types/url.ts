@@ -5,6 +5,7 @@ import type { EmptyConfig } from './boolean';
 import { parseEmptyConfig } from './boolean';
 import type { FieldTypeHandler } from './field-type-handler';
 import { isEmptyText } from './field-type-handler';
+import { TEXT_OPS } from '../filter/op-sets';
 
 export function validateHttpUrl(value: unknown, path: string) {
   if (typeof value !== 'string') return fail(path, 'invalid_type', 'Must be a URL string.');
@@ -20,6 +21,8 @@ export const urlHandler: FieldTypeHandler<EmptyConfig> = {
   validateValue: (value, _config, path) => validateHttpUrl(value, path),
   isEmpty: isEmptyText,
   valueKind: () => 'text',
+  filterOps: () => TEXT_OPS,
+  filterOpsOfAnyConfig: TEXT_OPS,
   filterOperands: () => textRules(MAX_URL_LENGTH, validateHttpUrl),
   valueSchema: () => ({ ...HTTP_URL_SCHEMA }),
 };
