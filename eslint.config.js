@@ -86,7 +86,7 @@ module.exports = [
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`), devRunner] },
+        { paths: [...nodeBuiltins, ...nodeBuiltins.map((m) => `node:${m}`), devRunner, ...testingOnly] },
       ],
     },
   },

@@ -16,7 +16,8 @@ import {
 } from '@mikro-orm/postgresql';
 import { types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
 import { pgBindValue, toParameterized } from './parameterized-sql';
-import type { RowHandler } from './statement';
+import { RowHandlerError, type RowHandler } from './statement';
+import { PipelineError } from './pipeline';
 import {
   PinnedSavepoint,
   PinnedTransaction,
@@ -178,6 +179,9 @@ export class DirectPgConnection extends PostgreSqlConnection {
         const result = transaction ? await transaction.query(statement) : await this.onPool(statement, owner);
         return (result as PgResult).rowCount ?? 0;
       } catch (error) {
+        // The handler's own error goes back as it was: neither the statement's nor the database's.
+        const handlerError = error instanceof PipelineError ? error.cause : error;
+        if (handlerError instanceof RowHandlerError) throw handlerError;
         throw statementError(error, statement.text);
       }
     };

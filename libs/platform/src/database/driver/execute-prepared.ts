@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DirectPgConnection } from './direct-pg-driver';
 import type { PreparedStatement, PreparedValue } from './prepared-statement';
-import type { RowHandler } from './statement';
+import { RowHandlerError, type RowHandler } from './statement';
 
 /** Runs `work` on the context's DirectPgConnection; its errors come as MikroORM's exceptions, like those of `em.execute`. */
 async function onDirectConnection<T>(em: EntityManager, caller: string, work: (connection: DirectPgConnection) => Promise<T>): Promise<T> {
@@ -12,6 +12,8 @@ async function onDirectConnection<T>(em: EntityManager, caller: string, work: (c
   try {
     return await work(connection);
   } catch (error) {
+    // A streamed statement's row handler failed: its own error, as it threw it.
+    if (error instanceof RowHandlerError) throw error.cause;
     throw em.getDriver().convertException(error instanceof Error ? error : new Error(String(error)));
   }
 }

@@ -1,6 +1,8 @@
 import { createTestOrm, statementsOf, type TestOrm } from '@mrp/platform/testing';
 import { platformModule } from '../../platform-module';
 import { executeStreamed } from './execute-prepared';
+import { RowHandlerError } from './statement';
+import { leavesConnectionUnusable } from './statement-errors';
 
 describe('executeStreamed (rows handed over as they arrive, none kept)', () => {
   let db: TestOrm;
@@ -48,17 +50,35 @@ describe('executeStreamed (rows handed over as they arrive, none kept)', () => {
     expect(sent.at(-1)).toBe('COMMIT');
   });
 
-  it("fails the statement with a handler's first error once the answer is read, and the connection serves the next statement", async () => {
-    let calls = 0;
-    const failing = executeStreamed(fork(), 'SELECT n FROM generate_series(1, 100) AS n', [], () => {
-      calls++;
-      if (calls === 10) throw new Error('the consumer broke');
-    });
-    await expect(failing).rejects.toThrow('the consumer broke');
-    // The handler is not called again after its failure.
-    expect(calls).toBe(10);
+  class ConsumerBroke extends Error {}
+  it("fails the statement with the handler's own first error once the answer is read, and keeps the connection", async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      let calls = 0;
+      const failing = executeStreamed(fork(), 'SELECT n FROM generate_series(1, 100) AS n', [], () => {
+        calls++;
+        if (calls === 10) throw new ConsumerBroke('the consumer broke');
+      });
+      // The handler's error itself, not a database error wrapping it.
+      await expect(failing).rejects.toBeInstanceOf(ConsumerBroke);
+      // The handler is not called again after its failure.
+      expect(calls).toBe(10);
+    }
     const { counted } = series(fork(), 3);
     expect(await counted).toBe(3);
+    // Its connection is not ended as one a failed statement left unusable: the answer was read to its end.
+    expect(leavesConnectionUnusable(new RowHandlerError(new ConsumerBroke('the consumer broke')))).toBe(false);
+  });
+
+  it("leaves the transaction usable when a handler fails on its first statement (sent with BEGIN): PostgreSQL ran both", async () => {
+    await fork().execute('CREATE TABLE IF NOT EXISTS streamed_probe (n int)');
+    await fork().transactional(async (em) => {
+      const failing = executeStreamed(em, 'SELECT n FROM generate_series(1, ?::int) AS n', [5], () => {
+        throw new ConsumerBroke('not this one');
+      });
+      await expect(failing).rejects.toBeInstanceOf(ConsumerBroke);
+      await em.execute('INSERT INTO streamed_probe (n) VALUES (?)', [42]);
+    });
+    expect(await fork().execute('SELECT n FROM streamed_probe')).toEqual([{ n: 42 }]);
   });
 
   it('fails like any statement on a database error, rolling the transaction back', async () => {

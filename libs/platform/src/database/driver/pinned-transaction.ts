@@ -1,6 +1,6 @@
 import type { CustomTypesConfig, QueryResult } from 'pg';
 import { PipelineError, sendPipeline } from './pipeline';
-import { canPipeline, send, type PooledConnection, type Statement } from './statement';
+import { canPipeline, RowHandlerError, send, type PooledConnection, type Statement } from './statement';
 import { statementError } from './statement-errors';
 import { cancelRunningStatement, cancelledStatementError, discardIfCancelled, wasCancelled } from './statement-cancel';
 
@@ -296,7 +296,8 @@ export class PinnedTransaction {
       if (this.state === 'idle') this.state = 'open';
       return result;
     } catch (error) {
-      this.state = 'aborted';
+      // A row handler's failure is the caller's: PostgreSQL ran BEGIN and the statement.
+      this.state = error instanceof RowHandlerError ? 'open' : 'aborted';
       throw error;
     }
   }

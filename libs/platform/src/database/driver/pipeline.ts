@@ -1,5 +1,5 @@
 import type { Connection, CustomTypesConfig, FieldDef, QueryResult } from 'pg';
-import { canPipeline, type PooledConnection, type Statement } from './statement';
+import { canPipeline, RowHandlerError, type PooledConnection, type Statement } from './statement';
 
 /** Which statement of a pipeline failed: its index, to name it in the error. */
 export class PipelineError extends Error {
@@ -85,7 +85,11 @@ export class Pipeline {
     try {
       if (onRow) {
         // Streamed (see Statement.onRow): handed over as PostgreSQL wrote it, and not kept.
-        onRow(message.fields);
+        try {
+          onRow(message.fields);
+        } catch (error) {
+          this.rowError = new RowHandlerError(error);
+        }
         return;
       }
       const row: Record<string, unknown> = {};
@@ -122,7 +126,8 @@ export class Pipeline {
   handleReadyForQuery(): void {
     if (this.rowError !== undefined) {
       const error = this.rowError;
-      this.settle(() => this.reject(new PipelineError(error, this.current)));
+      // Every statement completed by now (`current` is past the last): name the one the row came from.
+      this.settle(() => this.reject(new PipelineError(error, Math.min(this.current, this.statements.length - 1))));
       return;
     }
     this.settle(() =>

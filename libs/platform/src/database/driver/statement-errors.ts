@@ -1,3 +1,5 @@
+import { RowHandlerError } from './statement';
+
 /**
  * What a failed statement may tell whoever logs it: the statement's text (placeholders, never
  * values), PostgreSQL's error code and a message that quotes no value. PostgreSQL puts values in
@@ -30,6 +32,7 @@ function sqlState(error: Error & PostgresErrorFields): string | undefined {
  * dead, though the pool may not have heard of it yet when it is handed back.
  */
 export function leavesConnectionUnusable(error: unknown): boolean {
+  if (error instanceof RowHandlerError) return false;
   if (typeof error !== 'object' || error === null) return true;
   const fields = error as Error & PostgresErrorFields;
   return sqlState(fields) === undefined || fields.severity !== 'ERROR';

@@ -20,6 +20,17 @@ export interface Statement {
 /** A row of a streamed statement: its values in column order, as text; null for NULL. */
 export type RowHandler = (values: ReadonlyArray<string | null>) => void;
 
+/**
+ * A streamed statement's row handler threw: the statement and its connection are fine (the answer
+ * was read to its end), and the handler's own error (`cause`) is what the caller gets back.
+ */
+export class RowHandlerError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'RowHandlerError';
+  }
+}
+
 /** Every value as the text PostgreSQL sent: a streamed row's consumer knows its columns. */
 const RAW_TEXT = { getTypeParser: () => (text: string) => text } as unknown as CustomTypesConfig;
 
@@ -38,7 +49,7 @@ function sendStreamed(connection: PooledConnection, statement: Statement & { onR
       try {
         statement.onRow(values);
       } catch (error) {
-        failure = { error };
+        failure = { error: new RowHandlerError(error) };
       }
     });
     query.on('error', reject);
