@@ -51,7 +51,8 @@ export function collectMigrations(modules: readonly PlatformModule[]): Migration
   const names = new Set<string>();
   return orderModules(modules).flatMap((module) =>
     [...module.migrations]
-      .sort((a, b) => a.name.localeCompare(b.name))
+      // By code point: the same order whatever the machine's locale (localeCompare's is not).
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       .map((migration) => {
         if (names.has(migration.name)) throw new Error(`Duplicate migration name ${migration.name}`);
         names.add(migration.name);
