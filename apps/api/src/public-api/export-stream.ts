@@ -103,7 +103,8 @@ export async function sendExport(
       await written(response, before);
     }
     const now = hold ? piece.subarray(0, -PROBE_BYTES) : piece;
-    if (hold) held = piece.subarray(-PROBE_BYTES);
+    // A copy of the last bytes: a view would keep the whole piece alive until they are written.
+    if (hold) held = Buffer.from(piece.subarray(-PROBE_BYTES));
     if (now.length > 0) await written(response, now);
   };
   const probe = setInterval(() => {
