@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { RpcClient } from '../api/rpc-client';
 import type { PageDefinition } from './pages';
 
@@ -23,17 +23,24 @@ export function useAvailablePages(
   permissions: ReadonlySet<string>,
 ): PageDefinition[] | undefined {
   const [available, setAvailable] = useState<PageDefinition[]>();
+  const askedFor = useRef<string | null | undefined>(undefined);
+  // A session refresh (after saving one's name, say) brings an equal set of permissions in a new
+  // Set: asked again only when they differ, so the page on screen is not unmounted for nothing.
+  const permissionKey = [...permissions].sort().join(' ');
   useEffect(() => {
     let current = true;
-    setAvailable(undefined);
+    const granted = new Set(permissionKey.split(' '));
+    // Another organization's pages are not shown while this one's are asked.
+    if (askedFor.current !== organizationId) setAvailable(undefined);
+    askedFor.current = organizationId;
     // One question for every flag, asked only when a page the person may see depends on one.
-    const flags = pages.some((page) => page.requires?.flag && permitted(page, permissions)) ? enabledFlags(rpc).catch(() => new Set<string>()) : Promise.resolve(new Set<string>());
+    const flags = pages.some((page) => page.requires?.flag && permitted(page, granted)) ? enabledFlags(rpc).catch(() => new Set<string>()) : Promise.resolve(new Set<string>());
     void flags.then((on) => {
-      if (current) setAvailable(pages.filter((page) => permitted(page, permissions) && (!page.requires?.flag || on.has(page.requires.flag))));
+      if (current) setAvailable(pages.filter((page) => permitted(page, granted) && (!page.requires?.flag || on.has(page.requires.flag))));
     });
     return () => {
       current = false;
     };
-  }, [pages, rpc, organizationId, permissions]);
+  }, [pages, rpc, organizationId, permissionKey]);
   return available;
 }
