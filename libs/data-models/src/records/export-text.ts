@@ -112,7 +112,7 @@ function jsonMember(values: FieldValues, field: FieldShape, titles: SqlFragment 
 
 const jsonText = (expression: string) => trustedSql(`COALESCE(to_json(${expression})::text, 'null')`);
 
-/** JSON.stringify of the list's item (recordOutput, with expandFromRows) for each row, and a line feed. */
+/** JSON.stringify of the list's item (recordOutput, with its relations expanded as expandRelations does) for each row, and a line feed. */
 export function ndjsonLineSql(layout: ExportLayout): ExportLineSql {
   const values = new FieldValues();
   const members = layout.fields

@@ -152,16 +152,6 @@ export function expansionColumns(expanded: readonly FieldShape[], scope: { organ
   );
 }
 
-/** expandRelations for records read with expansionColumns: the titles came with their rows. */
-export function expandFromRows(expanded: readonly FieldShape[], rows: ReadonlyArray<Record<string, unknown>>, records: readonly RecordOutput[]): void {
-  records.forEach((record, row) => {
-    expanded.forEach((field, index) => {
-      const titles = (rows[row][expandedTitlesColumn(index)] ?? {}) as Record<string, string>;
-      expandValue(record, field, (id) => (Object.hasOwn(titles, id) ? titles[id] : undefined));
-    });
-  });
-}
-
 /**
  * What an expanded answer adds to its version's variant: the related titles can change while the
  * record itself does not, so its entity tag must change with them.

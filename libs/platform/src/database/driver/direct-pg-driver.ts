@@ -17,7 +17,6 @@ import {
 import { types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
 import { pgBindValue, toParameterized } from './parameterized-sql';
 import { RowHandlerError, type RowHandler } from './statement';
-import { PipelineError } from './pipeline';
 import {
   PinnedSavepoint,
   PinnedTransaction,
@@ -180,8 +179,7 @@ export class DirectPgConnection extends PostgreSqlConnection {
         return (result as PgResult).rowCount ?? 0;
       } catch (error) {
         // The handler's own error goes back as it was: neither the statement's nor the database's.
-        const handlerError = error instanceof PipelineError ? error.cause : error;
-        if (handlerError instanceof RowHandlerError) throw handlerError;
+        if (error instanceof RowHandlerError) throw error;
         throw statementError(error, statement.text);
       }
     };
