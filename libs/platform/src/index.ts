@@ -1,4 +1,4 @@
-export { loadConfig, apiAddress, ConfigError, type PlatformConfig, type NodeEnv } from './config/config';
+export { loadConfig, apiAddress, directDatabaseUrl, ConfigError, type PlatformConfig, type NodeEnv, type DatabasePooler } from './config/config';
 export {
   DomainError,
   ERROR_CODES,

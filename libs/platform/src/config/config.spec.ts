@@ -1,4 +1,4 @@
-import { ConfigError, apiAddress, loadConfig } from './config';
+import { ConfigError, apiAddress, directDatabaseUrl, loadConfig } from './config';
 
 /** Development features need NODE_ENV stated outright; most cases here are about something else. */
 const DEVELOPMENT = { NODE_ENV: 'development' };
@@ -19,9 +19,23 @@ describe('loadConfig', () => {
       smtpUrl: undefined,
       smtpFrom: 'no-reply@localhost',
       databaseUrl: undefined,
+      databasePooler: 'none',
+      databaseDirectUrl: undefined,
       nodeEnv: 'development',
     });
     expect(config.featureFlagDefaults).toEqual({});
+  });
+
+  it('takes a transaction pooler with the direct URL that sessions need', () => {
+    const config = loadConfig({
+      ...DEVELOPMENT,
+      DATABASE_URL: 'postgres://app@pooler:6432/app',
+      DATABASE_POOLER: 'transaction',
+      DATABASE_DIRECT_URL: 'postgres://app@db:5432/app',
+    });
+    expect(config).toMatchObject({ databaseUrl: 'postgres://app@pooler:6432/app', databasePooler: 'transaction', databaseDirectUrl: 'postgres://app@db:5432/app' });
+    expect(directDatabaseUrl(config)).toBe('postgres://app@db:5432/app');
+    expect(directDatabaseUrl(loadConfig({ ...DEVELOPMENT, DATABASE_URL: 'postgres://app@db:5432/app' }))).toBe('postgres://app@db:5432/app');
   });
 
   it('parses admin emails case-insensitively and feature flag boot defaults', () => {
@@ -56,6 +70,13 @@ describe('loadConfig', () => {
     [{ API_WORKERS: '65' }, 'API_WORKERS is at most 64, got "65"'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must use the postgres:// scheme, got "mysql:"'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database)'],
+    [{ DATABASE_URL: 'postgres://db/app', DATABASE_DIRECT_URL: 'mysql://x' }, 'DATABASE_DIRECT_URL must use the postgres:// scheme, got "mysql:"'],
+    [{ DATABASE_DIRECT_URL: 'postgres://db:5432/app' }, 'DATABASE_DIRECT_URL is set but DATABASE_URL is not: set both, or neither'],
+    [{ DATABASE_URL: 'postgres://db/app', DATABASE_POOLER: 'session' }, 'DATABASE_POOLER must be none or transaction, got "session"'],
+    [
+      { DATABASE_URL: 'postgres://pooler:6432/app', DATABASE_POOLER: 'transaction' },
+      'DATABASE_POOLER=transaction needs DATABASE_URL (the pooler) and DATABASE_DIRECT_URL (PostgreSQL itself, for LISTEN, migrations and index builds)',
+    ],
     [{ FEATURE_FLAGS: 'nope.flag=true' }, 'FEATURE_FLAGS names an unknown flag "nope.flag" (known: public-api.enabled, public-api.service-accounts)'],
     [{ FEATURE_FLAGS: 'public-api.enabled=yes' }, 'FEATURE_FLAGS value for "public-api.enabled" must be true or false, got "yes"'],
     [{ CRON_SECRET: 'short' }, 'CRON_SECRET must be at least 16 characters'],

@@ -13,11 +13,24 @@ export class ConfigError extends Error {
 
 export type NodeEnv = 'development' | 'production' | 'test';
 
+export type DatabasePooler = 'none' | 'transaction';
+
 export interface PlatformConfig {
   /** `production` unless NODE_ENV says development or test outright (parseNodeEnv). */
   nodeEnv: NodeEnv;
   /** Unset means: start (or reuse) the embedded PostgreSQL under `.data/`. */
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_POOLER: `transaction` when DATABASE_URL leads to a transaction pooler (PgBouncer in
+   * transaction mode): no named statements, no session state, the statement limit set in each
+   * transaction. `none` (default): DATABASE_URL is PostgreSQL itself.
+   */
+  databasePooler: DatabasePooler;
+  /**
+   * DATABASE_DIRECT_URL: PostgreSQL itself, for what needs a session of its own (LISTEN,
+   * migrations, index builds under advisory locks). Required with a pooler; else DATABASE_URL.
+   */
+  databaseDirectUrl: string | undefined;
   port: number;
   /** API_WORKERS: api processes sharing the port (node:cluster), 1-64; 1 runs no cluster at all. */
   apiWorkers: number;
@@ -149,18 +162,46 @@ function parseNodeEnv(raw: string | undefined): NodeEnv {
   throw new ConfigError(`NODE_ENV must be one of development, production, test; got "${raw}"`);
 }
 
-function parseDatabaseUrl(raw: string | undefined): string | undefined {
+function parseDatabaseUrl(raw: string | undefined, name: string): string | undefined {
   if (raw === undefined) return undefined;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError('DATABASE_URL is not a valid URL (expected postgres://user:password@host:port/database)');
+    throw new ConfigError(`${name} is not a valid URL (expected postgres://user:password@host:port/database)`);
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`DATABASE_URL must use the postgres:// scheme, got "${url.protocol}"`);
+    throw new ConfigError(`${name} must use the postgres:// scheme, got "${url.protocol}"`);
   }
   return raw;
+}
+
+interface DatabaseSettings {
+  databaseUrl: string | undefined;
+  databasePooler: DatabasePooler;
+  databaseDirectUrl: string | undefined;
+}
+
+/** A pooler needs both URLs: what needs a session must not go through it. */
+function databaseSettings(env: Env): DatabaseSettings {
+  const databaseUrl = parseDatabaseUrl(optional(env, 'DATABASE_URL'), 'DATABASE_URL');
+  const databaseDirectUrl = parseDatabaseUrl(optional(env, 'DATABASE_DIRECT_URL'), 'DATABASE_DIRECT_URL');
+  const pooler = optional(env, 'DATABASE_POOLER') ?? 'none';
+  if (pooler !== 'none' && pooler !== 'transaction') {
+    throw new ConfigError(`DATABASE_POOLER must be none or transaction, got "${pooler}"`);
+  }
+  if (pooler === 'transaction' && (!databaseUrl || !databaseDirectUrl)) {
+    throw new ConfigError(
+      'DATABASE_POOLER=transaction needs DATABASE_URL (the pooler) and DATABASE_DIRECT_URL (PostgreSQL itself, for LISTEN, migrations and index builds)',
+    );
+  }
+  if (databaseDirectUrl && !databaseUrl) throw new ConfigError('DATABASE_DIRECT_URL is set but DATABASE_URL is not: set both, or neither');
+  return { databaseUrl, databasePooler: pooler, databaseDirectUrl };
+}
+
+/** Where a session of its own goes (LISTEN, migrations, index builds): PostgreSQL itself, never the pooler. */
+export function directDatabaseUrl(config: Pick<PlatformConfig, 'databaseUrl' | 'databaseDirectUrl'>): string | undefined {
+  return config.databaseDirectUrl ?? config.databaseUrl;
 }
 
 const CRON_SCHEDULE_PREFIX = 'CRON_SCHEDULE_';
@@ -370,7 +411,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   );
   return {
     nodeEnv,
-    databaseUrl: parseDatabaseUrl(optional(env, 'DATABASE_URL')),
+    ...databaseSettings(env),
     port: tcpPort(env, 'PORT', 3000),
     apiWorkers: apiWorkers(env),
     host: parseHost(optional(env, 'HOST'), nodeEnv),
