@@ -284,4 +284,29 @@ describe('loadConfig', () => {
       expect(first).not.toBe(second);
     });
   });
+
+  describe('SHUTDOWN_DRAIN_SECONDS and SHUTDOWN_TIMEOUT_SECONDS', () => {
+    it('drains 10 s in production and not at all in development or test; 10 s for work under way everywhere', () => {
+      expect(loadConfig({ CURSOR_SECRET: 'c'.repeat(32) })).toMatchObject({ shutdownDrainSeconds: 10, shutdownTimeoutSeconds: 10 });
+      expect(loadConfig(DEVELOPMENT)).toMatchObject({ shutdownDrainSeconds: 0, shutdownTimeoutSeconds: 10 });
+      expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({ shutdownDrainSeconds: 0, shutdownTimeoutSeconds: 10 });
+    });
+
+    it('takes whole seconds within their bounds, a drain of 0 included', () => {
+      expect(loadConfig({ ...DEVELOPMENT, SHUTDOWN_DRAIN_SECONDS: '0', SHUTDOWN_TIMEOUT_SECONDS: '300' })).toMatchObject({
+        shutdownDrainSeconds: 0,
+        shutdownTimeoutSeconds: 300,
+      });
+    });
+
+    it.each([
+      [{ SHUTDOWN_DRAIN_SECONDS: '-1' }, 'SHUTDOWN_DRAIN_SECONDS must be a whole number of seconds from 0 to 300, got "-1"'],
+      [{ SHUTDOWN_DRAIN_SECONDS: '301' }, 'SHUTDOWN_DRAIN_SECONDS must be a whole number of seconds from 0 to 300, got "301"'],
+      [{ SHUTDOWN_DRAIN_SECONDS: '2.5' }, 'SHUTDOWN_DRAIN_SECONDS must be a whole number of seconds from 0 to 300, got "2.5"'],
+      [{ SHUTDOWN_TIMEOUT_SECONDS: '0' }, 'SHUTDOWN_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 300, got "0"'],
+      [{ SHUTDOWN_TIMEOUT_SECONDS: 'ten' }, 'SHUTDOWN_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 300, got "ten"'],
+    ])('refuses %j', (env, message) => {
+      expect(() => loadConfig({ ...DEVELOPMENT, ...env })).toThrow(new ConfigError(message));
+    });
+  });
 });

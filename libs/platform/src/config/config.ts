@@ -101,6 +101,16 @@ export interface PlatformConfig {
    * last) is the client address (per-address limits of the automation hooks count by it).
    */
   trustProxy: boolean;
+  /**
+   * SHUTDOWN_DRAIN_SECONDS: after SIGTERM the api answers not ready but goes on serving this long,
+   * so the load balancer's health checks take it out before it stops accepting (api only).
+   */
+  shutdownDrainSeconds: number;
+  /**
+   * SHUTDOWN_TIMEOUT_SECONDS: how long work under way (requests, deliveries, tasks) may go on once
+   * a process stops taking new work; what is still running then is cut off (and retried elsewhere).
+   */
+  shutdownTimeoutSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -344,6 +354,25 @@ function parseRateLimitStore(raw: string | undefined): 'postgres' | 'memory' {
   throw new ConfigError(`PUBLIC_API_RATE_LIMIT_STORE must be postgres or memory, got "${raw}"`);
 }
 
+/** A whole number of seconds within [min, max]. */
+function seconds(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number of seconds from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+/**
+ * A load balancer needs a few failed checks to take a host out: production waits that long by
+ * default. Nothing balances a development or test api, so Ctrl-C there stops at once.
+ */
+function shutdownDrainSeconds(env: Env, nodeEnv: NodeEnv): number {
+  return seconds(env, 'SHUTDOWN_DRAIN_SECONDS', nodeEnv === 'production' ? 10 : 0, 0, 300);
+}
+
 function parseGraceDays(env: Env): number {
   const raw = optional(env, 'ACCOUNT_DELETION_GRACE_DAYS');
   if (raw === undefined) return 30;
@@ -448,5 +477,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     accountDeletionGraceDays: parseGraceDays(env),
     smtpUrl: parseSmtpUrl(optional(env, 'SMTP_URL')),
     smtpFrom: parseSmtpFrom(optional(env, 'SMTP_FROM')),
+    shutdownDrainSeconds: shutdownDrainSeconds(env, nodeEnv),
+    shutdownTimeoutSeconds: seconds(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 300),
   };
 }
