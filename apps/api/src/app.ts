@@ -7,6 +7,8 @@ import { compressJson } from './http/compression';
 import { requestContext } from './http/request-context';
 import { strictTransportSecurity } from './http/strict-transport-security';
 import { healthRouter } from './health/health-router';
+import { Readiness } from './health/readiness';
+import { closeConnectionsWhileDraining } from './http/graceful-shutdown';
 import { rpcRouter, type SessionAuthenticator } from './rpc/rpc-router';
 import { cronRouter } from './cron/cron-router';
 import { hooksRouter } from './hooks/hooks-router';
@@ -25,6 +27,8 @@ export interface AppDeps {
   referencePageDir: string;
   /** The built web console, served at `/` after every door; none when absent. */
   consoleDir?: string;
+  /** Whether the process is draining (main.ts's stop); a process that never stops is always ready. */
+  readiness?: Readiness;
 }
 
 function mount(app: Koa, router: Router): void {
@@ -34,7 +38,7 @@ function mount(app: Koa, router: Router): void {
 }
 
 /** The middleware chain and the mounted doors; never listens (main.ts and tests do). */
-export function buildApp({ runtime, authenticateSession, rateLimiter, referencePageDir, consoleDir }: AppDeps): Koa {
+export function buildApp({ runtime, authenticateSession, rateLimiter, referencePageDir, consoleDir, readiness = new Readiness() }: AppDeps): Koa {
   const app = new Koa();
   // Koa's own guess reads NODE_ENV unset as development; the config's rule reads it as production.
   app.env = runtime.config.nodeEnv;
@@ -43,11 +47,12 @@ export function buildApp({ runtime, authenticateSession, rateLimiter, referenceP
   app.proxy = runtime.config.trustProxy;
   app.maxIpsCount = 1;
   app.use(strictTransportSecurity(app));
+  app.use(closeConnectionsWhileDraining(readiness));
   app.use(requestContext(runtime.orm, runtime.logger));
   app.use(errorHandler(runtime.logger));
   app.use(compressJson());
   // Mount order is part of the contract: the public API before the internal interface.
-  mount(app, healthRouter(runtime.orm));
+  mount(app, healthRouter(runtime.orm, readiness));
   app.use(publicApiGate(runtime));
   app.use(publicApiCors(runtime.config.publicApiCorsOrigins));
   mount(app, publicApiRouter(runtime, rateLimiter, authenticateSession));

@@ -1,9 +1,11 @@
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { ConfigError, apiAddress, createLogger, loadConfig, type PlatformConfig } from '@mrp/platform';
-import { createRuntime, runProcessCluster } from '@mrp/runtime';
+import { createRuntime, runProcessCluster, stopTimeoutMs } from '@mrp/runtime';
 import { buildApp } from './app';
 import { devSignInEnabled } from './dev/dev-session-router';
+import { Readiness } from './health/readiness';
+import { drainAndClose } from './http/graceful-shutdown';
 import { createHttpServer } from './http/http-server';
 import { createSessionAuthenticator } from './rpc/session-authenticator';
 import { createRateLimiter } from './public-api/rate-limiter';
@@ -40,11 +42,19 @@ function configOrNothing(): PlatformConfig | undefined {
   }
 }
 
-const workers = configOrNothing()?.apiWorkers ?? 1;
-runProcessCluster('api', workers, () => createLogger({ name: 'api', level: configOrNothing()?.logLevel ?? 'info' }), async () => {
+/** The most a stop takes: the drain, the requests under way, then closing the database. */
+function apiStopTimeoutMs(config: Pick<PlatformConfig, 'shutdownDrainSeconds' | 'shutdownTimeoutSeconds'>): number {
+  return stopTimeoutMs({ drainSeconds: config.shutdownDrainSeconds, shutdownTimeoutSeconds: config.shutdownTimeoutSeconds });
+}
+
+const bootConfig = configOrNothing();
+const workers = bootConfig?.apiWorkers ?? 1;
+const startApi = async () => {
   const config = loadConfig(process.env, { requireSessionAuth: true });
   const runtime = await createRuntime(config, { name: 'api', statementTimeoutMs: config.statementTimeoutMs });
+  const readiness = new Readiness();
   const app = buildApp({
+    readiness,
     runtime,
     authenticateSession: createSessionAuthenticator(config, runtime.dispatcher),
     rateLimiter: createRateLimiter(runtime),
@@ -64,12 +74,19 @@ runProcessCluster('api', workers, () => createLogger({ name: 'api', level: confi
   if (devSignInEnabled(config)) runtime.logger.warn('development sign-in is open at /dev/session: anyone reaching this api can sign in as anyone');
   return {
     logger: runtime.logger,
+    stopTimeoutMs: apiStopTimeoutMs(config),
     async stop() {
-      // Stop accepting, let in-flight requests finish, then release the database.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closed;
+      // Not ready but serving while the load balancer takes this process out, then no new
+      // connection and the requests under way finished; the database last.
+      await drainAndClose(server, readiness, { drainSeconds: config.shutdownDrainSeconds, timeoutSeconds: config.shutdownTimeoutSeconds }, runtime.logger);
       await runtime.close();
     },
   };
-});
+};
+runProcessCluster(
+  'api',
+  workers,
+  () => createLogger({ name: 'api', level: bootConfig?.logLevel ?? 'info' }),
+  startApi,
+  bootConfig ? apiStopTimeoutMs(bootConfig) : undefined,
+);

@@ -4,6 +4,22 @@ import { ConfigError, createLogger, type Logger } from '@mrp/platform';
 interface RunningProcess {
   logger: Logger;
   stop: () => Promise<void>;
+  /** The most `stop` may take before the process exits 1 anyway; 15 s when not said. */
+  stopTimeoutMs?: number;
+}
+
+const DEFAULT_STOP_TIMEOUT_MS = 15_000;
+
+/** Room past the bound on work under way for what comes after it: the job queue, the pool, the LISTEN connection. */
+const CLOSING_MS = 5_000;
+
+/**
+ * The most a stop may take: the api's drain (SHUTDOWN_DRAIN_SECONDS; the other apps pass 0), the
+ * bound on work under way (SHUTDOWN_TIMEOUT_SECONDS), then closing. An orchestrator's kill grace
+ * (Kubernetes' terminationGracePeriodSeconds, compose's stop_grace_period) must be longer.
+ */
+export function stopTimeoutMs({ drainSeconds, shutdownTimeoutSeconds }: { drainSeconds: number; shutdownTimeoutSeconds: number }): number {
+  return (drainSeconds + shutdownTimeoutSeconds) * 1000 + CLOSING_MS;
 }
 
 /** What the launcher (`npm start`) hears from an app over the IPC channel it opened. */
@@ -33,9 +49,25 @@ export function describeStartupFailure(error: unknown): string {
 }
 
 /**
+ * Whether `work` ended within `ms`. Stopping waits for work under way this long at most: what goes
+ * on after that is cut off by what comes next (its jobs run again elsewhere).
+ */
+export async function finishesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Runs an app's main: a configuration error is one clear line on stderr and exit code 1, and so
  * is any other start-up failure; SIGTERM, SIGINT and SIGHUP call `stop` once and exit 0 when it
- * resolves (1 if it throws or hangs). An app started by `npm start` also stops when the launcher
+ * resolves (1 if it throws, or takes longer than its `stopTimeoutMs`). An app started by `npm start` also stops when the launcher
  * goes away, however it died: the IPC channel the launcher opened disconnects.
  * The handlers are in place before start-up begins, so a signal that arrives while the app is
  * still starting stops it cleanly as soon as it is up, instead of killing it mid-way.
@@ -45,14 +77,14 @@ export function runProcess(name: string, start: () => Promise<RunningProcess>): 
   let requestedSignal: string | undefined;
   let stopping = false;
 
-  const shutdown = ({ logger, stop }: RunningProcess, signal: string) => {
+  const shutdown = ({ logger, stop, stopTimeoutMs = DEFAULT_STOP_TIMEOUT_MS }: RunningProcess, signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, `${name} stopping`);
     const forceExit = setTimeout(() => {
-      logger.error(`${name} did not stop within 15 s`);
+      logger.error(`${name} did not stop within ${stopTimeoutMs / 1000} s`);
       process.exit(1);
-    }, 15_000);
+    }, stopTimeoutMs);
     forceExit.unref();
     stop().then(
       () => {
@@ -104,10 +136,17 @@ export function runProcess(name: string, start: () => Promise<RunningProcess>): 
  * `runProcess` for an app that runs as `count` processes sharing its listening port (node:cluster).
  * With one, the process simply runs `start`. With more, this process only supervises: it forks
  * the workers, each of which runs `start` under `runProcess`; it is ready (and tells the
- * launcher) once every worker is, stops them all on a signal, and stops with exit code 1 when a
- * worker dies unasked, so whatever supervises the app sees the failure.
+ * launcher) once every worker is, stops them all on a signal (each within `workerStopTimeoutMs`,
+ * its own bound), and stops with exit code 1 when a worker dies unasked, so whatever supervises
+ * the app sees the failure.
  */
-export function runProcessCluster(name: string, count: number, createLogger: () => Logger, start: () => Promise<RunningProcess>): void {
+export function runProcessCluster(
+  name: string,
+  count: number,
+  createLogger: () => Logger,
+  start: () => Promise<RunningProcess>,
+  workerStopTimeoutMs = DEFAULT_STOP_TIMEOUT_MS,
+): void {
   if (count <= 1 || !cluster.isPrimary) {
     runProcess(name, start);
     return;
@@ -144,6 +183,8 @@ export function runProcessCluster(name: string, count: number, createLogger: () 
     logger.info({ workers: count }, `${name} running ${count} workers`);
     return {
       logger,
+      // Each worker keeps its own bound; the supervisor outlasts them to see them exit.
+      stopTimeoutMs: workerStopTimeoutMs + 2_000,
       async stop() {
         stopping = true;
         for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGTERM');

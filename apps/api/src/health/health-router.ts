@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import type { Orm } from '@mrp/platform';
+import { DomainError, type Orm } from '@mrp/platform';
+import type { Readiness } from './readiness';
 
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
@@ -20,13 +21,27 @@ async function databaseReachable(orm: Orm): Promise<boolean> {
   }
 }
 
-/** Liveness plus a database round trip: 503 tells the orchestrator to stop routing here. */
-export function healthRouter(orm: Orm): Router {
+/**
+ * The checks an orchestrator and a load balancer make:
+ * - `/health`: a database round trip, 503 when it fails (the documented check, kept as it was);
+ * - `/health/live`: the process answers at all, no database (a failing database is no reason to restart it);
+ * - `/health/ready`: route traffic here: 503 in the contract's error shape while the database
+ *   cannot be reached and from the moment the process is asked to stop (it drains).
+ */
+export function healthRouter(orm: Orm, readiness: Readiness): Router {
   const router = new Router();
   router.get('/health', async (ctx) => {
     const ok = await databaseReachable(orm);
     ctx.status = ok ? 200 : 503;
     ctx.body = { status: ok ? 'ok' : 'unavailable', database: ok ? 'ok' : 'unreachable' };
+  });
+  router.get('/health/live', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/health/ready', async (ctx) => {
+    if (readiness.draining) throw new DomainError('service_unavailable', 'This api process is shutting down: send requests to another');
+    if (!(await databaseReachable(orm))) throw new DomainError('service_unavailable', 'The database cannot be reached');
+    ctx.body = { status: 'ok', database: 'ok' };
   });
   return router;
 }
