@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { ConfigError, apiAddress, createLogger, loadConfig, type PlatformConfig } from '@mrp/platform';
-import { createRuntime, runProcessCluster, stopTimeoutMs } from '@mrp/runtime';
+import { closeWithinBound, createRuntime, runProcessCluster, stopTimeoutMs } from '@mrp/runtime';
 import { buildApp } from './app';
 import { devSignInEnabled } from './dev/dev-session-router';
 import { Readiness } from './health/readiness';
@@ -79,7 +79,7 @@ const startApi = async () => {
       // Not ready but serving while the load balancer takes this process out, then no new
       // connection and the requests under way finished; the database last.
       await drainAndClose(server, readiness, { drainSeconds: config.shutdownDrainSeconds, timeoutSeconds: config.shutdownTimeoutSeconds }, runtime.logger);
-      await runtime.close();
+      await closeWithinBound(runtime.close(), runtime.logger);
     },
   };
 };

@@ -25,7 +25,7 @@ async function untilStatus(url: string, status: number, timeoutMs: number): Prom
 }
 
 /** A request whose body is still on its way: it is under way in the api until `finish` sends the rest. */
-function slowRequest(url: string, token: string): { finish(): void; answer: Promise<Answer>; request: ClientRequest } {
+function slowRequest(url: string, token: string): { finish(): void; answer: Promise<Answer>; connected: Promise<void>; request: ClientRequest } {
   const request = httpRequest(url, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': '2' },
@@ -39,8 +39,9 @@ function slowRequest(url: string, token: string): { finish(): void; answer: Prom
     });
     request.on('error', reject);
   });
+  const connected = new Promise<void>((resolve) => request.once('socket', (socket) => socket.once('connect', () => resolve())));
   request.write('{');
-  return { finish: () => request.end('}'), answer, request };
+  return { finish: () => request.end('}'), answer, connected, request };
 }
 
 const SHUTTING_DOWN = { error: { code: 'service_unavailable', message: 'This api process is shutting down: send requests to another', requestId: expect.any(String) } };
@@ -101,7 +102,8 @@ describe('health, readiness and the drain of an api process', () => {
   it('on SIGTERM is not ready at once, serves old and new requests through the drain, finishes one under way after it, and exits 0', async () => {
     const { app, url } = await startApi({ SHUTDOWN_DRAIN_SECONDS: '2' });
     const slow = slowRequest(`${url}/rpc/me.get`, await sessionToken(newHuman('drain')));
-    // The api has the request (its headers logged nothing yet; it waits for the body).
+    // The api has the request (nothing is logged before its answer; it waits for the body).
+    await slow.connected;
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     const signalled = Date.now();
@@ -131,6 +133,7 @@ describe('health, readiness and the drain of an api process', () => {
   it('cuts a request still under way when SHUTDOWN_TIMEOUT_SECONDS runs out, and still exits 0', async () => {
     const { app, url } = await startApi({ SHUTDOWN_DRAIN_SECONDS: '0', SHUTDOWN_TIMEOUT_SECONDS: '1' });
     const slow = slowRequest(`${url}/rpc/me.get`, await sessionToken(newHuman('stuck')));
+    await slow.connected;
     await new Promise((resolve) => setTimeout(resolve, 200));
     const signalled = Date.now();
     app.child.kill('SIGTERM');

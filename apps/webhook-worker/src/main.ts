@@ -1,5 +1,5 @@
 import { loadConfig } from '@mrp/platform';
-import { createRuntime, runProcess } from '@mrp/runtime';
+import { closeWithinBound, createRuntime, finishesWithin, runProcess, stopTimeoutMs } from '@mrp/runtime';
 
 runProcess('webhook-worker', async () => {
   const config = loadConfig();
@@ -15,11 +15,19 @@ runProcess('webhook-worker', async () => {
     throw error;
   }
   runtime.logger.info('webhook-worker started; delivering webhooks');
+  const timeoutMs = config.shutdownTimeoutSeconds * 1000;
   return {
     logger: runtime.logger,
+    stopTimeoutMs: stopTimeoutMs({ drainSeconds: 0, shutdownTimeoutSeconds: config.shutdownTimeoutSeconds }),
     async stop() {
-      await worker.stop();
-      await runtime.close();
+      // No new delivery is taken; those claimed but unsent go back at once; those being sent are
+      // recorded, within the bound. One cut off is sent again once its claim's lease runs out.
+      const deadline = Date.now() + timeoutMs;
+      if (!(await finishesWithin(worker.stop(), timeoutMs))) {
+        runtime.logger.warn({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'webhook deliveries still being sent when SHUTDOWN_TIMEOUT_SECONDS ran out: they are sent again later');
+      }
+      await runtime.jobs.stop(Math.max(0, deadline - Date.now()));
+      await closeWithinBound(runtime.close(), runtime.logger);
     },
   };
 });

@@ -64,6 +64,20 @@ export async function finishesWithin(work: Promise<unknown>, ms: number): Promis
   }
 }
 
+/** Of CLOSING_MS, what closing the runtime may take; the rest is for the job queue's own stop (1 s at least). */
+const RUNTIME_CLOSE_MS = 2_500;
+
+/**
+ * Closes what a process holds (its runtime: the job queue, LISTEN, the pool), once the work under
+ * way has had its time. A connection still held by work that was cut off would keep the pool from
+ * closing: it is left to the exit, and PostgreSQL rolls back its transaction.
+ */
+export async function closeWithinBound(close: Promise<void>, logger: Logger): Promise<void> {
+  if (!(await finishesWithin(close, RUNTIME_CLOSE_MS))) {
+    logger.warn('database connections still in use by work that was cut off: they close with the process');
+  }
+}
+
 /**
  * Runs an app's main: a configuration error is one clear line on stderr and exit code 1, and so
  * is any other start-up failure; SIGTERM, SIGINT and SIGHUP call `stop` once and exit 0 when it
