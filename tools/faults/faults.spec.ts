@@ -8,19 +8,19 @@
  * deliveries arrive within 15 s of their commit, every app recovers by itself, and every line an
  * app prints is a JSON log line. The figures are printed for docs/operations.md, "Faults".
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignJWT } from 'jose';
 import { Client } from 'pg';
 import { createOrm, freePort, migrateToLatest } from '@mrp/platform';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@mrp/platform/dev';
 import { startAppProcess, type AppProcess } from '@mrp/platform/testing';
 import type { DeployedApp } from '@mrp/platform/deploy';
 import { ALL_MODULES } from '@mrp/runtime';
-import { startReceiver, type Receipt } from './receiver';
-import { startWriters, type Write } from './writers';
+import { startReceiver, type Receipt } from '../support/receiver';
+import { seedOrganization } from '../support/seed-organization';
+import { startWriters, type Write } from '../support/writers';
 
 const JWT_SECRET = randomBytes(32).toString('hex');
 const WRITERS = 8;
@@ -116,26 +116,9 @@ describe('the platform under faults', () => {
     // Two delivery workers, as a deployment runs them: when one dies, the other takes its claims over.
     for (const role of ['api', 'webhook-worker 1', 'webhook-worker 2', 'cron-runner']) await start(role);
     const url = `http://127.0.0.1:${apiPort}`;
-    const session = await new SignJWT({ email: `owner-${randomUUID()}@example.com`, name: 'Owner' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(randomUUID())
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(new TextEncoder().encode(JWT_SECRET));
-    const rpc = async <T>(name: string, input: unknown, organizationId?: string): Promise<T> => {
-      const response = await fetch(`${url}/rpc/${name}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${session}`, 'Content-Type': 'application/json', ...(organizationId ? { 'X-Organization-Id': organizationId } : {}) },
-        body: JSON.stringify(input),
-      });
-      const body = (await response.json()) as T;
-      if (response.status !== 200) throw new Error(`${name}: ${response.status} ${JSON.stringify(body)}`);
-      return body;
-    };
-    const organization = await rpc<{ id: string }>('organizations.create', { name: 'Faults' });
-    await rpc('dataModels.create', { key: 'orders', name: 'Orders' }, organization.id);
-    await rpc('webhooks.endpoints.create', { url: receiver.url, subscriptions: ['data-models.record-created'] }, organization.id);
-    const { token } = await rpc<{ token: string }>('apiKeys.create', { name: 'Faults', fullAccess: true }, organization.id);
+    const {
+      tokens: [token],
+    } = await seedOrganization({ apiUrl: url, jwtSecret: JWT_SECRET, name: 'Faults', modelKey: 'orders', receiverUrl: receiver.url, keyCount: 1 });
 
     let phase = 'steady';
     const phaseStarted = new Map<string, number>();

@@ -54,6 +54,11 @@ export interface AppProcessOptions {
   args?: string[];
   /** Its own process group (the group id is its pid), to signal it as a terminal would. */
   detached?: boolean;
+  /**
+   * A command that runs node in its place, keeping its process id (`ip netns exec <name>` runs it
+   * in a network namespace): signals sent to the child still reach node itself.
+   */
+  runUnder?: string[];
 }
 
 /** Apps bundled by this test file: a bundle is built from the sources under test once per file. */
@@ -76,7 +81,8 @@ export function startScriptProcess(script: string, env: Record<string, string>, 
 }
 
 function startProcess(nodeArguments: string[], env: Record<string, string>, options: AppProcessOptions): AppProcess {
-  const child = spawn(process.execPath, nodeArguments, {
+  const [command, ...commandArguments] = [...(options.runUnder ?? []), process.execPath, ...nodeArguments];
+  const child = spawn(command, commandArguments, {
     cwd: WORKSPACE_ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,10 +10,25 @@ export interface Receipt {
   recordId: string | undefined;
 }
 
-/** A webhook receiver on loopback that answers 204 and keeps what each request said. */
-export async function startReceiver(): Promise<{ url: string; receipts: Receipt[]; close(): Promise<void> }> {
+export interface ReceiverOptions {
+  /** The address to listen on: loopback unless given (the fleet's receiver host listens on its own). */
+  host?: string;
+  /** 0 (unless given): a free port. */
+  port?: number;
+}
+
+/**
+ * A webhook receiver that answers 204 to every POST and keeps what each request said. A GET of
+ * `/receipts` answers them all as JSON, for a test whose receiver runs in another process.
+ */
+export async function startReceiver(options: ReceiverOptions = {}): Promise<{ url: string; receipts: Receipt[]; close(): Promise<void> }> {
+  const host = options.host ?? '127.0.0.1';
   const receipts: Receipt[] = [];
   const server: Server = createServer((request, response) => {
+    if (request.method === 'GET' && request.url === '/receipts') {
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(receipts));
+      return;
+    }
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
@@ -29,9 +44,9 @@ export async function startReceiver(): Promise<{ url: string; receipts: Receipt[
       response.writeHead(204).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, () => resolve()));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}/hook`,
     receipts,
     async close() {
       server.closeAllConnections();

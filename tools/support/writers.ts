@@ -15,6 +15,8 @@ export interface WriterFigures {
   byKind: Map<string, number>;
   /** Every answer that was neither 201 nor 503, with its body. */
   unexpected: Array<{ status: number; body: string }>;
+  /** Every answer and failure in the order they came, with when: the error rate of any window. */
+  outcomes: Array<{ at: number; kind: string }>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -24,9 +26,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * that got no answer or a 503 with the same key (as the docs tell a client to) until it lands.
  * `phase()` labels each write with the fault under way when it landed.
  */
-export function startWriters(options: { count: number; url: () => string; token: string; modelKey: string; phase: () => string }) {
-  const figures: WriterFigures = { writes: [], requests: 0, byKind: new Map(), unexpected: [] };
-  const count = (kind: string) => figures.byKind.set(kind, (figures.byKind.get(kind) ?? 0) + 1);
+export function startWriters(options: { count: number; url: () => string; token: string; modelKey: string; phase: () => string; titlePrefix?: string }) {
+  const figures: WriterFigures = { writes: [], requests: 0, byKind: new Map(), unexpected: [], outcomes: [] };
+  const count = (kind: string) => {
+    figures.byKind.set(kind, (figures.byKind.get(kind) ?? 0) + 1);
+    figures.outcomes.push({ at: Date.now(), kind });
+  };
   let running = true;
 
   async function writeOnce(title: string): Promise<void> {
@@ -60,7 +65,7 @@ export function startWriters(options: { count: number; url: () => string; token:
 
   const done = Promise.all(
     Array.from({ length: options.count }, async (_writer, writer) => {
-      for (let n = 0; running; n++) await writeOnce(`writer ${writer} write ${n}`);
+      for (let n = 0; running; n++) await writeOnce(`${options.titlePrefix ?? 'writer'} ${writer} write ${n}`);
     }),
   );
   return {
