@@ -1,8 +1,9 @@
 /**
- * `npm run migrate`: applies the committed migrations of every module to DATABASE_URL
- * (or to the embedded PostgreSQL under .data/ when DATABASE_URL is unset).
+ * `npm run migrate`: applies the committed migrations of every module to DATABASE_URL (to
+ * DATABASE_DIRECT_URL when set: a migration needs PostgreSQL itself, not a pooler), or to the
+ * embedded PostgreSQL under .data/ when DATABASE_URL is unset.
  */
-import { ConfigError, createOrm, loadConfig, migrateToLatest } from '@mrp/platform';
+import { ConfigError, createOrm, directDatabaseUrl, loadConfig, migrateToLatest } from '@mrp/platform';
 import { EmbeddedPostgresError } from '@mrp/platform/dev';
 import { ALL_MODULES, describeStartupFailure } from '@mrp/runtime';
 import { withDatabase } from './local-database';
@@ -17,7 +18,8 @@ export async function migrateDatabase(databaseUrl: string): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const applied = await withDatabase('npm run migrate', loadConfig(), migrateDatabase);
+  const config = loadConfig();
+  const applied = await withDatabase('npm run migrate', { ...config, databaseUrl: directDatabaseUrl(config) }, migrateDatabase);
   console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date');
 }
 

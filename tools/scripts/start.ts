@@ -166,7 +166,8 @@ async function main(): Promise<void> {
     say(`Embedded PostgreSQL on 127.0.0.1:${config.embeddedPostgresPort} (pid ${database.pid}, data in ${shownDir})`);
   }
 
-  const applied = await migrateDatabase(env.DATABASE_URL);
+  // Migrations need PostgreSQL itself, not a pooler in front of it.
+  const applied = await migrateDatabase(config.databaseDirectUrl ?? env.DATABASE_URL);
   say(applied.length ? `Applied ${applied.length} migration(s)` : 'Database schema is up to date');
   if (config.nodeEnv === 'development') {
     await seedDemo(loadConfig(env, { requireSessionAuth: true }));

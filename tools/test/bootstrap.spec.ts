@@ -13,12 +13,12 @@ const OPERATOR = 'ops@acme.example';
 const PRODUCTION_CURSOR_SECRET = 'bootstrap-test-cursor-secret-32-characters';
 
 function bootstrap(database: TestDatabase, args: string[], env: Record<string, string> = {}): AppProcess {
-  return startScriptProcess(BOOTSTRAP, { DATABASE_URL: database.url, NODE_ENV: 'production', CURSOR_SECRET: PRODUCTION_CURSOR_SECRET, AUTH_JWT_SECRET: JWT_SECRET, ...env }, { args });
+  return startScriptProcess(BOOTSTRAP, { ...database.env, NODE_ENV: 'production', CURSOR_SECRET: PRODUCTION_CURSOR_SECRET, AUTH_JWT_SECRET: JWT_SECRET, ...env }, { args });
 }
 
 function startApi(database: TestDatabase, port: number): AppProcess {
   return startAppProcess('api', {
-    DATABASE_URL: database.url,
+    ...database.env,
     NODE_ENV: 'production',
     CURSOR_SECRET: PRODUCTION_CURSOR_SECRET,
     HOST: '127.0.0.1',
@@ -243,7 +243,7 @@ describe('npm run bootstrap', () => {
     it('asks for the identity provider subject when sessions come from AUTH_JWKS_URL', async () => {
       const run = startScriptProcess(
         BOOTSTRAP,
-        { DATABASE_URL: (await createTestDatabase()).url, NODE_ENV: 'production', CURSOR_SECRET: PRODUCTION_CURSOR_SECRET, AUTH_JWKS_URL: 'https://idp.example/jwks' },
+        { ...(await createTestDatabase()).env, NODE_ENV: 'production', CURSOR_SECRET: PRODUCTION_CURSOR_SECRET, AUTH_JWKS_URL: 'https://idp.example/jwks' },
         { args: ['--email', 'a@b.example', '--org', 'Acme'] },
       );
       const { code, stderr } = await run.exited;

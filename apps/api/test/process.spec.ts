@@ -10,7 +10,7 @@ describe('the api process', () => {
   afterAll(() => database.drop());
 
   it('stops start-up on a configuration error with one clear line and exit code 1', async () => {
-    const app = startAppProcess('api', { DATABASE_URL: database.url, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: 'abc' });
+    const app = startAppProcess('api', { ...database.env, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: 'abc' });
     const { code, stderr } = await app.exited;
     expect(code).toBe(1);
     expect(stderr).toBe('api: configuration error: PORT must be an integer from 1 to 65535, got "abc"\n');
@@ -21,7 +21,7 @@ describe('the api process', () => {
     const taken = createServer();
     await new Promise<void>((done) => taken.listen(port, '127.0.0.1', done));
     try {
-      const app = startAppProcess('api', { DATABASE_URL: database.url, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: String(port) });
+      const app = startAppProcess('api', { ...database.env, AUTH_JWT_SECRET: 'x'.repeat(32), PORT: String(port) });
       const { code, stderr } = await app.exited;
       expect(code).toBe(1);
       expect(stderr).toBe(
@@ -33,7 +33,7 @@ describe('the api process', () => {
   });
 
   it('refuses to start without a way to verify sessions', async () => {
-    const app = startAppProcess('api', { DATABASE_URL: database.url });
+    const app = startAppProcess('api', { ...database.env });
     const { code, stderr } = await app.exited;
     expect(code).toBe(1);
     expect(stderr).toBe('api: configuration error: Set AUTH_JWT_SECRET (HS256) or AUTH_JWKS_URL to verify session tokens\n');
@@ -41,7 +41,7 @@ describe('the api process', () => {
 
   it('serves /health and the API reference page with its files, then stops cleanly on SIGTERM with exit code 0', async () => {
     const app = startAppProcess('api', {
-      DATABASE_URL: database.url,
+      ...database.env,
       AUTH_JWT_SECRET: 'x'.repeat(32),
       FEATURE_FLAGS: 'public-api.enabled=true',
       PORT: String(20000 + Math.floor(Math.random() * 20000)),
@@ -64,7 +64,7 @@ describe('the api process', () => {
 
   it('runs API_WORKERS processes on one port, and stops them all on SIGTERM', async () => {
     const app = startAppProcess('api', {
-      DATABASE_URL: database.url,
+      ...database.env,
       AUTH_JWT_SECRET: 'x'.repeat(32),
       PORT: String(20000 + Math.floor(Math.random() * 20000)),
       API_WORKERS: '2',

@@ -34,7 +34,7 @@ describe('scheduleTasks', () => {
   let runtime: Runtime;
   beforeAll(async () => {
     database = await createTestDatabase();
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
+    const config = loadConfig({ NODE_ENV: 'test', ...database.env, LOG_LEVEL: 'silent' });
     runtime = await createRuntime(config, { name: 'cron-test', poolSize: 2 });
   });
   afterAll(async () => {

@@ -9,7 +9,7 @@ describe('the cron-runner process', () => {
 
   it('starts its scheduler with every task and exits 0 on SIGTERM', async () => {
     const runner = startAppProcess('cron-runner', {
-      DATABASE_URL: database.url,
+      ...database.env,
       CRON_SCHEDULE_SEND_CALENDAR_REMINDERS: '*/10 * * * *',
       CRON_SCHEDULE_RETRY_FIELD_INDEXES: 'off',
     });
@@ -23,7 +23,7 @@ describe('the cron-runner process', () => {
   });
 
   it('refuses a CRON_SCHEDULE_* variable naming no task, in one line naming it', async () => {
-    const runner = startAppProcess('cron-runner', { DATABASE_URL: database.url, CRON_SCHEDULE_SEND_REMINDERS: '*/5 * * * *' });
+    const runner = startAppProcess('cron-runner', { ...database.env, CRON_SCHEDULE_SEND_REMINDERS: '*/5 * * * *' });
     const { code, stderr } = await runner.exited;
     expect(code).toBe(1);
     expect(stderr).toMatch(/^cron-runner: configuration error: CRON_SCHEDULE_SEND_REMINDERS names no scheduled task \(known: CRON_SCHEDULE_PROCESS_ACCOUNT_DELETIONS, .*\)\n$/);

@@ -30,8 +30,8 @@ describe('a scheduled slot survives a killed cron-runner', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    locker = new Client({ connectionString: database.url });
-    observer = new Client({ connectionString: database.url });
+    locker = new Client({ connectionString: database.directUrl });
+    observer = new Client({ connectionString: database.directUrl });
     await Promise.all([locker.connect(), observer.connect()]);
   });
   afterAll(async () => {
@@ -61,7 +61,7 @@ describe('a scheduled slot survives a killed cron-runner', () => {
     expect(await waitingOnLock()).toBe(0);
 
     const env: Record<string, string> = {
-      DATABASE_URL: database.url,
+      ...database.env,
       LOG_LEVEL: 'debug',
       // Past the time it takes to see the run stuck and kill it, even on a busy machine: a run
       // past its expiry is given up by pg-boss in its own process too.

@@ -63,7 +63,7 @@ describe('webhook deliveries survive killed processes', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     env = {
-      DATABASE_URL: database.url,
+      ...database.env,
       // Receivers on loopback are allowed only outright in development.
       NODE_ENV: 'development',
       AUTH_JWT_SECRET: JWT_SECRET,
@@ -136,7 +136,7 @@ describe('webhook deliveries survive killed processes', () => {
       await first.exited;
       receiver.state.hang = false;
       // The dead worker renews its claim no more: it is free within one lease (10 s) of its last heartbeat.
-      const held = new Client({ connectionString: database.url });
+      const held = new Client({ connectionString: database.directUrl });
       await held.connect();
       try {
         // Only this test's delivery: the previous test's worker may have died before recording its success.
@@ -160,7 +160,7 @@ describe('webhook deliveries survive killed processes', () => {
       // The attempt the dead worker never recorded still counts: the number goes on rising.
       expect([lost.headers['webhook-attempt'], redelivered.headers['webhook-attempt']]).toEqual(['1', '2']);
 
-      const client = new Client({ connectionString: database.url });
+      const client = new Client({ connectionString: database.directUrl });
       await client.connect();
       try {
         const deadline = Date.now() + 10_000;

@@ -9,9 +9,9 @@ describe('the webhook-worker process', () => {
   afterAll(() => database.drop());
 
   it('listens for due deliveries, and exits 0 on SIGTERM', async () => {
-    const worker = startAppProcess('webhook-worker', { DATABASE_URL: database.url });
+    const worker = startAppProcess('webhook-worker', { ...database.env });
     await worker.waitForLine(/webhook-worker started/);
-    const client = new Client({ connectionString: database.url });
+    const client = new Client({ connectionString: database.directUrl });
     await client.connect();
     try {
       const { rows } = await client.query<{ listeners: number }>(
@@ -28,7 +28,7 @@ describe('the webhook-worker process', () => {
 
   it('loads a secret resolver written in TypeScript, although it runs as a JavaScript bundle', async () => {
     const worker = startAppProcess('webhook-worker', {
-      DATABASE_URL: database.url,
+      ...database.env,
       WEBHOOK_SECRET_RESOLVER: './apps/webhook-worker/test/support/typescript-secret-resolver.ts',
     });
     await worker.waitForLine(/webhook-worker started/);

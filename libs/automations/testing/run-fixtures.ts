@@ -20,7 +20,7 @@ export async function createRunTestBed(): Promise<RunTestBed> {
   const db = await createTestOrm([platformModule, authzModule, automationsModule]);
   const em = () => db.orm.em.fork() as EntityManager;
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => em().execute<T[]>(text, params);
-  const jobs = createJobQueue({ orm: db.orm, databaseUrl: db.database.url, logger: silentLogger });
+  const jobs = createJobQueue({ orm: db.orm, listenUrl: db.database.directUrl, logger: silentLogger });
   const owner = 'usr_run_bounds_owner';
   await sql(`INSERT INTO users (id, email, kind, display_name) VALUES (?, 'owner@example.test', 'HUMAN', 'Owner')`, [owner]);
   return {

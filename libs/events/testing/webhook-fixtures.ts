@@ -89,7 +89,7 @@ export async function createWebhookTestBed(
   procedures: readonly AnyProcedure[] | ((jobs: JobQueue) => readonly AnyProcedure[]),
 ): Promise<WebhookTestBed> {
   const db = await createTestOrm([platformModule, eventsModule]);
-  const jobs = createJobQueue({ orm: db.orm, databaseUrl: db.database.url, logger: silentLogger });
+  const jobs = createJobQueue({ orm: db.orm, listenUrl: db.database.directUrl, logger: silentLogger });
   const registry = new ProcedureRegistry(typeof procedures === 'function' ? procedures(jobs) : procedures);
   const listeners: Client[] = [];
   const em = () => db.orm.em.fork() as EntityManager;
@@ -190,7 +190,7 @@ export async function createWebhookTestBed(
     member: (organizationId) => testPrincipal({ userId: `member-${organizationId}`, organizationId, permissions: new Set(['records.read']) }),
     platformAdmin: () => testPrincipal({ userId: 'platform-admin', email: 'ops@example.com', isPlatformAdmin: true }),
     async listenForWakeUp() {
-      const client = new Client({ connectionString: db.database.url });
+      const client = new Client({ connectionString: db.database.directUrl });
       listeners.push(client);
       await client.connect();
       const woken = new Promise<string>((resolve) => client.once('notification', (message) => resolve(message.payload ?? '')));
@@ -198,7 +198,7 @@ export async function createWebhookTestBed(
       return { woken };
     },
     async listenForRouteAnnouncement() {
-      const client = new Client({ connectionString: db.database.url });
+      const client = new Client({ connectionString: db.database.directUrl });
       listeners.push(client);
       await client.connect();
       const received: string[] = [];

@@ -54,7 +54,7 @@ export async function createNotificationsHarness(
   { sendEmail }: NotificationsHarnessOptions = {},
 ): Promise<NotificationsHarness> {
   const db = await createTestOrm([platformModule, authzModule, notificationsModule]);
-  const jobs = createJobQueue({ orm: db.orm, databaseUrl: db.database.url, logger: silentLogger });
+  const jobs = createJobQueue({ orm: db.orm, listenUrl: db.database.directUrl, logger: silentLogger });
   const notifier = createNotifier({ platformAdminEmails: new Set([OPERATOR_EMAIL]), emailJobs: sendEmail ? jobs : undefined });
   const flags = new FeatureFlagStore(db.orm, {}, 0);
   const registry = new ProcedureRegistry([

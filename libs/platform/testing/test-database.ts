@@ -12,9 +12,13 @@ import { freePort } from '../src/net/free-port';
  * Test databases: one PostgreSQL server per Jest run (embedded unless DATABASE_URL is set),
  * one migrated template database per run, and one database per test file cloned from it
  * (`CREATE DATABASE ... TEMPLATE`), so files run in parallel without sharing rows.
+ * With DATABASE_POOLER=transaction, DATABASE_URL is a transaction pooler in front of
+ * DATABASE_DIRECT_URL: databases are made on PostgreSQL itself, and what the tests run goes
+ * through the pooler, as a deployment behind one would.
  */
 
 const ADMIN_URL_ENV = 'TEST_DB_ADMIN_URL';
+const POOLER_URL_ENV = 'TEST_DB_POOLER_URL';
 const TEMPLATE_ENV = 'TEST_DB_TEMPLATE';
 const RUN_ENV = 'TEST_DB_RUN_ID';
 
@@ -41,7 +45,11 @@ async function withAdminClient<T>(adminUrl: string, work: (client: Client) => Pr
 
 /** Jest globalSetup: start the server and build the migrated template database. */
 export async function setupTestDatabaseServer(modules: readonly PlatformModule[]): Promise<void> {
-  let adminUrl = process.env.DATABASE_URL;
+  const pooled = process.env.DATABASE_POOLER === 'transaction';
+  if (pooled && !(process.env.DATABASE_URL && process.env.DATABASE_DIRECT_URL)) {
+    throw new Error('DATABASE_POOLER=transaction needs DATABASE_URL (the pooler) and DATABASE_DIRECT_URL (PostgreSQL itself)');
+  }
+  let adminUrl = pooled ? process.env.DATABASE_DIRECT_URL : process.env.DATABASE_URL;
   if (!adminUrl) {
     // A folder of ours holds the data folder and its password; open to the postgres user (as root).
     const home = mkdtempSync(join(tmpdir(), 'mrp-test-pg-'));
@@ -67,6 +75,7 @@ export async function setupTestDatabaseServer(modules: readonly PlatformModule[]
     await orm.close(true);
   }
   process.env[ADMIN_URL_ENV] = adminUrl;
+  if (pooled) process.env[POOLER_URL_ENV] = process.env.DATABASE_URL;
   process.env[TEMPLATE_ENV] = template;
   process.env[RUN_ENV] = runId;
 }
@@ -87,8 +96,22 @@ export async function teardownTestDatabaseServer(): Promise<void> {
   await serverState.__testDatabaseServer?.stop?.();
 }
 
+/** What an app is configured with to use a test database (an app process's environment, or loadConfig's). */
+export interface TestDatabaseEnv {
+  DATABASE_URL: string;
+  DATABASE_POOLER: 'none' | 'transaction';
+  DATABASE_DIRECT_URL: string;
+}
+
 export interface TestDatabase {
+  /** What the apps connect to: the pooler when the run has one, else PostgreSQL itself. */
   url: string;
+  /** PostgreSQL itself: for a test's own session work (LISTEN, pg_stat_activity, session settings). */
+  directUrl: string;
+  /** `DATABASE_URL`, `DATABASE_POOLER` and `DATABASE_DIRECT_URL` for this database (all three: an inherited one never leaks in). */
+  env: TestDatabaseEnv;
+  /** The ORM options that match `env`. */
+  ormOptions: Pick<CreateOrmOptions, 'databaseUrl' | 'pooler' | 'directUrl'>;
   adminUrl: string;
   drop(): Promise<void>;
 }
@@ -114,8 +137,15 @@ async function createDatabase(content: 'migrated' | 'empty'): Promise<TestDataba
   const name = `t_${runId}_${randomBytes(6).toString('hex')}`;
   const createSql = content === 'migrated' ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`;
   await withAdminClient(adminUrl, (client) => client.query(createSql));
+  const poolerUrl = process.env[POOLER_URL_ENV];
+  const directUrl = databaseUrl(adminUrl, name);
+  const url = poolerUrl ? databaseUrl(poolerUrl, name) : directUrl;
+  const pooler = poolerUrl ? 'transaction' : 'none';
   return {
-    url: databaseUrl(adminUrl, name),
+    url,
+    directUrl,
+    env: { DATABASE_URL: url, DATABASE_POOLER: pooler, DATABASE_DIRECT_URL: directUrl },
+    ormOptions: { databaseUrl: url, pooler, directUrl },
     adminUrl,
     drop: () => withAdminClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
@@ -130,7 +160,7 @@ export interface TestOrm {
 /** `options` as createOrm's (a statement timeout, a pool size...); a pool of 5 unless given. */
 export async function createTestOrm(modules: readonly PlatformModule[], options: Partial<Omit<CreateOrmOptions, 'databaseUrl' | 'modules'>> = {}): Promise<TestOrm> {
   const database = await createTestDatabase();
-  const orm = await createOrm({ databaseUrl: database.url, modules, poolSize: 5, ...options });
+  const orm = await createOrm({ ...database.ormOptions, modules, poolSize: 5, ...options });
   return {
     orm,
     database,

@@ -692,7 +692,7 @@ describe('event emission', () => {
     runtime = await createRuntime(
       loadConfig({
         NODE_ENV: 'test',
-        DATABASE_URL: database.url,
+        ...database.env,
         PLATFORM_ADMIN_EMAILS: PLATFORM_ADMIN,
         FEATURE_FLAGS: 'public-api.service-accounts=true',
         SMTP_URL: `smtp://127.0.0.1:${refusingSmtpPort}`,

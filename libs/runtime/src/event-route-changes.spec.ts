@@ -14,8 +14,8 @@ describe('route-change announcements', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    writer = new Client({ connectionString: database.url });
-    listener = new Client({ connectionString: database.url });
+    writer = new Client({ connectionString: database.directUrl });
+    listener = new Client({ connectionString: database.directUrl });
     await writer.connect();
     await listener.connect();
     listener.on('notification', (message: Notification) => {

@@ -31,7 +31,7 @@ describe('migration order between libs', () => {
     'migrates %s on an empty database with only the modules it declares',
     async (_name, module) => {
       const database = await createEmptyTestDatabase();
-      const orm = await createOrm({ databaseUrl: database.url, modules: withRequirements(module), poolSize: 1 });
+      const orm = await createOrm({ databaseUrl: database.directUrl, modules: withRequirements(module), poolSize: 1 });
       try {
         const applied = await migrateToLatest(orm);
         expect(applied).toEqual(expect.arrayContaining(module.migrations.map((migration) => migration.name)));

@@ -110,7 +110,7 @@ describe('the plans of prepared statements', () => {
     let client: Client;
     beforeAll(async () => {
       database = await createTestDatabase();
-      client = await fillDatabase(database.url);
+      client = await fillDatabase(database.directUrl);
     }, 120_000);
     afterAll(async () => {
       await client?.end();

@@ -32,7 +32,7 @@ describe('createRuntime', () => {
   let runtime: Runtime;
   beforeAll(async () => {
     database = await createTestDatabase();
-    runtime = await createRuntime(loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url }), { name: 'runtime-test', poolSize: 2 });
+    runtime = await createRuntime(loadConfig({ NODE_ENV: 'test', ...database.env }), { name: 'runtime-test', poolSize: 2 });
   });
   afterAll(async () => {
     await runtime.close();

@@ -6,6 +6,7 @@ import {
   OrganizationShare,
   createOrm,
   createJobQueue,
+  directDatabaseUrl,
   type EventDispatcher,
   type JobQueue,
   type InvocationDeps,
@@ -77,8 +78,12 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const secretResolver =
     options.webhooks?.secretResolver ?? (config.webhookSecretResolverModule ? await loadSecretResolver(config.webhookSecretResolverModule) : undefined);
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  // LISTEN needs a session of its own: PostgreSQL itself, never a transaction pooler.
+  const sessionUrl = directDatabaseUrl(config) as string;
   const orm = await createOrm({
     databaseUrl: config.databaseUrl,
+    pooler: config.databasePooler,
+    directUrl: sessionUrl,
     modules: ALL_MODULES,
     poolSize,
     statementTimeoutMs: options.statementTimeoutMs,
@@ -95,7 +100,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const emailSender = config.smtpUrl ? createSmtpSender({ smtpUrl: config.smtpUrl, from: config.smtpFrom }) : undefined;
   const jobs = createJobQueue({
     orm,
-    databaseUrl: config.databaseUrl,
+    listenUrl: sessionUrl,
     logger,
     timekeeping: options.timekeeping ?? false,
     maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds,
@@ -114,7 +119,7 @@ export async function createRuntime(config: PlatformConfig, options: CreateRunti
   const dispatcher = createEventDispatcher(bus, [webhooks.outbox, automations.outbox], [views.deriver]);
   // Until it listens, the outboxes look their routes up on every event; it keeps them in memory after.
   const routeChanges = await listenForRouteChanges({
-    databaseUrl: config.databaseUrl,
+    databaseUrl: sessionUrl,
     logger,
     caches: [webhooks.outbox.routes, automations.outbox.routes, views.routes] as ReadonlyArray<RouteCache<unknown>>,
   }).catch(async (error: unknown) => {

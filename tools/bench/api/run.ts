@@ -27,6 +27,7 @@ import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { writeSection } from '../shared/markdown-section';
 import { cpuSince, postgresCpu, treeCpu } from '../shared/process-cpu';
+import { startPgBouncer, type PgBouncer } from '../shared/pgbouncer';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '../shared/throwaway-database';
 import { MODEL_KEY, sampleData, seedDatabase, type Seeded } from './seed';
 import { apiEnvironment, startApiProcess, startFloorProcess, startOtherApiProcess, type ServerProcess } from './server-process';
@@ -62,6 +63,12 @@ const OTHER_APIS = (process.env.BENCH_OTHER_APIS ?? '')
     if (!label || !bundle) throw new Error(`BENCH_OTHER_APIS entries are label=path, got "${entry}"`);
     return { label: `api (${label.trim()})`, bundle: bundle.trim() };
   });
+/**
+ * BENCH_PGBOUNCER=1: one more contender, the api with one worker behind PgBouncer in transaction
+ * mode (DATABASE_POOLER=transaction) in front of the same database, pool as large as the api's.
+ * Printed against the api straight on PostgreSQL, never written to the docs.
+ */
+const BEHIND_PGBOUNCER = process.env.BENCH_PGBOUNCER === '1';
 const KEYS = 16;
 const POOL_SIZE = 10;
 /** Against the floor with the bucket (GET, POST), or the api's own plain request (the extras: ETags and retries, compression). */
@@ -313,6 +320,7 @@ async function main(): Promise<void> {
   console.log('Preparing and seeding a throwaway database...');
   const database = await createThrowawayDatabase();
   const started: ServerProcess[] = [];
+  let pgbouncer: PgBouncer | undefined;
   const startServer = async (promise: Promise<ServerProcess>) => {
     const server = await promise;
     started.push(server);
@@ -327,6 +335,11 @@ async function main(): Promise<void> {
     const api = await startServer(startApiProcess(API, { ...environment, API_WORKERS: '1' }, (process.env.BENCH_API_NODE_OPTIONS ?? '').split(' ').filter(Boolean)));
     const apiTwo = await startServer(startApiProcess('api, 2 workers', { ...environment, API_WORKERS: '2' }));
     const others: Contender[] = [];
+    if (BEHIND_PGBOUNCER) {
+      pgbouncer = await startPgBouncer(database.url, POOL_SIZE);
+      const pooled = { ...apiEnvironment(pgbouncer.url), DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: database.url, API_WORKERS: '1' };
+      others.push({ label: 'api (behind PgBouncer)', server: await startServer(startApiProcess('api (behind PgBouncer)', pooled)), keys: 'keys' });
+    }
     for (const other of OTHER_APIS) {
       others.push({ label: other.label, server: await startServer(startOtherApiProcess(other.label, other.bundle, { ...environment, API_WORKERS: '1' })), keys: 'keys' });
     }
@@ -388,6 +401,7 @@ async function main(): Promise<void> {
     console.log(`\nWrote the "API" section of ${docs}`);
   } finally {
     for (const server of started.reverse()) await server.stop();
+    await pgbouncer?.stop();
     await database.drop();
   }
 }

@@ -270,7 +270,7 @@ describe('record export over /api/v1', () => {
     });
 
     it('stops reading when the client goes away mid-export: the running statement is cancelled and the pool stays healthy', async () => {
-      const locker = new Client({ connectionString: api.database.url });
+      const locker = new Client({ connectionString: api.database.directUrl });
       await locker.connect();
       const blockedPages = () =>
         queryDatabase<{ pid: number }>(api, "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM records r%'");

@@ -71,7 +71,7 @@ describe('/api/v1 key secrecy', () => {
       expect.arrayContaining(['"public"."api_keys"', '"public"."users"', '"public"."records"', '"public"."rate_limit_buckets"']),
     );
 
-    const client = new Client({ connectionString: api.database.url });
+    const client = new Client({ connectionString: api.database.directUrl });
     await client.connect();
     try {
       /** Every column holding `needle`, as schema.table.column; each column is read as text, whatever its type. */

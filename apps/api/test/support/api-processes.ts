@@ -14,7 +14,7 @@ export interface ApiProcess {
 export async function startApiProcess(database: TestDatabase, started: ApiProcess[], env: Record<string, string> = {}): Promise<ApiProcess> {
   const port = await freePort();
   const app = startAppProcess('api', {
-    DATABASE_URL: database.url,
+    ...database.env,
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
     PORT: String(port),
     LOG_LEVEL: 'info',

@@ -132,7 +132,7 @@ export function publicApi(api: TestApi, token: string | undefined): PublicApiCli
 
 /** Runs SQL on the api's database directly (as an operator or a test inspecting state would). */
 export async function queryDatabase<Row extends Record<string, unknown>>(api: TestApi, text: string, params: unknown[] = []): Promise<Row[]> {
-  const client = new Client({ connectionString: api.database.url });
+  const client = new Client({ connectionString: api.database.directUrl });
   await client.connect();
   try {
     return (await client.query<Row>(text, params)).rows;

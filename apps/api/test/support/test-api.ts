@@ -60,7 +60,7 @@ export async function startTestApi(
   const config = loadConfig(
     {
       NODE_ENV: 'test',
-      DATABASE_URL: database.url,
+      ...database.env,
       AUTH_JWT_SECRET: TEST_JWT_SECRET,
       PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL,
       CRON_SECRET: 'cron-secret-for-tests-0123456789',

@@ -34,7 +34,7 @@ export async function startConsoleApi(env: Record<string, string> = {}, { worker
   const shared = {
     NODE_ENV: 'development',
     LOG_LEVEL: 'info',
-    DATABASE_URL: database.url,
+    ...database.env,
     AUTH_JWT_SECRET: 'console-e2e-secret-long-enough-for-hs256',
     CRON_SECRET: 'console-e2e-cron-secret-0123456789',
     PLATFORM_ADMIN_EMAILS: E2E_ADMIN_EMAIL,

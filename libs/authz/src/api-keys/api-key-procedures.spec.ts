@@ -175,7 +175,7 @@ describe('apiKeys.* procedures', () => {
   it('of two concurrent revokes, the second keeps the time the first one set', async () => {
     const created = await call<CreatedApiKey>('apiKeys.create', member, { name: 'revoked twice', fullAccess: true });
     const firstRevokedAt = '2024-01-02T03:04:05.000Z';
-    const first = await holdTransaction(db.database.url);
+    const first = await holdTransaction(db.database.directUrl);
     try {
       await first.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2', [firstRevokedAt, created.id]);
       const second = settle(call<ApiKeyView>('apiKeys.revoke', member, { id: created.id }));
@@ -218,7 +218,7 @@ describe('apiKeys.* procedures', () => {
       const owner = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['member']), org.id);
       await seedKeys(owner, MAX_ACTIVE_API_KEYS_PER_OWNER - 1);
       // Holds the first creation at its INSERT (the foreign-key check on the owner), after it counted.
-      const blocker = await holdTransaction(db.database.url);
+      const blocker = await holdTransaction(db.database.directUrl);
       let first: Promise<{ value?: CreatedApiKey; error?: unknown }> | undefined;
       let second: Promise<{ value?: CreatedApiKey; error?: unknown }> | undefined;
       try {
@@ -248,7 +248,7 @@ describe('apiKeys.* procedures', () => {
     it('a key created while the member is being removed is revoked by the removal', async () => {
       const leaving = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['member']), org.id);
       // Holds the key's INSERT at its foreign-key check on the owner, after apiKeys.create locked the membership.
-      const blocker = await holdTransaction(db.database.url);
+      const blocker = await holdTransaction(db.database.directUrl);
       let creation: Promise<{ value?: CreatedApiKey; error?: unknown }> | undefined;
       let removal: Promise<{ value?: unknown; error?: unknown }> | undefined;
       try {
@@ -271,7 +271,7 @@ describe('apiKeys.* procedures', () => {
       const leaving = await sessionPrincipal(db.orm, await seedMember(db.orm, org, ['member']), org.id);
       const existing = await call<CreatedApiKey>('apiKeys.create', leaving, { name: 'old', fullAccess: true });
       // Holds the removal at its revoke, after it deleted the membership.
-      const blocker = await holdTransaction(db.database.url);
+      const blocker = await holdTransaction(db.database.directUrl);
       let removal: Promise<{ value?: unknown; error?: unknown }> | undefined;
       let creation: Promise<{ value?: CreatedApiKey; error?: unknown }> | undefined;
       try {

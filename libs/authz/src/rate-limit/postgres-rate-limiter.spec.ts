@@ -57,7 +57,7 @@ describe('PostgresRateLimiter', () => {
     let second: Orm;
     let pool: Pool;
     beforeAll(async () => {
-      second = await createOrm({ databaseUrl: db.database.url, modules: [platformModule, authzModule], poolSize: 8 });
+      second = await createOrm({ ...db.database.ormOptions, modules: [platformModule, authzModule], poolSize: 8 });
       pool = new Pool({ connectionString: db.database.url, max: 8 });
     });
     afterAll(async () => {

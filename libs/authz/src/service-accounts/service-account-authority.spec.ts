@@ -210,7 +210,7 @@ describe('service-account authority', () => {
       const account = await createAccount(admin, ['read-only']);
       const existing = await createKey(admin, account.id);
       // Holds the deletion at its revoke, after it deleted the membership.
-      const blocker = await holdTransaction(db.database.url);
+      const blocker = await holdTransaction(db.database.directUrl);
       let deletion: Promise<{ value?: unknown; error?: unknown }> | undefined;
       let creation: Promise<{ value?: CreatedApiKey; error?: unknown }> | undefined;
       try {

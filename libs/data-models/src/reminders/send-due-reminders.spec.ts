@@ -143,7 +143,7 @@ describe('dataModels.reminders.sendDue', () => {
   it('returns at once while another run is under way, and leaves the work to it', async () => {
     const cleo = await newUser({ roles: ['member'] });
     await dueMeeting(cleo);
-    const other = new Client({ connectionString: env.db.database.url });
+    const other = new Client({ connectionString: env.db.database.directUrl });
     await other.connect();
     try {
       await other.query(`SELECT pg_advisory_lock(hashtext('data-models.calendar-reminders'), 0)`);

@@ -10,7 +10,7 @@ describe('the migration that makes webhook deliveries jobs', () => {
   let orm: Orm;
   beforeAll(async () => {
     database = await createEmptyTestDatabase();
-    orm = await createOrm({ databaseUrl: database.url, modules: [platformModule, eventsModule], poolSize: 2 });
+    orm = await createOrm({ databaseUrl: database.directUrl, modules: [platformModule, eventsModule], poolSize: 2 });
   });
   afterAll(async () => {
     await orm.close(true);
@@ -56,7 +56,7 @@ describe('the migration that makes webhook deliveries jobs', () => {
     const [{ q: again }] = await sql<{ q: number }>('SELECT delivery_queue AS q FROM webhook_endpoints WHERE id = ?', [await endpoint(first)]);
     expect(again).toBe(queues.get(firstA));
 
-    const jobs = createJobQueue({ orm, databaseUrl: database.url, logger: silentLogger });
+    const jobs = createJobQueue({ orm, listenUrl: database.directUrl, logger: silentLogger });
     try {
       const fetched = async (endpointId: string) =>
         (await jobs.fetch<{ deliveryId: string }>(`webhook.deliver.${queues.get(endpointId)}`, 10)).map((job) => job.data.deliveryId);

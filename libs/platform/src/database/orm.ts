@@ -1,6 +1,7 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { DirectPgDriver, SESSION_STATEMENT_TIMEOUT } from './driver/direct-pg-driver';
+import { DirectPgDriver, SESSION_STATEMENT_TIMEOUT, TRANSACTION_POOLER, type TransactionPoolerSettings } from './driver/direct-pg-driver';
+import type { DatabasePooler } from '../config/config';
 import { collectMigrations, type PlatformModule } from './migration-order';
 import { createLogger, type Logger } from '../logging/logger';
 import { knexLog } from './pool-log';
@@ -24,6 +25,13 @@ export interface CreateOrmOptions {
   sessionStatementTimeoutMs?: number;
   /** How long a statement waits for a pooled connection before it fails (knex's default: 60 s). */
   acquireTimeoutMs?: number;
+  /**
+   * `transaction`: databaseUrl leads to a transaction pooler (PgBouncer in transaction mode): no
+   * named statements, the statement limit set in each transaction, sessions on `directUrl`.
+   */
+  pooler?: DatabasePooler;
+  /** PostgreSQL itself, for what needs a session (`withSession`); required with a pooler. */
+  directUrl?: string;
   debug?: boolean;
   /** Where the pool's own messages go (as the `database` component); a JSON logger of warnings when omitted. */
   logger?: Logger;
@@ -36,9 +44,15 @@ export function ormOptions({
   statementTimeoutMs,
   sessionStatementTimeoutMs,
   acquireTimeoutMs,
+  pooler = 'none',
+  directUrl,
   debug = false,
   logger,
 }: CreateOrmOptions): Options {
+  if (pooler === 'transaction' && !directUrl) throw new Error('A transaction pooler needs the direct URL of PostgreSQL for sessions');
+  // A pooler forwards no statement_timeout startup parameter: the driver sets it in each transaction.
+  const transactionPooler: TransactionPoolerSettings | undefined = pooler === 'transaction' ? { statementTimeoutMs, directUrl: directUrl as string } : undefined;
+  const startupTimeoutMs = transactionPooler ? undefined : statementTimeoutMs;
   return {
     // Raw SQL and transactions straight on `pg` (see DirectPgConnection); everything else is MikroORM's own.
     driver: DirectPgDriver,
@@ -61,7 +75,8 @@ export function ormOptions({
     pool: { min: 0, max: poolSize },
     driverOptions: {
       log: knexLog(logger ?? createLogger({ name: 'database', level: 'warn' })),
-      ...(statementTimeoutMs === undefined ? {} : { connection: { statement_timeout: statementTimeoutMs } }),
+      ...(startupTimeoutMs === undefined ? {} : { connection: { statement_timeout: startupTimeoutMs } }),
+      ...(transactionPooler ? { [TRANSACTION_POOLER]: transactionPooler } : {}),
       ...(acquireTimeoutMs === undefined ? {} : { acquireConnectionTimeout: acquireTimeoutMs }),
       ...(sessionStatementTimeoutMs === undefined ? {} : { [SESSION_STATEMENT_TIMEOUT]: sessionStatementTimeoutMs }),
     },

@@ -1,5 +1,6 @@
 import type { EntityManager, LoggingOptions } from '@mikro-orm/postgresql';
-import { createTestOrm, type TestOrm } from '@mrp/platform/testing';
+import { Client } from 'pg';
+import { createTestOrm, databaseUrl, type TestOrm } from '@mrp/platform/testing';
 import { platformModule } from '../platform-module';
 import { cancelStatements, forgetCancelledStatements } from './cancel-statements';
 import { databaseFailure } from './database-failures';
@@ -105,7 +106,23 @@ describe('statement limits', () => {
       for (let attempt = 0; attempt < 100 && (await sleeping()) === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await sleeping()).toBe(1);
     };
-    const backends = async (): Promise<number> => {
+    /**
+     * The connections the process holds: PostgreSQL's backends of the database when the process
+     * connects to it directly; behind PgBouncer, which keeps server connections of its own, its
+     * clients of the database (its admin console's SHOW CLIENTS).
+     */
+    const connections = async (): Promise<number> => {
+      if (db.database.env.DATABASE_POOLER === 'transaction') {
+        const name = new URL(db.database.url).pathname.slice(1);
+        const admin = new Client({ connectionString: databaseUrl(db.database.url, 'pgbouncer') });
+        await admin.connect();
+        try {
+          const { rows } = await admin.query<{ database: string }>('SHOW CLIENTS');
+          return rows.filter((row) => row.database === name).length;
+        } finally {
+          await admin.end();
+        }
+      }
       const rows = await db.orm.em.fork().execute<Array<{ count: string }>>('SELECT count(*) AS count FROM pg_stat_activity WHERE datname = current_database()');
       return Number(rows[0].count);
     };
@@ -171,12 +188,12 @@ describe('statement limits', () => {
       const em = db.orm.em.fork();
       const running = failureOf(em.execute('SELECT pg_sleep(30)', [], 'all', ownedBy(em)));
       await untilSleeping();
-      const before = await backends();
+      const before = await connections();
       cancelStatements(em);
       await running;
       forgetCancelledStatements(em);
-      for (let attempt = 0; attempt < 50 && (await backends()) >= before; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(await backends()).toBeLessThan(before);
+      for (let attempt = 0; attempt < 50 && (await connections()) >= before; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await connections()).toBeLessThan(before);
       const answers = await Promise.all(Array.from({ length: 8 }, () => db.orm.em.fork().execute<Array<{ one: number }>>('SELECT 1 AS one')));
       expect(answers.flat()).toHaveLength(8);
     });

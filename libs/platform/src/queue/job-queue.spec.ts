@@ -22,7 +22,7 @@ describe('job queue', () => {
     } finally {
       await boss.stop({ graceful: false, wait: true });
     }
-    jobs = createJobQueue({ orm: db.orm, databaseUrl: db.database.url, logger: silentLogger });
+    jobs = createJobQueue({ orm: db.orm, listenUrl: db.database.directUrl, logger: silentLogger });
   });
   afterAll(async () => {
     await jobs.stop();

@@ -149,8 +149,8 @@ const ANNOUNCE_INTERVAL_MS = 10;
 
 export interface JobQueueOptions {
   orm: Orm;
-  /** For the LISTEN connection that wakes workers. */
-  databaseUrl: string;
+  /** For the LISTEN connection that wakes workers: PostgreSQL itself (a transaction pooler keeps no LISTEN). */
+  listenUrl: string;
   logger: Logger;
   /** This process turns schedule slots into jobs (the cron-runner). */
   timekeeping?: boolean;
@@ -257,7 +257,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   const listen = async () => {
     if (listener || (registrations.length === 0 && dueListeners.size === 0)) return;
     listener = await listenOnChannel({
-      databaseUrl: options.databaseUrl,
+      databaseUrl: options.listenUrl,
       channel: JOBS_DUE_CHANNEL,
       purpose: 'job queue',
       logger,

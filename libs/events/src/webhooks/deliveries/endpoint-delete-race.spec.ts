@@ -47,7 +47,7 @@ describe('deleting endpoints while the worker records attempts to them', () => {
     const doomed = await bed.endpoint(organization);
     const other = await bed.endpoint(organization);
     const batch = [await bed.delivery({ endpointId: doomed }), await bed.delivery({ endpointId: other })];
-    const deleting = new Client({ connectionString: bed.db.database.url });
+    const deleting = new Client({ connectionString: bed.db.database.directUrl });
     await deleting.connect();
     try {
       await deleting.query('BEGIN');

@@ -62,7 +62,7 @@ describe('the webhook outbox with routes kept in memory', () => {
       webhookDeliveryStatements(noMembers),
       60,
     );
-    listener = await listenForRouteChanges({ databaseUrl: bed.db.database.url, logger: silentLogger, caches: [outbox.routes] });
+    listener = await listenForRouteChanges({ databaseUrl: bed.db.database.directUrl, logger: silentLogger, caches: [outbox.routes] });
   });
   afterAll(async () => {
     await listener.close();

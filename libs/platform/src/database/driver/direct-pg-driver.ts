@@ -14,15 +14,17 @@ import {
   type Transaction,
   type TransactionEventBroadcaster,
 } from '@mikro-orm/postgresql';
-import { types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
+import { Client, types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
 import { pgBindValue, toParameterized } from './parameterized-sql';
 import { RowHandlerError, type RowHandler } from './statement';
+import { PipelineError, sendPipeline } from './pipeline';
 import {
   PinnedSavepoint,
   PinnedTransaction,
   TransactionCompleteError,
   pinnedTransactionOf,
   send,
+  shiftPosition,
   type KnexPool,
   type PooledConnection,
   type Statement,
@@ -46,6 +48,19 @@ type KnexQuery = Knex.QueryBuilder | Knex.Raw;
 /** Where the ORM's options keep the statement timeout of `withSession`'s work (driverOptions; knex ignores it). */
 export const SESSION_STATEMENT_TIMEOUT = 'sessionStatementTimeoutMs';
 
+/**
+ * Where the ORM's options say that its URL leads to a transaction pooler (PgBouncer in transaction
+ * mode, decision 159): the statement limit of its transactions, and PostgreSQL itself for sessions.
+ */
+export const TRANSACTION_POOLER = 'transactionPooler';
+
+export interface TransactionPoolerSettings {
+  /** Set in every transaction (a pooler forwards no startup parameter but its own few). */
+  statementTimeoutMs?: number;
+  /** PostgreSQL itself, for `withSession`: a pooler keeps no session from one transaction to the next. */
+  directUrl: string;
+}
+
 /** A statement with MikroORM's `?` placeholders, its values bound; answers the rows. */
 export type SessionQuery = <Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) => Promise<Row[]>;
 
@@ -60,6 +75,9 @@ export type SessionQuery = <Row = Record<string, unknown>>(sql: string, params?:
  *   it (riding on it when it has no values), COMMIT is one round trip, a nested one is a
  *   savepoint, and none of knex's per-transaction objects are built;
  * - `executePrepared` runs a statement PostgreSQL keeps parsed and planned per connection.
+ * Behind a transaction pooler (`TRANSACTION_POOLER`), nothing outlives a transaction: statements
+ * are unnamed, the statement limit is set in each transaction (`set_config(..., true)`, in the
+ * round trip of the first statement), and `withSession` connects to PostgreSQL itself.
  * A failed statement's error names the statement's text and quotes no value (statement-errors.ts).
  */
 export class DirectPgConnection extends PostgreSqlConnection {
@@ -71,11 +89,32 @@ export class DirectPgConnection extends PostgreSqlConnection {
   private readonly running = new Map<number, Set<PooledConnection>>();
   /** EntityManagers whose statements were cancelled: their next ones are refused until `forgetCancellation`. */
   private readonly cancelledOwners = new Set<number>();
+  private poolerSettings?: { settings: TransactionPoolerSettings | undefined; limitStatement: Statement | undefined };
+
+  /** The pooler's settings, and the statement that sets the statement limit in a transaction (none without a limit). */
+  private get pooler(): { settings: TransactionPoolerSettings | undefined; limitStatement: Statement | undefined } {
+    if (!this.poolerSettings) {
+      const settings = (this.config.get('driverOptions') as Record<string, unknown>)[TRANSACTION_POOLER] as TransactionPoolerSettings | undefined;
+      const limit = settings?.statementTimeoutMs;
+      this.poolerSettings = {
+        settings,
+        // The limit is this process's own setting, an integer checked at start-up: constant text, planned once per connection.
+        limitStatement: limit === undefined ? undefined : { text: `SELECT set_config('statement_timeout', '${Math.trunc(limit)}', true)`, values: [] },
+      };
+    }
+    return this.poolerSettings;
+  }
+
+  /** A prepared statement's name, unless a pooler could hand the next transaction another server connection. */
+  private preparedName(prepared: PreparedStatement): string | undefined {
+    return this.pooler.settings ? undefined : prepared.name;
+  }
 
   override async begin(options: BeginOptions = {}): Promise<Knex.Transaction> {
     if (options.ctx) return this.beginSavepoint(options.ctx, options.loggerContext);
     await options.eventBroadcaster?.dispatchEvent(EventType.beforeTransactionStart);
-    const beginSql = this.platform.getBeginTransactionSQL(options);
+    const limit = this.pooler.limitStatement;
+    const beginSql = limit ? [...this.platform.getBeginTransactionSQL(options), limit.text] : this.platform.getBeginTransactionSQL(options);
     const pool = this.knexPool();
     const transaction = new PinnedTransaction(pool, beginSql, this.typeParsers());
     try {
@@ -150,7 +189,7 @@ export class DirectPgConnection extends PostgreSqlConnection {
   async executePrepared<T>(prepared: PreparedStatement, values: readonly PreparedValue[], ctx?: Transaction, owner?: number): Promise<T[]> {
     if (!this.connected) await this.ensureConnection();
     const transaction = this.transactionOf(ctx ?? undefined);
-    const statement: Statement = { name: prepared.name, text: prepared.text, values: bindValues(values) };
+    const statement: Statement = { name: this.preparedName(prepared), text: prepared.text, values: bindValues(values) };
     const run = async (): Promise<T[]> => {
       if (transaction?.completed) throw new TransactionCompleteError(statement.text);
       try {
@@ -234,7 +273,7 @@ export class DirectPgConnection extends PostgreSqlConnection {
       await this.executePrepared(prepared, values, ctx);
       return;
     }
-    context.deferUntilCommit({ name: prepared.name, text: prepared.text, values: bindValues(values) });
+    context.deferUntilCommit({ name: this.preparedName(prepared), text: prepared.text, values: bindValues(values) });
     if (this.logger.isEnabled('query')) this.logQuery(`${prepared.text} -- sent with COMMIT`);
   }
 
@@ -244,18 +283,13 @@ export class DirectPgConnection extends PostgreSqlConnection {
    */
   async withSession<T>(work: (run: SessionQuery) => Promise<T>): Promise<T> {
     if (!this.connected) await this.ensureConnection();
-    const pool = this.knexPool();
-    const connection = await pool.acquireConnection();
-    const run: SessionQuery = async <Row>(sql: string, params: readonly unknown[] = []) => {
-      const statement = toParameterized(this.platform, sql, params);
-      try {
-        return (await send(connection, statement)).rows as Row[];
-      } catch (error) {
-        throw statementError(error, statement.text);
-      }
-    };
     // Such work (an index build, a wait for an advisory lock) may take longer than a request's statement.
     const timeout = (this.config.get('driverOptions') as Record<string, unknown>)[SESSION_STATEMENT_TIMEOUT];
+    const directUrl = this.pooler.settings?.directUrl;
+    if (directUrl) return this.withDirectSession(directUrl, typeof timeout === 'number' ? timeout : undefined, work);
+    const pool = this.knexPool();
+    const connection = await pool.acquireConnection();
+    const run = this.sessionQuery(connection);
     let raised = false;
     try {
       if (typeof timeout === 'number') {
@@ -268,6 +302,31 @@ export class DirectPgConnection extends PostgreSqlConnection {
       if (raised) await run('RESET statement_timeout').catch(() => connection.end().catch(() => undefined));
       await pool.releaseConnection(connection);
     }
+  }
+
+  /** `withSession` behind a pooler: a connection of its own to PostgreSQL itself, closed after. */
+  private async withDirectSession<T>(directUrl: string, timeoutMs: number | undefined, work: (run: SessionQuery) => Promise<T>): Promise<T> {
+    const limit = timeoutMs ?? this.pooler.settings?.statementTimeoutMs;
+    const client = new Client({ connectionString: directUrl, types: this.typeParsers(), ...(limit === undefined ? {} : { statement_timeout: limit }) });
+    // A session that dies while idle must not take the process down: its next statement fails instead.
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      return await work(this.sessionQuery(client as unknown as PooledConnection));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  private sessionQuery(connection: PooledConnection): SessionQuery {
+    return async <Row>(sql: string, params: readonly unknown[] = []) => {
+      const statement = toParameterized(this.platform, sql, params);
+      try {
+        return (await send(connection, statement)).rows as Row[];
+      } catch (error) {
+        throw statementError(error, statement.text);
+      }
+    };
   }
 
   private async beginSavepoint(ctx: unknown, loggerContext?: LogContext): Promise<Knex.Transaction> {
@@ -315,7 +374,7 @@ export class DirectPgConnection extends PostgreSqlConnection {
     };
     if (owner === undefined) {
       try {
-        return await send(connection, statement).catch(dropIfDead);
+        return await this.sendAutocommit(connection, statement).catch(dropIfDead);
       } finally {
         await pool.releaseConnection(connection);
       }
@@ -326,12 +385,37 @@ export class DirectPgConnection extends PostgreSqlConnection {
     try {
       // Cancelled while the pool made it wait: the statement never starts.
       if (this.cancelledOwners.has(owner)) throw cancelledStatementError();
-      return await send(connection, statement).catch(dropIfDead);
+      return await this.sendAutocommit(connection, statement).catch(dropIfDead);
     } finally {
       running.delete(connection);
       if (running.size === 0) this.running.delete(owner);
       await discardIfCancelled(connection);
       await pool.releaseConnection(connection);
+    }
+  }
+
+  /**
+   * An autocommit statement; behind a pooler with a statement limit, the limit goes first in the
+   * same round trip and the same implicit transaction, so it binds the statement and nothing after.
+   */
+  private async sendAutocommit(connection: PooledConnection, statement: Statement): Promise<PgResult> {
+    const limit = this.pooler.limitStatement;
+    if (!limit) return send(connection, statement);
+    if (statement.values.length === 0 && !statement.name && !statement.onRow) {
+      // Text that may hold several statements (a library's own BEGIN ... COMMIT): one simple-protocol message.
+      try {
+        const results = (await connection.query(`${limit.text};${statement.text}`)) as unknown as PgResult[];
+        return (results.length === 2 ? results[1] : results.slice(1)) as PgResult;
+      } catch (error) {
+        shiftPosition(error, limit.text.length + 1);
+        throw error;
+      }
+    }
+    try {
+      const results = await sendPipeline(connection, [limit, statement], this.typeParsers());
+      return results[1];
+    } catch (error) {
+      throw error instanceof PipelineError ? error.cause : error;
     }
   }
 

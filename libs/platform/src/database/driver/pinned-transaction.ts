@@ -37,7 +37,7 @@ function inFailedTransaction(): Error {
 }
 
 /** Error positions count from the start of what was sent; report them against the caller's SQL. */
-function shiftPosition(error: unknown, by: number): void {
+export function shiftPosition(error: unknown, by: number): void {
   if (error instanceof Error && 'position' in error && typeof error.position === 'string') {
     const position = Number(error.position) - by;
     if (position > 0) error.position = String(position);
@@ -353,7 +353,9 @@ export class PinnedTransaction {
   private async textWithBegin(sql: string): Promise<QueryResult | QueryResult[]> {
     try {
       const results = (await this.connection.query(`${this.beginSql};${sql}`)) as unknown as QueryResult[];
-      return results.length === 2 ? results[1] : results.slice(1);
+      // BEGIN may be more than one statement (a pooler's statement limit follows it).
+      const begun = this.beginStatements.length;
+      return results.length === begun + 1 ? results[begun] : results.slice(begun);
     } catch (error) {
       shiftPosition(error, this.beginSql.length + 1);
       throw error;

@@ -18,7 +18,8 @@ const cancelled = new WeakSet<PooledConnection>();
 /**
  * Asks PostgreSQL to cancel what `connection` is running: a CancelRequest (protocol code
  * 80877102, the backend's process id and secret key) on a connection of its own, as pg's
- * `Client.cancel` sends it. The connection is marked for discarding: the request may reach the
+ * `Client.cancel` sends it, through a pooler too (PgBouncer forwards it to the server connection
+ * the statement runs on). The connection is marked for discarding: the request may reach the
  * server after the statement ended and cancel the next one, so nobody may run the next one on it.
  */
 export function cancelRunningStatement(connection: PooledConnection): void {
@@ -34,7 +35,9 @@ export function cancelRunningStatement(connection: PooledConnection): void {
   const socket: Socket = host?.startsWith('/') ? netConnect(`${host}/.s.PGSQL.${port ?? 5432}`) : netConnect(port ?? 5432, host);
   socket.setTimeout(5_000, () => socket.destroy());
   socket.on('error', () => socket.destroy());
-  socket.once('connect', () => socket.end(request));
+  // Written without closing our side: the server closes the connection once it has the request.
+  // PgBouncer 1.18 (Debian 12's) crashes when a cancel's client closes before the cancel went on.
+  socket.once('connect', () => socket.write(request));
 }
 
 /** Whether `connection` must be ended instead of going back to the pool. */
