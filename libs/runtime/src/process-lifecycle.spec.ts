@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { unexpectedFailureProbePath } from '@mrp/runtime/testing';
+import { finishesWithin, stopTimeoutMs } from './process-lifecycle';
 
 function runProbe(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
@@ -33,4 +34,20 @@ describe('a process run by runProcess', () => {
     expect(lines[0].warning?.message).toBe('a probe warning');
     expect(lines[1].err?.message).toBe('probe failure');
   }, 30_000);
+});
+
+describe('the bounds of a stop', () => {
+  it('lets a process take its drain, the bound on work under way and 5 s of closing before it is forced out', () => {
+    expect(stopTimeoutMs({ drainSeconds: 10, shutdownTimeoutSeconds: 10 })).toBe(25_000);
+    expect(stopTimeoutMs({ drainSeconds: 0, shutdownTimeoutSeconds: 10 })).toBe(15_000);
+  });
+
+  it('says whether work ended within its bound, and stops waiting at the bound', async () => {
+    expect(await finishesWithin(Promise.resolve(), 50)).toBe(true);
+    const startedAt = Date.now();
+    expect(await finishesWithin(new Promise(() => undefined), 50)).toBe(false);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+    // A failure is the caller's to see (runProcess then says the stop failed, and exits 1).
+    await expect(finishesWithin(Promise.reject(new Error('failed')), 50)).rejects.toThrow('failed');
+  });
 });
