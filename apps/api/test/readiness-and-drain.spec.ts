@@ -60,7 +60,7 @@ describe('health, readiness and the drain of an api process', () => {
 
   async function startApi(env: Record<string, string>): Promise<{ app: AppProcess; url: string }> {
     const port = await freePort();
-    const app = startAppProcess('api', { DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, PORT: String(port), LOG_LEVEL: 'info', ...env });
+    const app = startAppProcess('api', { ...database.env, AUTH_JWT_SECRET: TEST_JWT_SECRET, PORT: String(port), LOG_LEVEL: 'info', ...env });
     started.push(app);
     await app.waitForLine(/api listening/, 60_000);
     return { app, url: `http://127.0.0.1:${port}` };
@@ -68,6 +68,7 @@ describe('health, readiness and the drain of an api process', () => {
 
   describe('while the database cannot be reached', () => {
     let proxy: TcpProxy;
+    // Between the api's pool and what it connects to (PgBouncer when the run has one): the readiness check goes through the pool.
     beforeAll(async () => {
       const { hostname, port } = new URL(database.url);
       proxy = await startTcpProxy({ host: hostname, port: Number(port || 5432) });

@@ -15,8 +15,8 @@ describe('a cron-runner stopped by SIGTERM while a task runs', () => {
   // slot, and this test's runner would wait for the next minute's.
   beforeEach(async () => {
     database = await createTestDatabase();
-    locker = new Client({ connectionString: database.url });
-    observer = new Client({ connectionString: database.url });
+    locker = new Client({ connectionString: database.directUrl });
+    observer = new Client({ connectionString: database.directUrl });
     await Promise.all([locker.connect(), observer.connect()]);
   });
   afterEach(async () => {
@@ -41,7 +41,7 @@ describe('a cron-runner stopped by SIGTERM while a task runs', () => {
     }
     // Every minute: the slot at start comes at once.
     scheduleEnv[scheduleVariable(TASK)] = '* * * * *';
-    const runner = startAppProcess('cron-runner', { DATABASE_URL: database.url, LOG_LEVEL: 'debug', ...scheduleEnv, ...env });
+    const runner = startAppProcess('cron-runner', { ...database.env, LOG_LEVEL: 'debug', ...scheduleEnv, ...env });
     runners.push(runner);
     await runner.waitForLine(/cron-runner started/, 90_000);
     await runner.waitForLine(new RegExp(`"task":"${TASK}".*"msg":"task started"`), 60_000);

@@ -48,7 +48,7 @@ describe('a webhook-worker stopped by SIGTERM while it sends', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     env = {
-      DATABASE_URL: database.url,
+      ...database.env,
       // Receivers on loopback are allowed only outright in development.
       NODE_ENV: 'development',
       AUTH_JWT_SECRET: JWT_SECRET,
@@ -88,7 +88,7 @@ describe('a webhook-worker stopped by SIGTERM while it sends', () => {
   }
 
   async function attemptsOf(deliveryId: string) {
-    const client = new Client({ connectionString: database.url });
+    const client = new Client({ connectionString: database.directUrl });
     await client.connect();
     try {
       const { rows } = await client.query<{ status: string; attempts: Array<{ attempt: number; status_code: number | null }> }>(
