@@ -126,6 +126,8 @@ function startApp(app: DeployedApp, env: NodeJS.ProcessEnv, logs: { destination:
 async function main(): Promise<void> {
   // npm start is the development launcher unless told otherwise, and says so to its apps outright.
   const env: NodeJS.ProcessEnv = { NODE_ENV: 'development', ...process.env };
+  // One machine, no load balancer to drain for: Ctrl-C stops at once, in production mode too.
+  env.SHUTDOWN_DRAIN_SECONDS ??= '0';
   const dataDir = localDataDir(env, WORKSPACE_ROOT);
   const { nodeEnv } = loadConfig(env);
   if (nodeEnv !== 'production') {
