@@ -11,6 +11,7 @@ const POSTGRES_PORT = 5432;
 const POOLER_PORT = 6432;
 export const FLEET_DATABASE = 'fleet';
 const READY_TIMEOUT_MS = 30_000;
+export const IDLE_TRANSACTION_TIMEOUT_SECONDS = 10;
 
 export interface DatabaseHostOptions {
   host: FleetHost;
@@ -166,6 +167,10 @@ export async function startDatabaseHost(options: DatabaseHostOptions): Promise<D
       `default_pool_size = ${options.poolSize}`,
       `max_db_connections = ${options.poolSize}`,
       'ignore_startup_parameters = extra_float_digits',
+      // A host cut off mid-transaction leaves it open, its row locks held (a worker's lock on an
+      // endpoint stops every other worker's deliveries to it) until its connection dies, which
+      // nothing notices for as long as the cut lasts: PgBouncer ends such a transaction after 10 s.
+      `idle_transaction_timeout = ${IDLE_TRANSACTION_TIMEOUT_SECONDS}`,
       'log_connections = 0',
       'log_disconnections = 0',
       '',
