@@ -1,4 +1,3 @@
-import type { AnyProcedure } from '@mrp/platform';
 import { createFieldProcedures } from './fields/field-procedures';
 import { retryIndexes } from './indexes/retry-indexes-procedure';
 import { modelCatalogProcedure } from './models/catalog-procedure';
@@ -12,7 +11,7 @@ export type DataModelsDeps = RecordProcedureDeps & ReminderProcedureDeps;
  * Every procedure of the Data Models engine: `dataModels.*`, `dataModels.fields.*` and `records.*`,
  * with the system procedures of the `retry-field-indexes` and `send-calendar-reminders` tasks.
  */
-export function createDataModelsProcedures(deps: DataModelsDeps): AnyProcedure[] {
+export function createDataModelsProcedures(deps: DataModelsDeps) {
   return [
     ...createModelProcedures(),
     modelCatalogProcedure,

@@ -53,7 +53,8 @@ export {
   type StoredAnswer,
 } from './idempotency/idempotent-requests';
 export { PRUNE_IDEMPOTENT_REQUESTS, pruneIdempotentRequests } from './idempotency/prune-idempotent-requests';
-export { invokeWithin, type InvokeWithinOptions } from './procedures/invoke-within';
+export { invokeWithin, procedureCall, type InvokeWithinOptions, type ProcedureCall } from './procedures/invoke-within';
+export type { ProcedureSignature, ProcedureSignatures, SignatureDrift, SignaturesOf } from './procedures/procedure-signatures';
 export { compileSchema, schemaErrorDetails } from './procedures/schema';
 // The one rule for text PostgreSQL can store, for libs that take strings from elsewhere than an input schema.
 export { unstorableText } from '@mrp/field-validation';

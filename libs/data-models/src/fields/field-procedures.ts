@@ -1,20 +1,15 @@
-import { Type } from '@sinclair/typebox';
-import { conflict, defineProcedure, newId, notFound, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
+import { DataModelsFieldsListInput, DataModelsFieldsCreateInput, DataModelsFieldsUpdateInput, DataModelsFieldsArchiveInput } from './field-inputs';
+import { conflict, defineProcedure, newId, notFound, validationFailed, type ProcedureContext } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { TITLE_FIELD_KEY, type FieldDefinition, type FieldType } from '@mrp/field-validation';
 import { createIndexStatement, isIndexable } from '../indexes/field-index';
 import { scheduleIndexBuild, scheduleIndexDrop } from '../indexes/index-scheduling';
 import { DataField } from '../models/entities';
 import { fieldOutput, isLive, liveDefinitions, loadLiveModel, toDefinition, type LoadedModel } from '../models/model-store';
-import { FieldListSchema, FieldSchema, FieldTypeSchema, KeySchema, ModelKeyInput, type FieldOutput } from '../models/schemas';
+import { FieldListSchema, FieldSchema, type FieldOutput } from '../models/schemas';
 import { canonical } from '../records/record-data';
 import { checkExistingValues, countEmptyValues, recomputeFormulas, rewriteValues, type ModelScope } from './existing-values';
 import { assertFormulasHold, assertRelationTarget, refuse, resolveConfig, valueRules } from './field-rules';
-
-const FieldKeyInput = Type.String({ minLength: 1, maxLength: 63 });
-const NameInput = Type.String({ minLength: 1, maxLength: 200 });
-const ConfigInput = Type.Record(Type.String(), Type.Unknown(), { description: 'Per-type configuration; omitted keys take defaults' });
-const PositionInput = Type.Integer({ minimum: 0, maximum: 100000 });
 
 type OrgContext = ProcedureContext<'organization'>;
 
@@ -53,14 +48,14 @@ async function assertNoEmptyValues(ctx: OrgContext, loaded: LoadedModel, key: st
   if (empty > 0) refuse(key, 'required', `${empty} existing record(s) have no value for "${key}"; fill them before making it required`);
 }
 
-export function createFieldProcedures(): AnyProcedure[] {
+export function createFieldProcedures() {
   const list = defineProcedure({
     name: 'dataModels.fields.list',
     summary: "Lists a model's fields in position order",
     scope: 'organization',
     permission: 'data-models.read',
     readOnly: true,
-    input: Type.Object({ model: ModelKeyInput }, { additionalProperties: false }),
+    input: DataModelsFieldsListInput,
     output: FieldListSchema,
     async handler(ctx, input) {
       const loaded = await loadLiveModel(ctx.em, ctx.organizationId, input.model);
@@ -73,19 +68,7 @@ export function createFieldProcedures(): AnyProcedure[] {
     summary: 'Adds a field to a model',
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object(
-      {
-        model: ModelKeyInput,
-        key: KeySchema,
-        name: NameInput,
-        type: FieldTypeSchema,
-        config: Type.Optional(ConfigInput),
-        required: Type.Optional(Type.Boolean()),
-        indexed: Type.Optional(Type.Boolean()),
-        position: Type.Optional(PositionInput),
-      },
-      { additionalProperties: false },
-    ),
+    input: DataModelsFieldsCreateInput,
     output: FieldSchema,
     async handler(ctx, input): Promise<FieldOutput> {
       const loaded = await loadLiveModel(ctx.em, ctx.organizationId, input.model);
@@ -130,19 +113,7 @@ export function createFieldProcedures(): AnyProcedure[] {
     summary: "Changes a field (the key is immutable; a type change needs every stored value to fit)",
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object(
-      {
-        model: ModelKeyInput,
-        key: FieldKeyInput,
-        name: Type.Optional(NameInput),
-        type: Type.Optional(FieldTypeSchema),
-        config: Type.Optional(ConfigInput),
-        required: Type.Optional(Type.Boolean()),
-        indexed: Type.Optional(Type.Boolean()),
-        position: Type.Optional(PositionInput),
-      },
-      { additionalProperties: false },
-    ),
+    input: DataModelsFieldsUpdateInput,
     output: FieldSchema,
     async handler(ctx, input): Promise<FieldOutput> {
       const loaded = await loadLiveModel(ctx.em, ctx.organizationId, input.model);
@@ -211,7 +182,7 @@ export function createFieldProcedures(): AnyProcedure[] {
     summary: 'Archives a field: it disappears from reads, writes, filters and formulas; its key stays taken',
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object({ model: ModelKeyInput, key: FieldKeyInput }, { additionalProperties: false }),
+    input: DataModelsFieldsArchiveInput,
     output: FieldSchema,
     async handler(ctx, input): Promise<FieldOutput> {
       const loaded = await loadLiveModel(ctx.em, ctx.organizationId, input.model);

@@ -1,33 +1,10 @@
+import { DataModelsCatalogInput } from './model-inputs';
 import { createHash } from 'node:crypto';
-import { Type, type Static } from '@sinclair/typebox';
 import { defineProcedure } from '@mrp/platform';
 import { runSql, sql } from '../query/sql';
-import { FieldTypeSchema } from './schemas';
+import { ModelCatalogSchema, type ModelCatalog } from './schemas';
 
-const CatalogFieldSchema = Type.Object({
-  key: Type.String(),
-  name: Type.String(),
-  type: FieldTypeSchema,
-  config: Type.Record(Type.String(), Type.Unknown()),
-  required: Type.Boolean(),
-  position: Type.Integer(),
-});
-
-export const ModelCatalogSchema = Type.Object(
-  {
-    version: Type.String({ description: 'Changes whenever a model or one of its fields is created, changed or archived' }),
-    models: Type.Array(
-      Type.Object({
-        key: Type.String(),
-        name: Type.String(),
-        description: Type.Union([Type.String(), Type.Null()]),
-        fields: Type.Array(CatalogFieldSchema, { description: 'Live fields in position order' }),
-      }),
-    ),
-  },
-  { title: 'ModelCatalog' },
-);
-export type ModelCatalog = Static<typeof ModelCatalogSchema>;
+export { ModelCatalogSchema, type ModelCatalog };
 
 interface CatalogRow {
   key: string;
@@ -50,7 +27,7 @@ export const modelCatalogProcedure = defineProcedure({
   scope: 'organization',
   permission: 'data-models.read',
   readOnly: true,
-  input: Type.Object({}, { additionalProperties: false }),
+  input: DataModelsCatalogInput,
   output: ModelCatalogSchema,
   async handler(ctx): Promise<ModelCatalog> {
     const rows = await runSql<CatalogRow>(

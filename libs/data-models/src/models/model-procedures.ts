@@ -1,38 +1,20 @@
-import { Type } from '@sinclair/typebox';
-import { conflict, defineProcedure, newId, type AnyProcedure } from '@mrp/platform';
+import { DataModelsListInput, DataModelsGetInput, DataModelsCreateInput, DataModelsUpdateInput, DataModelsArchiveInput } from './model-inputs';
+import { conflict, defineProcedure, newId } from '@mrp/platform';
 import { TITLE_FIELD_KEY, validateFieldConfig } from '@mrp/field-validation';
 import { scheduleIndexDrop } from '../indexes/index-scheduling';
 import { DataField, DataModel } from './entities';
 import { archivedModelOutput, findLiveModel, isLive, loadFields, modelOutput, visibleRecordCounts } from './model-store';
 import { RECORD_COUNT_CAP } from './record-count-cap';
-import {
-  ArchivedModelSchema,
-  KeySchema,
-  ModelKeyInput,
-  ModelListSchema,
-  ModelSchema,
-  type ArchivedModelOutput,
-  type ModelOutput,
-} from './schemas';
+import { ArchivedModelSchema, ModelListSchema, ModelSchema, type ArchivedModelOutput, type ModelOutput } from './schemas';
 
-const NameInput = Type.String({ minLength: 1, maxLength: 200 });
-const DescriptionInput = Type.String({ maxLength: 2000 });
-
-export function createModelProcedures(): AnyProcedure[] {
+export function createModelProcedures() {
   const list = defineProcedure({
     name: 'dataModels.list',
     summary: "Lists the organization's Data Models",
     scope: 'organization',
     permission: 'data-models.read',
     readOnly: true,
-    input: Type.Object(
-      {
-        recordCounts: Type.Optional(
-          Type.Boolean({ description: `Also count each model's live records the caller may see (up to ${RECORD_COUNT_CAP.toLocaleString('en')}); needs records.read` }),
-        ),
-      },
-      { additionalProperties: false },
-    ),
+    input: DataModelsListInput,
     output: ModelListSchema,
     async handler(ctx, input) {
       const models = await ctx.em.find(DataModel, { organizationId: ctx.organizationId, archivedAt: null }, { orderBy: { key: 'asc' } });
@@ -55,7 +37,7 @@ export function createModelProcedures(): AnyProcedure[] {
     scope: 'organization',
     permission: 'data-models.read',
     readOnly: true,
-    input: Type.Object({ key: ModelKeyInput }, { additionalProperties: false }),
+    input: DataModelsGetInput,
     output: ModelSchema,
     async handler(ctx, input): Promise<ModelOutput> {
       return modelOutput(await findLiveModel(ctx.em, ctx.organizationId, input.key));
@@ -67,10 +49,7 @@ export function createModelProcedures(): AnyProcedure[] {
     summary: 'Creates a Data Model with its reserved, required TEXT field `title`',
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object(
-      { key: KeySchema, name: NameInput, description: Type.Optional(DescriptionInput) },
-      { additionalProperties: false },
-    ),
+    input: DataModelsCreateInput,
     output: ModelSchema,
     async handler(ctx, input): Promise<ModelOutput> {
       // Keys of archived models stay taken: old webhooks and integrations still name them.
@@ -113,14 +92,7 @@ export function createModelProcedures(): AnyProcedure[] {
     summary: "Renames a Data Model or changes its description (the key is immutable)",
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object(
-      {
-        key: ModelKeyInput,
-        name: Type.Optional(NameInput),
-        description: Type.Optional(Type.Union([DescriptionInput, Type.Null()])),
-      },
-      { additionalProperties: false },
-    ),
+    input: DataModelsUpdateInput,
     output: ModelSchema,
     async handler(ctx, input): Promise<ModelOutput> {
       const model = await findLiveModel(ctx.em, ctx.organizationId, input.key);
@@ -136,7 +108,7 @@ export function createModelProcedures(): AnyProcedure[] {
     summary: 'Archives a Data Model: it and its records disappear from every read',
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object({ key: ModelKeyInput }, { additionalProperties: false }),
+    input: DataModelsArchiveInput,
     output: ArchivedModelSchema,
     async handler(ctx, input): Promise<ArchivedModelOutput> {
       const model = await findLiveModel(ctx.em, ctx.organizationId, input.key);

@@ -82,3 +82,29 @@ export const ModelListSchema = listEnvelope(ModelListItemSchema, false, 'ModelLi
 export type ModelListOutput = Static<typeof ModelListSchema>;
 export const FieldListSchema = listEnvelope(FieldSchema, false);
 export type FieldListOutput = Static<typeof FieldListSchema>;
+
+/** `dataModels.catalog`: every live model with its live fields. */
+const CatalogFieldSchema = Type.Object({
+  key: Type.String(),
+  name: Type.String(),
+  type: FieldTypeSchema,
+  config: Type.Record(Type.String(), Type.Unknown()),
+  required: Type.Boolean(),
+  position: Type.Integer(),
+});
+
+export const ModelCatalogSchema = Type.Object(
+  {
+    version: Type.String({ description: 'Changes whenever a model or one of its fields is created, changed or archived' }),
+    models: Type.Array(
+      Type.Object({
+        key: Type.String(),
+        name: Type.String(),
+        description: Type.Union([Type.String(), Type.Null()]),
+        fields: Type.Array(CatalogFieldSchema, { description: 'Live fields in position order' }),
+      }),
+    ),
+  },
+  { title: 'ModelCatalog' },
+);
+export type ModelCatalog = Static<typeof ModelCatalogSchema>;

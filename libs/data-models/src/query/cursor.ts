@@ -1,7 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { isUuidString, validationFailed, type DomainError } from '@mrp/platform';
 import type { SortPlan } from './sort';
+import { MAX_CURSOR_LENGTH } from './query-limits';
 import { sql, trustedSql, type SqlFragment } from './sql';
+
+export { MAX_CURSOR_LENGTH };
 
 /**
  * Opaque keyset cursors: base64url(JSON of the last row's sort values and id, bound to the list
@@ -15,9 +18,6 @@ import { sql, trustedSql, type SqlFragment } from './sql';
  * value from the cursor row itself (by id, in the same statement, under the list's own conditions).
  * That row must then still be listed for the caller with the same value, else the cursor is refused.
  */
-
-/** The longest cursor ever issued (and accepted). Only URL-safe characters: it never grows when URL-encoded. */
-export const MAX_CURSOR_LENGTH = 512;
 
 /** A sort value the cursor does not carry: the cursor row's current value, which must have this digest. */
 export interface CursorReference {

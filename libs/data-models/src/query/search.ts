@@ -3,8 +3,6 @@ import { likePattern } from './filter-compiler';
 import { rawText } from './field-expressions';
 import { joinSql, sql, type SqlFragment } from './sql';
 
-export const SEARCH_MAX_LENGTH = 200;
-
 /** Field types whose values a search looks into, beside the title. */
 const SEARCHED_TYPES: ReadonlySet<string> = new Set(['TEXT', 'EMAIL', 'URL']);
 

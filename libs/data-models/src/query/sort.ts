@@ -1,12 +1,8 @@
 import { badRequest } from '@mrp/platform';
 import { valueKind, type FieldDefinition, type ValueKind } from '@mrp/field-validation';
 import { exactTimestamp, isOrderedKind, rawText, textPrefix, typedParam, typedValue } from './field-expressions';
+import { DEFAULT_SORT, DEFAULT_TRASH_SORT, MAX_SORT_TERMS } from './query-limits';
 import { joinSql, sql, trustedSql, type SqlFragment } from './sql';
-
-export const DEFAULT_SORT = '-createdAt';
-/** The trash's default order: newest deletion first. */
-export const DEFAULT_TRASH_SORT = '-deletedAt';
-export const MAX_SORT_TERMS = 3;
 
 /** One ORDER BY column; a sort term has one or two (text sorts by its indexed prefix, then in full). */
 export interface OrderColumn {

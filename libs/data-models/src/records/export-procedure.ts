@@ -1,13 +1,11 @@
-import { Type } from '@sinclair/typebox';
+import { EXPORT_FORMATS, RecordsExportInput, type ExportFormat } from './record-inputs';
 import { defineProcedure } from '@mrp/platform';
 import { isLive } from '../models/model-store';
-import { ModelKeyInput } from '../models/schemas';
 import { textPages } from './export-pages';
 import { csvLineSql, ndjsonLineSql } from './export-text';
-import { LIST_SELECTION_INPUTS, listedRecords } from './listed-records';
+import { listedRecords } from './listed-records';
 
-export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, type ExportFormat };
 
 /** What records.export answers: how to write the records, and the records, a page at a time. */
 export interface RecordExport {
@@ -43,21 +41,7 @@ export function createExportProcedure({ exportStatementTimeoutMs }: ExportProced
     permission: 'records.read',
     readOnly: true,
     streamsAnswer: true,
-    input: Type.Object(
-      {
-        model: ModelKeyInput,
-        format: Type.Optional(
-          Type.Unsafe<ExportFormat>({
-            type: 'string',
-            enum: [...EXPORT_FORMATS],
-            default: 'csv',
-            description: 'csv: RFC 4180 with a header row; ndjson: one record per line, as the list answers it',
-          }),
-        ),
-        ...LIST_SELECTION_INPUTS,
-      },
-      { additionalProperties: false },
-    ),
+    input: RecordsExportInput,
     async handler(ctx, input): Promise<RecordExport> {
       const listed = await listedRecords(ctx, input);
       const columns = listed.selected ? [...listed.selected] : listed.fields.filter(isLive).map((field) => field.key);

@@ -1,13 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import { validationFailed } from '@mrp/platform';
 import { isLive, type FieldShape } from '../models/model-store';
-
-/** The `fields` input of the record reads: which keys of `data` to answer with. */
-export const FieldSelectionInput = Type.String({
-  minLength: 1,
-  maxLength: 2000,
-  description: 'Comma-separated field keys, e.g. title,amount: the answer carries only these keys of data (an unknown key is a 400)',
-});
 
 /**
  * The keys a read asked for, checked against the model's live fields (title included); undefined

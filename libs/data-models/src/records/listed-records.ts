@@ -1,44 +1,12 @@
-import { Type } from '@sinclair/typebox';
 import { validationFailed } from '@mrp/platform';
 import { validateFilterTree, type FilterNode } from '@mrp/field-validation';
 import { definitionMap, loadRecordModel, toDefinition, type FieldShape, type RecordModel } from '../models/model-store';
 import type { ProcedureContext } from '@mrp/platform';
-import { DEFAULT_SORT, DEFAULT_TRASH_SORT, MAX_SORT_TERMS, parseSort } from '../query/sort';
-import { SEARCH_MAX_LENGTH } from '../query/search';
-import { FieldSelectionInput, parseFieldSelection } from './field-selection';
+import { parseSort } from '../query/sort';
+import { parseFieldSelection } from './field-selection';
 import type { ListQuerySpec } from './list-query';
 import { errorDetail } from './record-data';
-import { ExpandInput, parseExpansion } from './relation-expansion';
-
-/** What a list and an export both take: which records, in which order, with which fields. */
-export const LIST_SELECTION_INPUTS = {
-  sort: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 200,
-      description: `Up to ${MAX_SORT_TERMS} comma-separated keys: createdAt, updatedAt, title or a field key (and deletedAt with deleted=only); prefix - for descending. Default ${DEFAULT_SORT} (${DEFAULT_TRASH_SORT} with deleted=only)`,
-    }),
-  ),
-  // An object, never its JSON text: the REST door parses the query parameter's text once.
-  filter: Type.Optional(
-    Type.Object(
-      {},
-      {
-        additionalProperties: true,
-        description: 'Filter tree, e.g. {"field":"status","op":"eq","value":"open"}, with and/or/not nodes; at most 100 nodes, depth 8, 4000 characters of condition values in all',
-      },
-    ),
-  ),
-  fields: Type.Optional(FieldSelectionInput),
-  expand: Type.Optional(ExpandInput),
-  q: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: SEARCH_MAX_LENGTH,
-      description: 'Search: records whose title or a text, email or URL field contains this text, in any case (% and _ are literal)',
-    }),
-  ),
-};
+import { parseExpansion } from './relation-expansion';
 
 export interface ListSelection {
   model: string;

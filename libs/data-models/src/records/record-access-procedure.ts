@@ -1,8 +1,8 @@
-import { Type } from '@sinclair/typebox';
+import { RecordsSetAccessInput } from './record-inputs';
 import { defineProcedure, validationFailed } from '@mrp/platform';
 import { rolesOfOrganization } from '@mrp/authz';
 import { replaceRecordAccess } from './record-store';
-import { RecordIdInput, requireRecord } from './record-procedure-support';
+import { requireRecord } from './record-procedure-support';
 import { RecordAccessSchema, type RecordAccessOutput } from './schemas';
 
 /** `records.setAccess`: which roles a record is restricted to (row-level access, `record-access.ts`). */
@@ -11,10 +11,7 @@ export const setAccessProcedure = defineProcedure({
   summary: 'Restricts a record to the given roles ([] makes it visible to every reader of the model again)',
   scope: 'organization',
   permission: 'records.manage-access',
-  input: Type.Object(
-    { id: RecordIdInput, roleIds: Type.Array(Type.String({ format: 'uuid' }), { uniqueItems: true, maxItems: 100 }) },
-    { additionalProperties: false },
-  ),
+  input: RecordsSetAccessInput,
   output: RecordAccessSchema,
   async handler(ctx, input): Promise<RecordAccessOutput> {
     const record = await requireRecord(ctx, input.id, 'live', true);

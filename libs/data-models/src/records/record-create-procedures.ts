@@ -1,20 +1,10 @@
-import { Type } from '@sinclair/typebox';
+import { RecordsCreateInput, RecordsCreateManyInput } from './record-inputs';
 import { defineProcedure, withAnswerVersion } from '@mrp/platform';
 import type { RecordModel } from '../models/model-store';
-import { ModelKeyInput } from '../models/schemas';
 import { mergePatch, titleOf, validateBatch, validateWrite, withFormulas } from './record-data';
 import { recordOutput, recordVersion } from './record-rows';
 import { insertRecordIfCurrent, insertRecordsIfCurrent } from './record-store';
-import {
-  assertRelationTargets,
-  assertRelationTargetsOfBatch,
-  dataInput,
-  hasRelationFields,
-  MAX_BATCH_RECORDS,
-  recordCreatedEvent,
-  type CurrentModels,
-  type OrgContext,
-} from './record-procedure-support';
+import { assertRelationTargets, assertRelationTargetsOfBatch, hasRelationFields, MAX_BATCH_RECORDS, recordCreatedEvent, type CurrentModels, type OrgContext } from './record-procedure-support';
 import { RecordBatchSchema, RecordSchema, type RecordBatchOutput, type RecordOutput } from './schemas';
 
 /**
@@ -76,7 +66,7 @@ export function createCreateProcedures(models: CurrentModels) {
     scope: 'organization',
     permission: 'records.create',
     versioned: true,
-    input: Type.Object({ model: ModelKeyInput, data: dataInput('Values keyed by field key; must include title', { title: 'Quarterly report' }) }, { additionalProperties: false }),
+    input: RecordsCreateInput,
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       return models.write(ctx, input.model, 'the record was written', (model) => createRecord(ctx, model, input.data));
@@ -88,16 +78,7 @@ export function createCreateProcedures(models: CurrentModels) {
     summary: `Creates 1 to ${MAX_BATCH_RECORDS} records of one model, all or none; each \`data\` must include \`title\``,
     scope: 'organization',
     permission: 'records.create',
-    input: Type.Object(
-      {
-        model: ModelKeyInput,
-        records: Type.Array(
-          Type.Object({ data: dataInput('Values keyed by field key; must include title', { title: 'Quarterly report' }) }, { additionalProperties: false }),
-          { minItems: 1, maxItems: MAX_BATCH_RECORDS, description: 'The records to create, answered in this order' },
-        ),
-      },
-      { additionalProperties: false },
-    ),
+    input: RecordsCreateManyInput,
     output: RecordBatchSchema,
     async handler(ctx, input): Promise<RecordBatchOutput> {
       const items = await models.write(ctx, input.model, 'the records were written', (model) => createRecords(ctx, model, input.records));

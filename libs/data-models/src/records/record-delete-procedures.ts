@@ -1,17 +1,9 @@
-import { Type } from '@sinclair/typebox';
+import { RecordsDeleteInput, RecordsDeleteManyInput, RecordsRestoreInput } from './record-inputs';
 import { conflict, defineProcedure, preconditionFailed, withAnswerVersion } from '@mrp/platform';
 import { createEvent, recordEventAliases } from '@mrp/events';
 import { recordOutput, recordVersion } from './record-rows';
 import { purgeRecord, restoreRecord, softDeleteRecord, softDeleteRecords } from './record-store';
-import {
-  ExpectedVersionInput,
-  MAX_BATCH_RECORDS,
-  RecordIdInput,
-  recordDeletedEvent,
-  requireRecord,
-  requireRecords,
-  type CurrentModels,
-} from './record-procedure-support';
+import { MAX_BATCH_RECORDS, recordDeletedEvent, requireRecord, requireRecords, type CurrentModels } from './record-procedure-support';
 import {
   RecordBatchDeletionSchema,
   RecordDeletionSchema,
@@ -29,16 +21,7 @@ export function createDeleteProcedures(models: CurrentModels) {
     scope: 'organization',
     permission: 'records.delete',
     inputPermissions: [{ permission: 'records.purge', when: 'hard=true', appliesTo: (input) => input.hard === true }],
-    input: Type.Object(
-      {
-        id: RecordIdInput,
-        hard: Type.Optional(
-          Type.Boolean({ default: false, description: 'true purges the record, even one already soft-deleted (also needs records.purge)' }),
-        ),
-        expectedVersion: Type.Optional(ExpectedVersionInput),
-      },
-      { additionalProperties: false },
-    ),
+    input: RecordsDeleteInput,
     output: RecordDeletionSchema,
     async handler(ctx, input): Promise<RecordDeletionOutput> {
       const hard = input.hard === true;
@@ -58,10 +41,7 @@ export function createDeleteProcedures(models: CurrentModels) {
     summary: `Soft-deletes 1 to ${MAX_BATCH_RECORDS} records, all or none`,
     scope: 'organization',
     permission: 'records.delete',
-    input: Type.Object(
-      { ids: Type.Array(RecordIdInput, { minItems: 1, maxItems: MAX_BATCH_RECORDS, description: 'The records to delete; each may appear once' }) },
-      { additionalProperties: false },
-    ),
+    input: RecordsDeleteManyInput,
     output: RecordBatchDeletionSchema,
     async handler(ctx, input): Promise<RecordBatchDeletionOutput> {
       const records = await requireRecords(ctx, input.ids, (index) => `ids[${index}]`);
@@ -81,7 +61,7 @@ export function createDeleteProcedures(models: CurrentModels) {
     scope: 'organization',
     permission: 'records.delete',
     versioned: true,
-    input: Type.Object({ id: RecordIdInput }, { additionalProperties: false }),
+    input: RecordsRestoreInput,
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const current = await requireRecord(ctx, input.id, 'any', true);

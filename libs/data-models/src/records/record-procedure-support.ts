@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import { conflict, isDomainError, notFound, validationFailed, type ErrorDetail, type ProcedureContext } from '@mrp/platform';
 import { createEvent, recordEventAliases } from '@mrp/events';
 import { loadRecordModel, type FieldShape, type RecordModel } from '../models/model-store';
@@ -7,33 +6,17 @@ import { batchDetail, batchRefusal } from './record-data';
 import { findVisibleRecord, findVisibleRecordsForUpdate, type FoundRecord, type RecordState } from './record-store';
 import { checkRelationTargets, checkRelationTargetsOfBatch } from './relation-check';
 import type { RecordOutput } from './schemas';
+import { DEFAULT_PAGE_SIZE, MAX_BATCH_RECORDS } from './record-inputs';
+
+export { DEFAULT_PAGE_SIZE, MAX_BATCH_RECORDS };
 
 /** What the `records.*` procedures share: their inputs, record lookups, relation checks, events and model cache. */
-
-export const DEFAULT_PAGE_SIZE = 25;
-/** The most records one batch write may carry. */
-export const MAX_BATCH_RECORDS = 1000;
-export const MAX_PAGE_SIZE = 100;
 
 /** A fresh load that is stale by the time of the INSERT means a concurrent field change; this many tries, then 409. */
 const CREATE_ATTEMPTS = 3;
 
 export type OrgContext = ProcedureContext<'organization'>;
 
-export const RecordIdInput = Type.String({ minLength: 1, maxLength: 64, description: 'The record id (a UUID)' });
-export const dataInput = (description: string, example: Record<string, unknown>) =>
-  Type.Record(Type.String(), Type.Unknown(), { description, examples: [example] });
-/** The version a change is based on; REST fills it from If-Match. Checked in the write itself. */
-export const ExpectedVersionInput = Type.Integer({
-  minimum: 0,
-  maximum: 2147483647,
-  description: 'The record version this change is based on: at another version nothing is written (precondition_failed). Versions start at 1, so 0 never matches',
-});
-
-/** The trash instead of the live records: a list and a count take it alike, with the same extra permission. */
-export const TrashInput = Type.Optional(
-  Type.Literal('only', { description: 'only: list the soft-deleted records (the trash) instead, each with deletedAt and deletedBy' }),
-);
 export const TRASH_PERMISSION = { permission: 'records.delete', when: 'deleted=only', appliesTo: (input: { deleted?: string }) => input.deleted === 'only' };
 
 export async function requireRecord(ctx: OrgContext, id: string, state: RecordState, forUpdate = false): Promise<FoundRecord> {

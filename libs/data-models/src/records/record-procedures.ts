@@ -1,4 +1,3 @@
-import type { AnyProcedure } from '@mrp/platform';
 import { createExportProcedure, type ExportProcedureDeps } from './export-procedure';
 import { setAccessProcedure } from './record-access-procedure';
 import { createCreateProcedures } from './record-create-procedures';
@@ -17,7 +16,7 @@ export interface RecordProcedureDeps extends ExportProcedureDeps {
  * (`record-create-`, `record-update-`, `record-delete-procedures.ts`) and row-level access
  * (`record-access-procedure.ts`); what they share is `record-procedure-support.ts`.
  */
-export function createRecordProcedures({ cursorSecret, exportStatementTimeoutMs }: RecordProcedureDeps): AnyProcedure[] {
+export function createRecordProcedures({ cursorSecret, exportStatementTimeoutMs }: RecordProcedureDeps) {
   if (!cursorSecret) throw new Error('createRecordProcedures needs the deployment\'s cursorSecret');
   // Per factory, so each set of procedures (one per process in the apps) keeps its own.
   const models = new CurrentModels();

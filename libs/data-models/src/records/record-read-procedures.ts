@@ -1,15 +1,14 @@
-import { Type } from '@sinclair/typebox';
+import { RecordsListInput, RecordsCountInput, RecordsGetInput } from './record-inputs';
 import { defineProcedure, withAnswerVersion } from '@mrp/platform';
 import { RECORD_COUNT_CAP } from '../models/record-count-cap';
-import { ModelKeyInput } from '../models/schemas';
-import { decodeCursor, encodeCursor, hasCursorReferences, invalidCursor, MAX_CURSOR_LENGTH, type CursorScope } from '../query/cursor';
+import { decodeCursor, encodeCursor, hasCursorReferences, invalidCursor, type CursorScope } from '../query/cursor';
 import { runSql } from '../query/sql';
 import { buildCountQuery, buildListQuery, cursorRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
-import { FieldSelectionInput, parseFieldSelection } from './field-selection';
-import { LIST_SELECTION_INPUTS, listedRecords } from './listed-records';
-import { ExpandInput, expandRelations, expansionVariant, parseExpansion } from './relation-expansion';
+import { parseFieldSelection } from './field-selection';
+import { listedRecords } from './listed-records';
+import { expandRelations, expansionVariant, parseExpansion } from './relation-expansion';
 import { deletedRecordOutput, recordOutput, recordVersion, type DeletedRecordRow, type RecordRow } from './record-rows';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, RecordIdInput, requireRecord, TRASH_PERMISSION, TrashInput, type CurrentModels } from './record-procedure-support';
+import { DEFAULT_PAGE_SIZE, requireRecord, TRASH_PERMISSION, type CurrentModels } from './record-procedure-support';
 import { RecordCountSchema, RecordListSchema, RecordSchema, type RecordCountOutput, type RecordListOutput, type RecordOutput } from './schemas';
 
 /** `records.list`: keyset pages of the records the caller may see, signed cursors. */
@@ -21,18 +20,7 @@ export function createListProcedure(cursorSecret: string) {
     permission: 'records.read',
     inputPermissions: [TRASH_PERMISSION],
     readOnly: true,
-    input: Type.Object(
-      {
-        model: ModelKeyInput,
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size' })),
-        cursor: Type.Optional(
-          Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH, description: 'Opaque cursor from the previous page (its nextCursor)' }),
-        ),
-        ...LIST_SELECTION_INPUTS,
-        deleted: TrashInput,
-      },
-      { additionalProperties: false },
-    ),
+    input: RecordsListInput,
     output: RecordListSchema,
     async handler(ctx, input): Promise<RecordListOutput> {
       const { model, fields, selected, expanded, query: listed } = await listedRecords(ctx, input);
@@ -73,10 +61,7 @@ export const countProcedure = defineProcedure({
   permission: 'records.read',
   inputPermissions: [TRASH_PERMISSION],
   readOnly: true,
-  input: Type.Object(
-    { model: ModelKeyInput, filter: LIST_SELECTION_INPUTS.filter, q: LIST_SELECTION_INPUTS.q, deleted: TrashInput },
-    { additionalProperties: false },
-  ),
+  input: RecordsCountInput,
   output: RecordCountSchema,
   async handler(ctx, input): Promise<RecordCountOutput> {
     // The list's own reading of the input and its own conditions, row-level access included.
@@ -95,10 +80,7 @@ export function createGetProcedure(models: CurrentModels) {
     permission: 'records.read',
     readOnly: true,
     versioned: true,
-    input: Type.Object(
-      { id: RecordIdInput, fields: Type.Optional(FieldSelectionInput), expand: Type.Optional(ExpandInput) },
-      { additionalProperties: false },
-    ),
+    input: RecordsGetInput,
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const row = await requireRecord(ctx, input.id, 'live');

@@ -1,21 +1,9 @@
-import { Type } from '@sinclair/typebox';
+import { RecordsUpdateInput, RecordsUpdateManyInput } from './record-inputs';
 import { defineProcedure, DomainError, preconditionFailed, withAnswerVersion, type ErrorDetail } from '@mrp/platform';
-import { ModelKeyInput } from '../models/schemas';
 import { changedFieldKeys, MAX_BATCH_ERROR_DETAILS, mergePatch, titleOf, validateBatch, validateWrite, withFormulas } from './record-data';
 import { recordOutput, recordVersion } from './record-rows';
 import { updateRecordData, updateRecordsData } from './record-store';
-import {
-  assertRelationTargets,
-  assertRelationTargetsOfBatch,
-  dataInput,
-  ExpectedVersionInput,
-  MAX_BATCH_RECORDS,
-  RecordIdInput,
-  recordUpdatedEvent,
-  requireRecord,
-  requireRecords,
-  type CurrentModels,
-} from './record-procedure-support';
+import { assertRelationTargets, assertRelationTargetsOfBatch, MAX_BATCH_RECORDS, recordUpdatedEvent, requireRecord, requireRecords, type CurrentModels } from './record-procedure-support';
 import { RecordBatchSchema, RecordSchema, type RecordBatchOutput, type RecordOutput } from './schemas';
 
 /** `records.update` and `records.updateMany`: merge patches, checked against the version named. */
@@ -26,14 +14,7 @@ export function createUpdateProcedures(models: CurrentModels) {
     scope: 'organization',
     permission: 'records.update',
     versioned: true,
-    input: Type.Object(
-      {
-        id: RecordIdInput,
-        data: dataInput('Values to change, keyed by field key; null clears a non-required field', { title: 'Quarterly report, revised' }),
-        expectedVersion: Type.Optional(ExpectedVersionInput),
-      },
-      { additionalProperties: false },
-    ),
+    input: RecordsUpdateInput,
     output: RecordSchema,
     async handler(ctx, input): Promise<RecordOutput> {
       const current = await requireRecord(ctx, input.id, 'live', true);
@@ -61,23 +42,7 @@ export function createUpdateProcedures(models: CurrentModels) {
     summary: `Updates 1 to ${MAX_BATCH_RECORDS} records of one model (merge, as a single update), all or none`,
     scope: 'organization',
     permission: 'records.update',
-    input: Type.Object(
-      {
-        model: ModelKeyInput,
-        records: Type.Array(
-          Type.Object(
-            {
-              id: RecordIdInput,
-              data: dataInput('Values to change, keyed by field key; null clears a non-required field', { title: 'Quarterly report, revised' }),
-              expectedVersion: Type.Optional(ExpectedVersionInput),
-            },
-            { additionalProperties: false },
-          ),
-          { minItems: 1, maxItems: MAX_BATCH_RECORDS, description: 'The changes, answered in this order; a record may appear once' },
-        ),
-      },
-      { additionalProperties: false },
-    ),
+    input: RecordsUpdateManyInput,
     output: RecordBatchSchema,
     async handler(ctx, input): Promise<RecordBatchOutput> {
       const currents = await requireRecords(

@@ -1,20 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Type } from '@sinclair/typebox';
 import { executePrepared, isUuidString, preparedStatement, sqlTextArray, validationFailed } from '@mrp/platform';
 import { isLive, type FieldShape } from '../models/model-store';
 import { joinSql, sql, trustedSql, type SqlFragment } from '../query/sql';
 import { boundRoleIds, visibleTo, visibleToRolesIn } from './record-access';
 import type { RecordOutput } from './schemas';
-
-/** The `expand` input of the record reads: which relation fields answer titles beside the ids. */
-export const ExpandInput = Type.String({
-  minLength: 1,
-  maxLength: 2000,
-  description:
-    'Comma-separated keys of RELATION fields: each related id becomes {"id","title"}, or {"id"} alone for a record the caller cannot read ' +
-    '(restricted, deleted or missing); any other key is a 400',
-});
 
 /** A related record as an expanded relation answers it: no title when the caller may not read it. */
 export interface ExpandedRelation {

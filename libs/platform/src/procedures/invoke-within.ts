@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventCause, EventDispatcher, EventEnvelope } from '../events/event-envelope';
 import { invokeProcedure, type InvocationDeps } from './invoke';
-import type { AnyProcedure, ProcedureContext } from './procedure';
+import type { AnyProcedure, ProcedureContext, ProcedureRegistry } from './procedure';
+import type { ProcedureSignatures } from './procedure-signatures';
 import type { Principal } from './principal';
 
 export interface InvokeWithinOptions {
@@ -52,4 +53,20 @@ export async function invokeWithin<TOutput>(
     },
     { ...deps, dispatcher: collecting },
   );
+}
+
+/** `invokeWithin` by name, typed by a lib's contracts map: the input and the answer follow the name. */
+export type ProcedureCall<TMap extends ProcedureSignatures<TMap>> = <Name extends keyof TMap & string>(
+  ctx: ProcedureContext,
+  name: Name,
+  input: TMap[Name]['input'],
+  options?: InvokeWithinOptions,
+) => Promise<TMap[Name]['output']>;
+
+/** A `ProcedureCall` over the registry (found when called: it may be built after the caller's procedures). */
+export function procedureCall<TMap extends ProcedureSignatures<TMap>>(
+  procedures: () => ProcedureRegistry,
+  invocation: () => InvocationDeps,
+): ProcedureCall<TMap> {
+  return (ctx, name, input, options) => invokeWithin(ctx, procedures().require(name), input, invocation(), options);
 }

@@ -49,9 +49,9 @@ export interface InputPermission<TInput> {
   appliesTo(input: TInput): boolean;
 }
 
-export interface ProcedureDefinition<TScope extends ProcedureScope, TInput extends TSchema, TOutput> {
-  /** Dotted name, also the `/rpc/{name}` path. */
-  name: string;
+export interface ProcedureDefinition<TScope extends ProcedureScope, TInput extends TSchema, TOutput, TName extends string = string> {
+  /** Dotted name, also the `/rpc/{name}` path; kept as its literal type, which a lib's contracts map is checked against. */
+  name: TName;
   summary: string;
   scope: TScope;
   /** Permission required before the handler runs; null = any authenticated principal in scope. */
@@ -78,17 +78,17 @@ export interface ProcedureDefinition<TScope extends ProcedureScope, TInput exten
   handler(ctx: ProcedureContext<TScope>, input: Static<TInput>): Promise<TOutput>;
 }
 
-export interface Procedure<TScope extends ProcedureScope = ProcedureScope, TInput extends TSchema = TSchema, TOutput = unknown>
-  extends ProcedureDefinition<TScope, TInput, TOutput> {
+export interface Procedure<TScope extends ProcedureScope = ProcedureScope, TInput extends TSchema = TSchema, TOutput = unknown, TName extends string = string>
+  extends ProcedureDefinition<TScope, TInput, TOutput, TName> {
   validateInput: ValidateFunction<Static<TInput>>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyProcedure = Procedure<any, any, any>;
+export type AnyProcedure = Procedure<any, any, any, any>;
 
-export function defineProcedure<TScope extends ProcedureScope, TInput extends TSchema, TOutput>(
-  definition: ProcedureDefinition<TScope, TInput, TOutput>,
-): Procedure<TScope, TInput, TOutput> {
+export function defineProcedure<TScope extends ProcedureScope, TInput extends TSchema, TOutput, TName extends string>(
+  definition: ProcedureDefinition<TScope, TInput, TOutput, TName>,
+): Procedure<TScope, TInput, TOutput, TName> {
   if (!/^[a-z][A-Za-z]*(\.[a-z][A-Za-z]*)+$/.test(definition.name)) {
     throw new Error(`Invalid procedure name "${definition.name}"`);
   }
