@@ -1,6 +1,6 @@
-import { invokeWithin, validationFailed, type InvocationDeps, type ProcedureContext, type ProcedureRegistry } from '@mrp/platform';
+import { procedureCall, validationFailed, type InvocationDeps, type ProcedureCall, type ProcedureContext, type ProcedureRegistry } from '@mrp/platform';
 import type { UserNotifier } from '@mrp/authz';
-import type { FieldListOutput, FieldOutput, RecordListOutput, RecordOutput } from '@mrp/data-models/contracts';
+import type { DataModelsProcedures, FieldOutput, RecordListOutput, RecordOutput } from '@mrp/data-models/contracts';
 
 /**
  * What the views lib is built with: data-models' procedures are found in the registry, never
@@ -29,15 +29,18 @@ export interface SelectOption {
   color?: string;
 }
 
-/** Calls another lib's procedure as the caller, inside the caller's transaction (see invokeWithin). */
-export type ModelCall = <T>(ctx: ProcedureContext, name: string, input: unknown) => Promise<T>;
+/**
+ * Calls a data-models procedure as the caller, inside the caller's transaction (see invokeWithin);
+ * its input and answer are typed by the name (data-models' contracts).
+ */
+export type ModelCall = ProcedureCall<DataModelsProcedures>;
 
 export function modelCall(deps: ViewsDeps): ModelCall {
-  return (ctx, name, input) => invokeWithin(ctx, deps.procedures().require(name), input, deps.invocation());
+  return procedureCall<DataModelsProcedures>(() => deps.procedures(), () => deps.invocation());
 }
 
 export async function modelFields(call: ModelCall, ctx: ProcedureContext, modelKey: string): Promise<ModelField[]> {
-  return (await call<FieldListOutput>(ctx, 'dataModels.fields.list', { model: modelKey })).items;
+  return (await call(ctx, 'dataModels.fields.list', { model: modelKey })).items;
 }
 
 /** The field, which must be live and of one of these types; else a validation error on `property`. */

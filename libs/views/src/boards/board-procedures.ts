@@ -3,7 +3,7 @@ import { defineProcedure, newId, notFound, type AnyProcedure, type ProcedureCont
 import { createEvent, type RouteCache } from '@mrp/events';
 import { MAX_CARDS_PER_PAGE, columnPage } from '../cards/card-listing';
 import { placeNewAtEnd } from '../cards/card-positions';
-import { modelFields, requireFieldOfType, selectOptions, type ModelCall, type RecordPage } from '../model-calls';
+import { modelFields, requireFieldOfType, selectOptions, type ModelCall } from '../model-calls';
 import { BOARD_COLUMNS, boardView, requireBoard, type BoardRoute, type BoardRow } from './board-rows';
 import { BoardListSchema, BoardSchema, BoardWithCardsSchema, type BoardView, type ColumnView } from './board-schemas';
 
@@ -31,7 +31,7 @@ async function placeExistingCards(call: ModelCall, ctx: OrgContext, board: Board
   const byColumn = new Map<string, string[]>();
   let cursor: string | undefined;
   do {
-    const page: RecordPage = await call<RecordPage>(ctx, 'records.list', {
+    const page = await call(ctx, 'records.list', {
       model: board.model_key,
       limit: BACKFILL_PAGE,
       sort: 'createdAt',

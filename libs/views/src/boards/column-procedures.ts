@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { conflict, defineProcedure, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
-import { modelFields, requireFieldOfType, selectOptions, type ModelCall, type ModelField, type RecordPage, type SelectOption } from '../model-calls';
+import { modelFields, requireFieldOfType, selectOptions, type ModelCall, type ModelField, type SelectOption } from '../model-calls';
 import { IdInput } from './board-procedures';
 import { requireBoard, type BoardRow } from './board-rows';
 import { ColumnListSchema } from './board-schemas';
@@ -24,7 +24,7 @@ export function createColumnProcedures(call: ModelCall): AnyProcedure[] {
 
   /** The columns are the field's options: they change through dataModels.fields.update, with its checks. */
   async function writeOptions(ctx: OrgContext, board: BoardRow, field: ModelField, options: SelectOption[]) {
-    const updated = await call<ModelField>(ctx, 'dataModels.fields.update', { model: board.model_key, key: field.key, config: { ...field.config, options } });
+    const updated = await call(ctx, 'dataModels.fields.update', { model: board.model_key, key: field.key, config: { ...field.config, options } });
     return { columns: selectOptions(updated).map((option) => ({ id: option.value, label: option.label, ...(option.color ? { color: option.color } : {}) })) };
   }
 
@@ -92,7 +92,7 @@ export function createColumnProcedures(call: ModelCall): AnyProcedure[] {
         }
       }
       const inColumn = (limit: number) =>
-        call<RecordPage>(ctx, 'records.list', { model: board.model_key, limit, filter: { field: field.key, op: 'eq', value: input.id } });
+        call(ctx, 'records.list', { model: board.model_key, limit, filter: { field: field.key, op: 'eq', value: input.id } });
       if (input.targetColumnId === undefined) {
         if ((await inColumn(1)).items.length > 0) throw conflict(`Column "${input.id}" holds cards: name a targetColumnId to move them to`);
       } else {

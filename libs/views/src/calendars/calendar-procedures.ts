@@ -195,7 +195,7 @@ export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
       const start = fields.find((field) => field.key === calendar.start_field_key);
       if (!start) throw validationFailed([{ field: 'id', code: 'not_found', message: `The calendar's start field "${calendar.start_field_key}" is gone` }]);
       const end = calendar.end_field_key === null ? undefined : fields.find((field) => field.key === calendar.end_field_key);
-      return call<RecordPage>(ctx, 'records.list', {
+      return call(ctx, 'records.list', {
         model: calendar.model_key,
         filter: windowFilter(start, end, input.from, input.to),
         sort: start.key,

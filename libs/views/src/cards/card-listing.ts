@@ -1,6 +1,6 @@
 import { badRequest, sqlTextArray, type ProcedureContext } from '@mrp/platform';
 import type { BoardRow } from '../boards/board-rows';
-import type { ModelCall, RecordPage, RecordView } from '../model-calls';
+import type { ModelCall, RecordView } from '../model-calls';
 import type { CardView } from './card-schemas';
 import { placesInColumn } from './card-positions';
 
@@ -63,7 +63,7 @@ export async function columnPage(call: ModelCall, ctx: ProcedureContext, board: 
     }
     const places = await placesInColumn(ctx.em, board.id, columnId, after, BATCH);
     if (places.length === 0) break;
-    const page = await call<RecordPage>(ctx, 'records.list', {
+    const page = await call(ctx, 'records.list', {
       model: board.model_key,
       limit: BATCH,
       filter: {

@@ -23,7 +23,7 @@ export interface CardProcedureDeps {
 export function createCardProcedures({ call, notifier }: CardProcedureDeps): AnyProcedure[] {
   /** The record, as the caller may read it (404 when hidden from them, or not of the board's model). */
   async function requireCardRecord(ctx: OrgContext, board: BoardRow, recordId: string): Promise<RecordView> {
-    const record = await call<RecordView>(ctx, 'records.get', { id: recordId });
+    const record = await call(ctx, 'records.get', { id: recordId });
     if (record.model !== board.model_key) throw notFound('Record');
     return record;
   }
@@ -73,7 +73,7 @@ export function createCardProcedures({ call, notifier }: CardProcedureDeps): Any
       if (from !== input.column) {
         // The column is the record's value: records.update checks it (an unknown column is an invalid
         // option), writes it and emits record-updated, from which the deriver makes card-moved.
-        record = await call<RecordView>(ctx, 'records.update', { id: record.id, data: { [board.field_key]: input.column } });
+        record = await call(ctx, 'records.update', { id: record.id, data: { [board.field_key]: input.column } });
       }
       // Placed before commit, so the deriver finds the card already in its new column and leaves it there.
       const place =
