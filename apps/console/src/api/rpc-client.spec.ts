@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { ModelListOutput, RecordOutput } from '@mrp/data-models/contracts';
 import { createRpcClient } from './rpc-client';
 import { RpcError, describeError, fieldErrorsOf } from './rpc-error';
 
@@ -25,7 +26,7 @@ describe('the rpc client', () => {
     const rpc = createRpcClient({ fetch, credentials: () => null });
 
     await expect(rpc.callVersioned?.('records.get', { id: 'r1' })).resolves.toEqual({ body: { id: 'r1' }, version: 7 });
-    await expect(rpc.callVersioned?.('records.list', {})).resolves.toEqual({ body: { items: [] }, version: undefined });
+    await expect(rpc.callVersioned?.('records.list', { model: 'tasks' })).resolves.toEqual({ body: { items: [] }, version: undefined });
   });
 
   it('posts the input to /rpc/{procedure} with the session, the organization and a request id', async () => {
@@ -92,5 +93,17 @@ describe('the rpc client', () => {
     const { fetch } = fakeFetch(() => new Response('<html>proxy error</html>', { status: 502 }));
     const rpc = createRpcClient({ fetch, credentials: () => null });
     await expect(rpc.call('me.get')).rejects.toMatchObject({ code: 'bad_response', status: 502, message: 'HTTP 502' });
+  });
+
+  it('types a call by the name: the input and answer of the procedure, from its contracts', async () => {
+    const { fetch } = fakeFetch(() => json(200, { id: 'r1' }));
+    const rpc = createRpcClient({ fetch, credentials: () => null });
+
+    expectTypeOf(rpc.call('records.get', { id: 'r1' })).resolves.toEqualTypeOf<RecordOutput>();
+    expectTypeOf(rpc.call('dataModels.list')).resolves.toEqualTypeOf<ModelListOutput>();
+    // @ts-expect-error an input of the wrong type
+    await rpc.call('records.get', { id: 1 }).catch(() => undefined);
+    // @ts-expect-error an input that is required and left out
+    await rpc.call('records.get').catch(() => undefined);
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSession } from '../session/session-context';
+import type { ProcedureInput, ProcedureOutput, TypedProcedure, UntypedProcedure } from './rpc-client';
 
 export interface RpcQuery<T> {
   data: T | undefined;
@@ -9,11 +10,17 @@ export interface RpcQuery<T> {
   reload(): Promise<void>;
 }
 
+export interface RpcQueryOptions {
+  enabled?: boolean;
+}
+
 /**
  * Calls a read procedure when mounted and whenever `procedure`, `input` (compared as JSON) or the
  * active organization change. An answer that arrives after a newer call started is dropped.
  */
-export function useRpcQuery<T>(procedure: string, input: unknown = {}, { enabled = true } = {}): RpcQuery<T> {
+export function useRpcQuery<Name extends TypedProcedure>(procedure: Name, input?: ProcedureInput<Name>, options?: RpcQueryOptions): RpcQuery<ProcedureOutput<Name>>;
+export function useRpcQuery<T, Name extends string = string>(procedure: UntypedProcedure<Name>, input?: unknown, options?: RpcQueryOptions): RpcQuery<T>;
+export function useRpcQuery<T>(procedure: string, input: unknown = {}, { enabled = true }: RpcQueryOptions = {}): RpcQuery<T> {
   const { rpc, state } = useSession();
   const organizationId = state.status === 'signed-in' ? state.organizationId : null;
   const inputKey = JSON.stringify(input);
@@ -26,7 +33,7 @@ export function useRpcQuery<T>(procedure: string, input: unknown = {}, { enabled
     const call = ++latest.current;
     setLoading(true);
     try {
-      const answer = await rpc.call<T>(procedure, JSON.parse(inputKey));
+      const answer = await rpc.call<T>(procedure as UntypedProcedure<string>, JSON.parse(inputKey));
       if (call !== latest.current) return;
       setData(answer);
       setError(undefined);

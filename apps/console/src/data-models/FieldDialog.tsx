@@ -61,8 +61,8 @@ export function FieldDialog({ open, modelKey, field, fields, models, onClose }: 
     setBusy(true);
     try {
       const saved = creating
-        ? await rpc.call<DataField>('dataModels.fields.create', { model: modelKey, key, ...changes })
-        : await rpc.call<DataField>('dataModels.fields.update', { model: modelKey, key: field.key, ...changes });
+        ? await rpc.call('dataModels.fields.create', { model: modelKey, key, ...changes })
+        : await rpc.call('dataModels.fields.update', { model: modelKey, key: field.key, ...changes });
       onClose(saved);
     } catch (failure) {
       if (isRpcError(failure)) {

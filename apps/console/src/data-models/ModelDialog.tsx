@@ -51,8 +51,8 @@ export function ModelDialog({ open, model, onClose }: ModelDialogProps) {
     setError(undefined);
     try {
       const saved = creating
-        ? await rpc.call<DataModel>('dataModels.create', { key, name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) })
-        : await rpc.call<DataModel>('dataModels.update', { key: model.key, name: name.trim(), description: description.trim() || null });
+        ? await rpc.call('dataModels.create', { key, name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) })
+        : await rpc.call('dataModels.update', { key: model.key, name: name.trim(), description: description.trim() || null });
       onClose(saved);
     } catch (failure) {
       setError(failure);

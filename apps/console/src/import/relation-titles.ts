@@ -74,7 +74,7 @@ async function findTitles(rpc: RpcClient, model: string, titles: readonly string
     const filter: FilterNode = { or: batch.map((title) => ({ field: TITLE_FIELD_KEY, op: 'startsWith', value: title })) };
     let cursor: string | null = null;
     do {
-      const page: RecordPage = await rpc.call<RecordPage>('records.list', { model, filter, sort: 'title', limit: PAGE_SIZE, fields: 'title', ...(cursor ? { cursor } : {}) });
+      const page: RecordPage = await rpc.call('records.list', { model, filter, sort: 'title', limit: PAGE_SIZE, fields: 'title', ...(cursor ? { cursor } : {}) });
       for (const record of page.items) {
         const ids = found.get(titleKey(record.title));
         if (ids && !ids.includes(record.id)) ids.push(record.id);

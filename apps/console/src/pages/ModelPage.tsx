@@ -4,24 +4,23 @@ import type { PageProps } from '../app/pages';
 import { modelApiReference } from '../app/api-reference';
 import { Link, navigate } from '../app/router';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { configSummary } from '../data-models/config-summary';
 import { FieldDialog } from '../data-models/FieldDialog';
 import { FIELD_TYPE_INFO, liveFields } from '../data-models/field-types';
 import { ModelDialog } from '../data-models/ModelDialog';
-import type { DataField, DataModel } from '../data-models/types';
+import type { DataField } from '../data-models/types';
 import { useSignedIn } from '../session/session-context';
 
 /** One data model: its fields (add, edit, archive), rename, archive, and the way to its records. */
 export default function ModelPage({ params }: PageProps) {
   const key = params.key as string;
   const { rpc, permissions } = useSignedIn();
-  const model = useRpcQuery<DataModel>('dataModels.get', { key });
-  const fields = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: key });
+  const model = useRpcQuery('dataModels.get', { key });
+  const fields = useRpcQuery('dataModels.fields.list', { model: key });
   const mayManage = permissions.has('data-models.manage');
-  const models = useRpcQuery<Items<DataModel>>('dataModels.list', {}, { enabled: mayManage });
+  const models = useRpcQuery('dataModels.list', {}, { enabled: mayManage });
   const [editingModel, setEditingModel] = useState(false);
   const [archivingModel, setArchivingModel] = useState(false);
   const [fieldDialog, setFieldDialog] = useState<{ field?: DataField } | null>(null);

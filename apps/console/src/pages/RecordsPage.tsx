@@ -4,12 +4,11 @@ import { useCallback, useMemo, useState } from 'react';
 import type { PageProps } from '../app/pages';
 import { Link } from '../app/router';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { liveFields } from '../data-models/field-types';
-import type { DataField, DataModel, DataRecord } from '../data-models/types';
+import type { DataField, DataRecord } from '../data-models/types';
 import { BulkActions } from '../records/BulkActions';
 import { storedValue } from '../records/cell-editing';
 import { ColumnsMenu } from '../records/ColumnsMenu';
@@ -39,8 +38,8 @@ function storedRecord(record: DataRecord, fields: readonly DataField[]): DataRec
 export default function RecordsPage({ params }: PageProps) {
   const key = params.key as string;
   const { rpc, permissions } = useSignedIn();
-  const model = useRpcQuery<DataModel>('dataModels.get', { key });
-  const fieldList = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: key });
+  const model = useRpcQuery('dataModels.get', { key });
+  const fieldList = useRpcQuery('dataModels.fields.list', { model: key });
   const fields = useMemo(() => liveFields(fieldList.data?.items ?? []), [fieldList.data]);
   const view = useViewState();
   const layout = useMemo(() => gridLayout(fields, view.state), [fields, view.state]);

@@ -6,7 +6,6 @@ import { useKeysetPages } from '../api/use-keyset-pages';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
-import type { DataModel } from '../data-models/types';
 import { useSignedIn } from '../session/session-context';
 import { membersById, type MemberName } from '../trash/deleted-by';
 import { TrashTable, type DeletedRecord } from '../trash/TrashTable';
@@ -17,7 +16,7 @@ const TRASH_PAGE_SIZE = 50;
 export default function TrashPage({ params }: PageProps) {
   const key = params.key as string;
   const { rpc, permissions } = useSignedIn();
-  const model = useRpcQuery<DataModel>('dataModels.get', { key });
+  const model = useRpcQuery('dataModels.get', { key });
   const organization = useRpcQuery<{ members: MemberName[] }>('organizations.get');
   const members = useMemo(() => membersById(organization.data?.members), [organization.data]);
   const trash = useKeysetPages<DeletedRecord>('records.list', { model: key, deleted: 'only', limit: TRASH_PAGE_SIZE });

@@ -66,8 +66,8 @@ export function RecordFormDialog({ open, modelKey, modelName, fields, record, pr
     setBusy(true);
     try {
       const saved = creating
-        ? await rpc.call<DataRecord>('records.create', { model: modelKey, data })
-        : await rpc.call<DataRecord>('records.update', { id: record.id, data });
+        ? await rpc.call('records.create', { model: modelKey, data })
+        : await rpc.call('records.update', { id: record.id, data });
       onClose(saved);
     } catch (failure) {
       const placed = serverFieldErrors(fields, failure);

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SelectField, TextAreaField, TextField } from '../forms/fields';
-import type { DataField, RecordPage } from '../data-models/types';
+import type { DataField } from '../data-models/types';
 import { EMPTY_FILE, type FileInputs, type FormValue } from './record-form';
 
 export interface RecordValueInputProps {
@@ -134,7 +134,7 @@ function ChoiceList({ label, required, error, options, values, onChange, hint }:
 /** Chooses records of the relation's target model, by title. */
 function RelationInput({ field, value, onChange, error }: { field: DataField; value: string | string[]; onChange: (value: FormValue) => void; error?: string }) {
   const targetModel = String(field.config['targetModel'] ?? '');
-  const targets = useRpcQuery<RecordPage>('records.list', { model: targetModel, limit: RELATION_CHOICES, sort: 'title', fields: 'title' });
+  const targets = useRpcQuery('records.list', { model: targetModel, limit: RELATION_CHOICES, sort: 'title', fields: 'title' });
   const options = (targets.data?.items ?? []).map((record) => ({ value: record.id, label: record.title || record.id }));
   const hint = targets.data?.nextCursor ? `The first ${RELATION_CHOICES} records of ${targetModel} by title.` : `Records of ${targetModel}.`;
   if (targets.error) return <ErrorNotice error={targets.error} />;

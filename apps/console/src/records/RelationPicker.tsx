@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { DataField, RecordPage } from '../data-models/types';
+import type { DataField } from '../data-models/types';
 import { useSignedIn } from '../session/session-context';
 import type { CellMove } from './CellEditor';
 
@@ -48,7 +48,7 @@ export function RelationPicker({ field, label, multiple, chosen: initial, invali
     const timer = setTimeout(() => {
       const q = query.trim();
       rpc
-        .call<RecordPage>('records.list', { model: targetModel, limit: MATCHES, sort: 'title', fields: 'title', ...(q ? { q } : {}) })
+        .call('records.list', { model: targetModel, limit: MATCHES, sort: 'title', fields: 'title', ...(q ? { q } : {}) })
         .then((page) => {
           if (!current) return;
           setMatches(page.items.map((record) => ({ id: record.id, title: record.title })));

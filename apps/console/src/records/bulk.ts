@@ -19,7 +19,7 @@ export async function matchingIds(rpc: RpcClient, input: RecordListInput): Promi
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const page: RecordPage = await rpc.call<RecordPage>('records.list', { ...input, limit: ID_PAGE_SIZE, fields: 'title', ...(cursor ? { cursor } : {}) });
+    const page: RecordPage = await rpc.call('records.list', { ...input, limit: ID_PAGE_SIZE, fields: 'title', ...(cursor ? { cursor } : {}) });
     ids.push(...page.items.map((record) => record.id));
     cursor = page.nextCursor;
   } while (cursor && ids.length < MAX_BULK_RECORDS);

@@ -1,5 +1,5 @@
 import { useCallback, useRef } from 'react';
-import type { VersionedAnswer } from '../api/rpc-client';
+import type { ProcedureInput, ProcedureOutput, TypedProcedure, VersionedAnswer } from '../api/rpc-client';
 import { isRpcError } from '../api/rpc-error';
 import type { DataField, DataRecord } from '../data-models/types';
 import { useSignedIn } from '../session/session-context';
@@ -26,8 +26,8 @@ interface KnownVersion {
 export function useCellSave() {
   const { rpc } = useSignedIn();
   const callVersioned = useCallback(
-    async <T,>(procedure: string, input: unknown): Promise<VersionedAnswer<T>> =>
-      rpc.callVersioned ? rpc.callVersioned<T>(procedure, input) : { body: await rpc.call<T>(procedure, input) },
+    async <Name extends TypedProcedure>(procedure: Name, input: ProcedureInput<Name>): Promise<VersionedAnswer<ProcedureOutput<Name>>> =>
+      rpc.callVersioned ? rpc.callVersioned(procedure, ...[input]) : { body: await rpc.call(procedure, ...[input]) },
     [rpc],
   );
   const versions = useRef(new Map<string, KnownVersion>());
@@ -37,7 +37,7 @@ export function useCellSave() {
     (id: string): Promise<KnownVersion | undefined> => {
       let read = reads.current.get(id);
       if (!read) {
-        read = callVersioned<DataRecord>('records.get', { id, fields: 'title' })
+        read = callVersioned('records.get', { id, fields: 'title' })
           .then(({ body, version }) => (version === undefined ? undefined : { version, updatedAt: body.updatedAt }))
           .catch(() => undefined)
           .finally(() => reads.current.delete(id));
@@ -68,7 +68,7 @@ export function useCellSave() {
       // Read after the grid's row: changed since, so the row on screen is not what this edit was based on.
       if (known && known.updatedAt !== row.updatedAt) return { status: 'conflict' };
       try {
-        const { body, version } = await callVersioned<DataRecord>('records.update', {
+        const { body, version } = await callVersioned('records.update', {
           id: row.id,
           data: { [field.key]: value },
           ...(known ? { expectedVersion: known.version } : {}),
@@ -89,7 +89,7 @@ export function useCellSave() {
   /** The record as it is now, relations expanded, to replace a row that went stale. */
   const reread = useCallback(
     async (row: DataRecord, expand: string | undefined): Promise<DataRecord> => {
-      const { body, version } = await callVersioned<DataRecord>('records.get', { id: row.id, ...(expand ? { expand } : {}) });
+      const { body, version } = await callVersioned('records.get', { id: row.id, ...(expand ? { expand } : {}) });
       if (version !== undefined) versions.current.set(row.id, { version, updatedAt: body.updatedAt });
       return body;
     },

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DataRecord, RecordPage } from '../data-models/types';
+import type { DataRecord } from '../data-models/types';
 import { useSession } from '../session/session-context';
 import type { RecordListInput } from './view-state';
 
@@ -49,7 +49,7 @@ export function useRecordPages(input: RecordListInput & { expand?: string }, { e
       inFlight.current = true;
       setBusy(true);
       try {
-        const page = await rpc.call<RecordPage>('records.list', { ...(JSON.parse(key) as [RecordListInput])[0], ...(cursor ? { cursor } : {}) });
+        const page = await rpc.call('records.list', { ...(JSON.parse(key) as [RecordListInput])[0], ...(cursor ? { cursor } : {}) });
         if (call !== generation.current) return;
         setState((current) => ({
           key,

@@ -31,7 +31,7 @@ export function useReschedule(cal: CalendarFields | undefined, fields: DataField
     if (checked.errors.length > 0) throw new Error(checked.errors.map((error) => `${error.field}: ${error.message}`).join(' '));
     events.replace({ ...record, data: { ...record.data, ...values } });
     try {
-      events.replace(await rpc.call<DataRecord>('records.update', { id: record.id, data: values }));
+      events.replace(await rpc.call('records.update', { id: record.id, data: values }));
       setAnnouncement(`${record.title} moved to ${longDay.format(new Date(`${target.day}T12:00:00`))}.`);
     } catch (failure) {
       events.replace(record);
