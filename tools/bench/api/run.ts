@@ -64,8 +64,9 @@ const OTHER_APIS = (process.env.BENCH_OTHER_APIS ?? '')
     return { label: `api (${label.trim()})`, bundle: bundle.trim() };
   });
 /**
- * BENCH_PGBOUNCER=1: one more contender, the api with one worker behind PgBouncer in transaction
- * mode (DATABASE_POOLER=transaction) in front of the same database, pool as large as the api's.
+ * BENCH_PGBOUNCER=1: two more contenders, the api with one worker behind PgBouncer in transaction
+ * mode (DATABASE_POOLER=transaction) in front of the same database, pool as large as the api's; and
+ * the same mode straight on PostgreSQL, to tell the mode's own cost from PgBouncer's hop.
  * Printed against the api straight on PostgreSQL, never written to the docs.
  */
 const BEHIND_PGBOUNCER = process.env.BENCH_PGBOUNCER === '1';
@@ -339,6 +340,9 @@ async function main(): Promise<void> {
       pgbouncer = await startPgBouncer(database.url, POOL_SIZE);
       const pooled = { ...apiEnvironment(pgbouncer.url), DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: database.url, API_WORKERS: '1' };
       others.push({ label: 'api (behind PgBouncer)', server: await startServer(startApiProcess('api (behind PgBouncer)', pooled)), keys: 'keys' });
+      // The pooler mode's own cost (unnamed statements, the limit per transaction) without PgBouncer's hop.
+      const unnamed = { ...environment, DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: database.url, API_WORKERS: '1' };
+      others.push({ label: 'api (pooler mode, no PgBouncer)', server: await startServer(startApiProcess('api (pooler mode, no PgBouncer)', unnamed)), keys: 'keys' });
     }
     for (const other of OTHER_APIS) {
       others.push({ label: other.label, server: await startServer(startOtherApiProcess(other.label, other.bundle, { ...environment, API_WORKERS: '1' })), keys: 'keys' });
