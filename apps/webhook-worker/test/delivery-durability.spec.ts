@@ -1,53 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { freePort } from '@mrp/platform';
 import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
 import type { DeployedApp } from '@mrp/platform/deploy';
+import { apiWithEndpoint, startReceiver, until } from './support/delivery-test-kit';
 
 const JWT_SECRET = 'durability-test-secret-long-enough-for-hs256';
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A loopback receiver; while `hang` is true it holds every request open without answering. */
-async function startReceiver() {
-  const received: Received[] = [];
-  const held = new Set<ServerResponse>();
-  const state = { hang: false };
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      if (state.hang) held.add(response);
-      else response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    state,
-    async close() {
-      held.forEach((response) => response.destroy());
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('webhook deliveries survive killed processes', () => {
   let database: TestDatabase;
@@ -78,38 +35,10 @@ describe('webhook deliveries survive killed processes', () => {
   });
   afterAll(() => database.drop());
 
-  /** An api process with an organization, a model and an endpoint on `receiverUrl`; returns a record-creating call. */
-  async function apiWithEndpoint(receiverUrl: string) {
-    const port = await freePort();
-    const api = start('api', { PORT: String(port) });
-    await api.waitForLine(/api listening/);
-    const token = await new SignJWT({ email: `owner-${randomUUID()}@example.com`, name: 'Owner' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(randomUUID())
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(new TextEncoder().encode(JWT_SECRET));
-    const rpc = async (name: string, input: unknown, organizationId?: string) => {
-      const response = await fetch(`http://127.0.0.1:${port}/rpc/${name}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(organizationId ? { 'X-Organization-Id': organizationId } : {}) },
-        body: JSON.stringify(input),
-      });
-      const body = (await response.json()) as Record<string, unknown>;
-      if (response.status !== 200) throw new Error(`${name}: ${response.status} ${JSON.stringify(body)}`);
-      return body;
-    };
-    const organization = await rpc('organizations.create', { name: `Durable ${randomUUID()}` });
-    const organizationId = organization.id as string;
-    await rpc('dataModels.create', { key: 'orders', name: 'Orders' }, organizationId);
-    await rpc('webhooks.endpoints.create', { url: receiverUrl, subscriptions: ['data-models.record-created'] }, organizationId);
-    return { api, createRecord: (title: string) => rpc('records.create', { model: 'orders', data: { title } }, organizationId) };
-  }
-
   it('delivers what an api process queued before it was killed right after its 2xx', async () => {
     const receiver = await startReceiver();
     try {
-      const { api, createRecord } = await apiWithEndpoint(receiver.url);
+      const { api, createRecord } = await apiWithEndpoint(start, receiver.url, JWT_SECRET);
       const record = await createRecord('Paid');
       api.child.kill('SIGKILL');
       await api.exited;
@@ -126,7 +55,7 @@ describe('webhook deliveries survive killed processes', () => {
   it('delivers again what a worker was sending when it was killed', async () => {
     const receiver = await startReceiver();
     try {
-      const { createRecord } = await apiWithEndpoint(receiver.url);
+      const { createRecord } = await apiWithEndpoint(start, receiver.url, JWT_SECRET);
       receiver.state.hang = true;
       const first = start('webhook-worker');
       await first.waitForLine(/webhook-worker started/);

@@ -1,39 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { freePort } from '@mrp/platform';
 import { createTestDatabase, startAppProcess, type AppProcess, type TestDatabase } from '@mrp/platform/testing';
 import type { DeployedApp } from '@mrp/platform/deploy';
+import { apiWithEndpoint, startReceiver, until } from './support/delivery-test-kit';
 
 const JWT_SECRET = 'graceful-stop-secret-long-enough-for-hs256';
-
-/** A loopback receiver that holds every request open until the test answers it. */
-async function startHoldingReceiver() {
-  const received: Array<{ headers: IncomingHttpHeaders; response: ServerResponse }> = [];
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => received.push({ headers: request.headers, response }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('a webhook-worker stopped by SIGTERM while it sends', () => {
   let database: TestDatabase;
@@ -60,33 +31,6 @@ describe('a webhook-worker stopped by SIGTERM while it sends', () => {
   });
   afterAll(() => database.drop());
 
-  /** An api with an organization, a model and an endpoint on `receiverUrl`: creates a record, whose event is delivered there. */
-  async function recordCreator(receiverUrl: string): Promise<(title: string) => Promise<unknown>> {
-    const port = await freePort();
-    const api = start('api', { PORT: String(port) });
-    await api.waitForLine(/api listening/);
-    const token = await new SignJWT({ email: `owner-${randomUUID()}@example.com`, name: 'Owner' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(randomUUID())
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(new TextEncoder().encode(JWT_SECRET));
-    const rpc = async (name: string, input: unknown, organizationId?: string) => {
-      const response = await fetch(`http://127.0.0.1:${port}/rpc/${name}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(organizationId ? { 'X-Organization-Id': organizationId } : {}) },
-        body: JSON.stringify(input),
-      });
-      const body = (await response.json()) as Record<string, unknown>;
-      if (response.status !== 200) throw new Error(`${name}: ${response.status} ${JSON.stringify(body)}`);
-      return body;
-    };
-    const organizationId = (await rpc('organizations.create', { name: `Stopping ${randomUUID()}` })).id as string;
-    await rpc('dataModels.create', { key: 'orders', name: 'Orders' }, organizationId);
-    await rpc('webhooks.endpoints.create', { url: receiverUrl, subscriptions: ['data-models.record-created'] }, organizationId);
-    return (title) => rpc('records.create', { model: 'orders', data: { title } }, organizationId);
-  }
-
   async function attemptsOf(deliveryId: string) {
     const client = new Client({ connectionString: database.directUrl });
     await client.connect();
@@ -104,9 +48,9 @@ describe('a webhook-worker stopped by SIGTERM while it sends', () => {
   }
 
   it('finishes and records the delivery it is sending, then exits 0', async () => {
-    const receiver = await startHoldingReceiver();
+    const receiver = await startReceiver({ hang: true });
     try {
-      const createRecord = await recordCreator(receiver.url);
+      const { createRecord } = await apiWithEndpoint(start, receiver.url, JWT_SECRET);
       const worker = start('webhook-worker');
       await worker.waitForLine(/webhook-worker started/);
       await createRecord('Sent while stopping');
@@ -128,9 +72,9 @@ describe('a webhook-worker stopped by SIGTERM while it sends', () => {
   }, 90_000);
 
   it('stops waiting for a receiver once SHUTDOWN_TIMEOUT_SECONDS has run out, exits 0, and the delivery is still pending', async () => {
-    const receiver = await startHoldingReceiver();
+    const receiver = await startReceiver({ hang: true });
     try {
-      const createRecord = await recordCreator(receiver.url);
+      const { createRecord } = await apiWithEndpoint(start, receiver.url, JWT_SECRET);
       const worker = start('webhook-worker', { SHUTDOWN_TIMEOUT_SECONDS: '1' });
       await worker.waitForLine(/webhook-worker started/);
       await createRecord('Cut off');
