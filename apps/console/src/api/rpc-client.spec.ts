@@ -1,4 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { MeView } from '@mrp/authz/contracts';
 import type { ModelListOutput, RecordOutput } from '@mrp/data-models/contracts';
 import { createRpcClient } from './rpc-client';
 import { RpcError, describeError, fieldErrorsOf } from './rpc-error';
@@ -67,7 +68,7 @@ describe('the rpc client', () => {
       ),
     );
     const rpc = createRpcClient({ fetch, credentials: () => null, newRequestId: () => 'mine' });
-    const error = await rpc.call('apiKeys.create', {}).catch((failure: unknown) => failure);
+    const error = await rpc.call('apiKeys.create', { name: ' ', fullAccess: true }).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(RpcError);
     expect(error).toMatchObject({ code: 'validation_failed', status: 400, requestId: 'server-id', message: 'Invalid input' });
     expect(fieldErrorsOf(error)).toEqual({ name: 'must not be blank' });
@@ -101,6 +102,7 @@ describe('the rpc client', () => {
 
     expectTypeOf(rpc.call('records.get', { id: 'r1' })).resolves.toEqualTypeOf<RecordOutput>();
     expectTypeOf(rpc.call('dataModels.list')).resolves.toEqualTypeOf<ModelListOutput>();
+    expectTypeOf(rpc.call('me.get')).resolves.toEqualTypeOf<MeView>();
     // @ts-expect-error an input of the wrong type
     await rpc.call('records.get', { id: 1 }).catch(() => undefined);
     // @ts-expect-error an input that is required and left out

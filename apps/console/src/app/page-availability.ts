@@ -4,7 +4,7 @@ import type { PageDefinition } from './pages';
 
 /** The feature flags that are on (`featureFlags.enabled`, open to anyone signed in). */
 async function enabledFlags(rpc: RpcClient): Promise<ReadonlySet<string>> {
-  const { items } = await rpc.call<{ items: string[] }>('featureFlags.enabled', {});
+  const { items } = await rpc.call('featureFlags.enabled', {});
   return new Set(items);
 }
 

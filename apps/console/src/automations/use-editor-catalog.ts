@@ -1,10 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items, Role } from '../api/types';
+import type { Items } from '../api/types';
 import { liveFields } from '../data-models/field-types';
 import type { DataField, DataModel } from '../data-models/types';
 import type { Option } from '../forms/fields';
-import type { OrganizationWithMembers } from '../organization/types';
 import { useSignedIn } from '../session/session-context';
 import { isNeverDelivered } from '../webhooks/subscription-patterns';
 import { useEventTypes } from '../webhooks/use-catalog';
@@ -26,8 +25,8 @@ export function useEditorCatalog(): EditorCatalog {
   const { permissions } = useSignedIn();
   const catalog = useEventTypes();
   const models = useRpcQuery<Items<DataModel>>('dataModels.list', {}, { enabled: permissions.has('data-models.read') });
-  const roles = useRpcQuery<Items<Role>>('rbac.roles.list');
-  const organization = useRpcQuery<OrganizationWithMembers>('organizations.get');
+  const roles = useRpcQuery('rbac.roles.list');
+  const organization = useRpcQuery('organizations.get');
   return useMemo(
     () => ({
       models: models.data?.items ?? [],

@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items, PermissionInfo } from '../api/types';
 import type { Option } from '../forms/fields';
 
 /**
@@ -8,7 +7,7 @@ import type { Option } from '../forms/fields';
  * catalog's descriptions: what a key they create may carry.
  */
 export function useOwnPermissionOptions(permissions: ReadonlySet<string>): Option[] {
-  const catalog = useRpcQuery<Items<PermissionInfo>>('rbac.permissions.list');
+  const catalog = useRpcQuery('rbac.permissions.list');
   return useMemo(() => {
     const descriptions = new Map((catalog.data?.items ?? []).map((item) => [item.key, item.description]));
     return [...permissions].sort().map((permission) => ({ value: permission, label: permission, description: descriptions.get(permission) }));

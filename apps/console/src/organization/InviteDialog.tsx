@@ -36,7 +36,7 @@ function InviteForm({ roles, again, onClose }: Omit<InviteDialogProps, 'open'>) 
     setBusy(true);
     setError(undefined);
     try {
-      setSent(await rpc.call<SentInvite>('organizations.invite', { email: email.trim(), roleKeys: [...roleKeys].sort() }));
+      setSent(await rpc.call('organizations.invite', { email: email.trim(), roleKeys: [...roleKeys].sort() }));
     } catch (failure) {
       setError(failure);
     } finally {

@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import type { Items, PermissionInfo, Role } from '../api/types';
+import type { Role } from '../api/types';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -15,7 +15,7 @@ export function RoleDialog({ open, role, onClose }: { open: boolean; role?: Role
 
 function RoleForm({ role, onClose }: { role?: Role; onClose: (saved: boolean) => void }) {
   const { rpc, permissions: held } = useSignedIn();
-  const catalog = useRpcQuery<Items<PermissionInfo>>('rbac.permissions.list');
+  const catalog = useRpcQuery('rbac.permissions.list');
   const [name, setName] = useState(role?.name ?? '');
   const [key, setKey] = useState(role?.key ?? '');
   const [keyEdited, setKeyEdited] = useState(false);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { ApiKey, CreatedApiKey, Items } from '../api/types';
+import type { ApiKey } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { CreateKeyDialog } from '../keys/CreateKeyDialog';
@@ -11,7 +11,7 @@ import { useSignedIn } from '../session/session-context';
 /** The contract's account API-keys page: your own keys in the active organization. */
 export default function ApiKeysPage() {
   const { rpc, permissions } = useSignedIn();
-  const keys = useRpcQuery<Items<ApiKey>>('apiKeys.list');
+  const keys = useRpcQuery('apiKeys.list');
   const grantable = useOwnPermissionOptions(permissions);
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey>();
@@ -36,7 +36,7 @@ export default function ApiKeysPage() {
         title="Create API key"
         actsAs="you"
         grantable={grantable}
-        create={(input) => rpc.call<CreatedApiKey>('apiKeys.create', input)}
+        create={(input) => rpc.call('apiKeys.create', input)}
         onClose={(created) => {
           setCreating(false);
           if (created) void keys.reload();

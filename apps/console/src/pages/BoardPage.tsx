@@ -16,7 +16,7 @@ import { AssignDialog } from '../views/AssignDialog';
 import { ColumnDialog } from '../views/ColumnDialog';
 import { DeleteColumnDialog } from '../views/DeleteColumnDialog';
 import { KanbanColumn } from '../views/KanbanColumn';
-import type { Card, Member, OrganizationWithMembers } from '../views/types';
+import type { Card, Member } from '../views/types';
 import { useBoard } from '../views/use-board';
 import { useCardMoves } from '../views/use-card-moves';
 import { useColumnOrder } from '../views/use-column-order';
@@ -29,7 +29,7 @@ export default function BoardPage({ params }: PageProps) {
   const modelKey = board.data?.board.modelKey;
   const modelName = useModelName(modelKey);
   const fieldList = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: modelKey ?? '' }, { enabled: modelKey !== undefined });
-  const organization = useRpcQuery<OrganizationWithMembers>('organizations.get');
+  const organization = useRpcQuery('organizations.get');
   const members = useMemo(() => new Map((organization.data?.members ?? []).map((member) => [member.userId, member] as const)), [organization.data]);
 
   const [filter, setFilter] = useState('');

@@ -21,7 +21,7 @@ export default function CreateOrganizationPage() {
     setBusy(true);
     setError(undefined);
     try {
-      const organization = await rpc.call<{ id: string }>('organizations.create', { name: name.trim() });
+      const organization = await rpc.call('organizations.create', { name: name.trim() });
       await switchOrganization(organization.id);
     } catch (failure) {
       setError(failure);

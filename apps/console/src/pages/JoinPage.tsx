@@ -21,7 +21,7 @@ export default function JoinPage() {
     setBusy(true);
     setError(undefined);
     try {
-      const joined = await rpc.call<{ organization: { id: string } }>('organizations.acceptInvite', { token });
+      const joined = await rpc.call('organizations.acceptInvite', { token });
       await switchOrganization(joined.organization.id);
       navigate(HOME_PATH, { replace: true });
     } catch (failure) {

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { Items, Role } from '../api/types';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { formatDateTime } from '../app/format';
 import { Link } from '../app/router';
@@ -8,7 +7,7 @@ import { EmptyState } from '../components/EmptyState';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { InviteDialog } from '../organization/InviteDialog';
 import { MemberRolesDialog } from '../organization/MemberRolesDialog';
-import type { Member, OrganizationWithMembers, PendingInvite } from '../organization/types';
+import type { Member, PendingInvite } from '../organization/types';
 import { useSignedIn } from '../session/session-context';
 
 /** The people of the organization: invite, change roles, remove; pending invitations. */
@@ -16,9 +15,9 @@ export default function MembersPage() {
   const { rpc, permissions, me, refresh } = useSignedIn();
   const canInvite = permissions.has('members.manage');
   const canAssign = permissions.has('rbac.manage');
-  const organization = useRpcQuery<OrganizationWithMembers>('organizations.get');
-  const roles = useRpcQuery<Items<Role>>('rbac.roles.list');
-  const invites = useRpcQuery<Items<PendingInvite>>('organizations.listInvites', {}, { enabled: canInvite });
+  const organization = useRpcQuery('organizations.get');
+  const roles = useRpcQuery('rbac.roles.list');
+  const invites = useRpcQuery('organizations.listInvites', {}, { enabled: canInvite });
   const [inviting, setInviting] = useState<{ email: string; roleKeys: string[] } | 'new'>();
   const [editing, setEditing] = useState<Member>();
   const [removing, setRemoving] = useState<Member>();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Items, Role } from '../api/types';
+import type { Role } from '../api/types';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { EmptyState } from '../components/EmptyState';
@@ -11,7 +11,7 @@ import { useSignedIn } from '../session/session-context';
 export default function RolesPage() {
   const { rpc, permissions, refresh } = useSignedIn();
   const canManage = permissions.has('rbac.manage');
-  const roles = useRpcQuery<Items<Role>>('rbac.roles.list');
+  const roles = useRpcQuery('rbac.roles.list');
   const [editing, setEditing] = useState<Role | 'new'>();
   const [deleting, setDeleting] = useState<Role>();
   const custom = (roles.data?.items ?? []).filter((role) => !role.builtIn);

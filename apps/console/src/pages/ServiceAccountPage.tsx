@@ -3,7 +3,7 @@ import type { PageProps } from '../app/pages';
 import { Link, navigate } from '../app/router';
 import { formatDateTime } from '../app/format';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { ApiKey, CreatedApiKey, Items, Role, ServiceAccount } from '../api/types';
+import type { ApiKey, ServiceAccount } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { CheckboxGroup } from '../forms/fields';
@@ -17,8 +17,8 @@ import { grantableRoleOptions } from './ServiceAccountsPage';
 export default function ServiceAccountPage({ params }: PageProps) {
   const id = params.id as string;
   const { rpc, permissions } = useSignedIn();
-  const accounts = useRpcQuery<Items<ServiceAccount>>('serviceAccounts.list');
-  const keys = useRpcQuery<Items<ApiKey>>('serviceAccounts.keys.list', { serviceAccountId: id });
+  const accounts = useRpcQuery('serviceAccounts.list');
+  const keys = useRpcQuery('serviceAccounts.keys.list', { serviceAccountId: id });
   const grantable = useOwnPermissionOptions(permissions);
   const account = accounts.data?.items.find((candidate) => candidate.id === id);
   const [creatingKey, setCreatingKey] = useState(false);
@@ -94,7 +94,7 @@ export default function ServiceAccountPage({ params }: PageProps) {
         title={`Create a key for ${account.displayName}`}
         actsAs={account.displayName}
         grantable={grantable}
-        create={(input) => rpc.call<CreatedApiKey>('serviceAccounts.keys.create', { serviceAccountId: id, ...input })}
+        create={(input) => rpc.call('serviceAccounts.keys.create', { serviceAccountId: id, ...input })}
         onClose={(created) => {
           setCreatingKey(false);
           if (created) void keys.reload();
@@ -149,7 +149,7 @@ export default function ServiceAccountPage({ params }: PageProps) {
 /** The account's roles as checkboxes; saving assigns what was added and revokes what was removed. */
 function RolesEditor({ account, onChanged }: { account: ServiceAccount; onChanged: () => void }) {
   const { rpc, permissions } = useSignedIn();
-  const roles = useRpcQuery<Items<Role>>('rbac.roles.list');
+  const roles = useRpcQuery('rbac.roles.list');
   const [chosen, setChosen] = useState<Set<string>>(() => new Set(account.roleKeys));
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);

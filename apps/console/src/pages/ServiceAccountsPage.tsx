@@ -3,7 +3,7 @@ import { formatDateTime } from '../app/format';
 import { Link, navigate } from '../app/router';
 import { fieldErrorsOf } from '../api/rpc-error';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items, Role, ServiceAccount } from '../api/types';
+import type { Role, ServiceAccount } from '../api/types';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { EmptyState } from '../components/EmptyState';
@@ -14,7 +14,7 @@ import { FormFooter } from '../components/FormFooter';
 
 /** The organization's service accounts: machine members with roles of their own and their own keys. */
 export default function ServiceAccountsPage() {
-  const accounts = useRpcQuery<Items<ServiceAccount>>('serviceAccounts.list');
+  const accounts = useRpcQuery('serviceAccounts.list');
   const [creating, setCreating] = useState(false);
 
   return (
@@ -96,7 +96,7 @@ export function grantableRoleOptions(roles: Role[], permissions: ReadonlySet<str
 function CreateServiceAccountDialog({ open, onClose }: { open: boolean; onClose: (created?: ServiceAccount) => void }) {
   const { rpc, permissions } = useSignedIn();
   const mayGrant = permissions.has('rbac.manage');
-  const roles = useRpcQuery<Items<Role>>('rbac.roles.list', {}, { enabled: open && mayGrant });
+  const roles = useRpcQuery('rbac.roles.list', {}, { enabled: open && mayGrant });
   const [displayName, setDisplayName] = useState('');
   const [description, setDescription] = useState('');
   const [roleKeys, setRoleKeys] = useState<Set<string>>(new Set());
@@ -123,7 +123,7 @@ function CreateServiceAccountDialog({ open, onClose }: { open: boolean; onClose:
     setBusy(true);
     setError(undefined);
     try {
-      const created = await rpc.call<ServiceAccount>('serviceAccounts.create', {
+      const created = await rpc.call('serviceAccounts.create', {
         displayName: displayName.trim(),
         ...(description.trim() ? { description: description.trim() } : {}),
         ...(roleKeys.size ? { roleKeys: [...roleKeys].sort() } : {}),

@@ -7,7 +7,7 @@ import { useRpcQuery } from '../api/use-rpc-query';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useSignedIn } from '../session/session-context';
-import { membersById, type MemberName } from '../trash/deleted-by';
+import { membersById } from '../trash/deleted-by';
 import { TrashTable, type DeletedRecord } from '../trash/TrashTable';
 
 const TRASH_PAGE_SIZE = 50;
@@ -17,7 +17,7 @@ export default function TrashPage({ params }: PageProps) {
   const key = params.key as string;
   const { rpc, permissions } = useSignedIn();
   const model = useRpcQuery('dataModels.get', { key });
-  const organization = useRpcQuery<{ members: MemberName[] }>('organizations.get');
+  const organization = useRpcQuery('organizations.get');
   const members = useMemo(() => membersById(organization.data?.members), [organization.data]);
   const trash = useKeysetPages<DeletedRecord>('records.list', { model: key, deleted: 'only', limit: TRASH_PAGE_SIZE });
   const [busyId, setBusyId] = useState<string>();

@@ -76,13 +76,13 @@ export function SessionProvider({ children, fetch }: { children: ReactNode; fetc
   const load = useCallback(
     async (token: string, preferred: string | null) => {
       credentials.current = { token, organizationId: null };
-      const first = await rpc.call<Me>('me.get');
+      const first = await rpc.call('me.get');
       const organizationId = chooseOrganization(
         first.organizations.map((organization) => organization.id),
         preferred,
       );
       credentials.current = { token, organizationId };
-      const me = organizationId ? await rpc.call<Me>('me.get') : first;
+      const me = organizationId ? await rpc.call('me.get') : first;
       storeToken(token);
       storeOrganization(organizationId);
       setState({ status: 'signed-in', me, organizationId, permissions: new Set(me.activeOrganization?.permissions ?? []) });

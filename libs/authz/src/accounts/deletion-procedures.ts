@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, forbidden, notFound, type AnyProcedure } from '@mrp/platform';
+import { defineProcedure, forbidden, notFound } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { toIso } from '../db/sql-values';
+import { OwnAccountInput } from '../users/user-inputs';
 import { USER_COLUMNS, UserViewSchema, findUser, toUserView, type UserRow } from '../users/user-rows';
 import { processDueDeletions } from './process-account-deletions';
 
@@ -18,7 +18,7 @@ const requestDeletion = ({ graceDays }: AccountDeletionDeps) => defineProcedure(
   summary: 'Schedule your account for deletion at the end of the grace period (ACCOUNT_DELETION_GRACE_DAYS, 30 days unless configured)',
   scope: 'user',
   permission: null,
-  input: Type.Object({}, { additionalProperties: false }),
+  input: OwnAccountInput,
   output: UserViewSchema,
   async handler(ctx) {
     if (ctx.principal.kind !== 'HUMAN') throw forbidden('Service accounts are deleted through serviceAccounts.delete');
@@ -47,7 +47,7 @@ const cancelDeletion = defineProcedure({
   summary: 'Cancel the scheduled deletion of your account',
   scope: 'user',
   permission: null,
-  input: Type.Object({}, { additionalProperties: false }),
+  input: OwnAccountInput,
   output: UserViewSchema,
   async handler(ctx) {
     if (ctx.principal.kind !== 'HUMAN') throw forbidden('Service accounts have no scheduled deletion');
@@ -63,6 +63,6 @@ const cancelDeletion = defineProcedure({
   },
 });
 
-export function createAccountDeletionProcedures(deps: AccountDeletionDeps): AnyProcedure[] {
+export function createAccountDeletionProcedures(deps: AccountDeletionDeps) {
   return [requestDeletion(deps), cancelDeletion, processDueDeletions];
 }

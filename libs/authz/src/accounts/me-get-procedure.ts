@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
 import { defineProcedure, notFound } from '@mrp/platform';
 import { toIso } from '../db/sql-values';
 import { findUser } from '../users/user-rows';
+import { MeGetInput } from './account-inputs';
 import { MeSchema } from './me-view';
 
 interface MembershipSummaryRow {
@@ -17,7 +17,7 @@ export const meGetProcedure = defineProcedure({
   scope: 'user',
   permission: null,
   readOnly: true,
-  input: Type.Object({}, { additionalProperties: false }),
+  input: MeGetInput,
   output: MeSchema,
   async handler(ctx) {
     const { principal } = ctx;

@@ -1,32 +1,8 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { MeIdentityInput } from './account-inputs';
+import { IdentitySchema, type Identity } from './me-view';
 import { defineProcedure, notFound } from '@mrp/platform';
 
-export const IdentitySchema = Type.Object(
-  {
-    principal: Type.Object({
-      id: Type.String(),
-      kind: Type.Union([Type.Literal('HUMAN'), Type.Literal('SERVICE')]),
-      email: Type.String(),
-      displayName: Type.String(),
-    }),
-    organization: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), slug: Type.String() }),
-    apiKey: Type.Union([
-      Type.Object({
-        id: Type.String({ format: 'uuid' }),
-        name: Type.String(),
-        prefix: Type.String(),
-        fullAccess: Type.Boolean(),
-        permissions: Type.Array(Type.String()),
-        expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-      }),
-      Type.Null(),
-    ]),
-    permissions: Type.Array(Type.String(), { description: 'Effective permissions, sorted' }),
-  },
-  { $id: 'Identity', description: 'Who the credential acts as, in which organization, with which rights' },
-);
-
-export type Identity = Static<typeof IdentitySchema>;
+export { IdentitySchema, type Identity };
 
 /**
  * The identity a call acts as: served at `GET /api/v1/me` (the API key's view) and at
@@ -38,7 +14,7 @@ export const meIdentityProcedure = defineProcedure({
   scope: 'organization',
   permission: null,
   readOnly: true,
-  input: Type.Object({}, { additionalProperties: false }),
+  input: MeIdentityInput,
   output: IdentitySchema,
   async handler(ctx): Promise<Identity> {
     const [organization] = await ctx.em.execute<Array<{ id: string; name: string; slug: string }>>(

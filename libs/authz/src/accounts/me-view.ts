@@ -19,3 +19,31 @@ export const MeSchema = Type.Object({
   ]),
 });
 export type MeView = Static<typeof MeSchema>;
+
+/** `me.identity` (and `GET /api/v1/me`) */
+export const IdentitySchema = Type.Object(
+  {
+    principal: Type.Object({
+      id: Type.String(),
+      kind: Type.Union([Type.Literal('HUMAN'), Type.Literal('SERVICE')]),
+      email: Type.String(),
+      displayName: Type.String(),
+    }),
+    organization: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), slug: Type.String() }),
+    apiKey: Type.Union([
+      Type.Object({
+        id: Type.String({ format: 'uuid' }),
+        name: Type.String(),
+        prefix: Type.String(),
+        fullAccess: Type.Boolean(),
+        permissions: Type.Array(Type.String()),
+        expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      }),
+      Type.Null(),
+    ]),
+    permissions: Type.Array(Type.String(), { description: 'Effective permissions, sorted' }),
+  },
+  { $id: 'Identity', description: 'Who the credential acts as, in which organization, with which rights' },
+);
+
+export type Identity = Static<typeof IdentitySchema>;

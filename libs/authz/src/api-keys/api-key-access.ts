@@ -1,22 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import { validationFailed, type ErrorDetail } from '@mrp/platform';
 import { isPermission } from '../rbac/permission-catalog';
-
-/** Input properties shared by every door that creates a key (own keys, service-account keys). */
-export const apiKeyCreateProperties = {
-  name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'A label to tell keys apart' }),
-  fullAccess: Type.Boolean({ description: "true: all of the owner's permissions; false: only `permissions`" }),
-  permissions: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
-      maxItems: 100,
-      uniqueItems: true,
-      description: 'The allowlist of a limited key; required and non-empty when fullAccess is false',
-    }),
-  ),
-  expiresAt: Type.Optional(
-    Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the key stops working' }),
-  ),
-};
 
 export interface ApiKeyAccessRequest {
   fullAccess: boolean;

@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, forbidden, notFound, type AnyProcedure, type Principal } from '@mrp/platform';
+import { defineProcedure, forbidden, notFound, type Principal } from '@mrp/platform';
 import { lockMembershipForShare } from '../organizations/memberships';
-import { apiKeyCreateProperties, checkApiKeyAccess } from './api-key-access';
+import { checkApiKeyAccess } from './api-key-access';
+import { ApiKeysCreateInput, ApiKeysListInput, ApiKeysRevokeInput } from './api-key-inputs';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-key-store';
 import { ApiKeyListSchema, ApiKeyViewSchema, CreatedApiKeySchema } from './api-key-view';
 
@@ -23,7 +23,7 @@ const listOwnKeys = defineProcedure({
   scope: 'organization',
   permission: MANAGE_OWN_KEYS,
   readOnly: true,
-  input: Type.Object({}, { additionalProperties: false }),
+  input: ApiKeysListInput,
   output: ApiKeyListSchema,
   async handler(ctx) {
     assertNotActingWithApiKey(ctx.principal);
@@ -36,7 +36,7 @@ const createOwnKey = defineProcedure({
   summary: 'Creates an API key that acts as you in the active organization; the token is shown once',
   scope: 'organization',
   permission: MANAGE_OWN_KEYS,
-  input: Type.Object(apiKeyCreateProperties, { additionalProperties: false }),
+  input: ApiKeysCreateInput,
   output: CreatedApiKeySchema,
   async handler(ctx, input) {
     assertNotActingWithApiKey(ctx.principal);
@@ -59,7 +59,7 @@ const revokeOwnKey = defineProcedure({
   summary: 'Revokes one of your API keys; it is rejected from the next request on',
   scope: 'organization',
   permission: MANAGE_OWN_KEYS,
-  input: Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
+  input: ApiKeysRevokeInput,
   output: ApiKeyViewSchema,
   async handler(ctx, input) {
     assertNotActingWithApiKey(ctx.principal);
@@ -74,4 +74,4 @@ const revokeOwnKey = defineProcedure({
 });
 
 /** `apiKeys.*`: a principal's own keys only; no procedure reaches another user's personal keys. */
-export const apiKeyProcedures: AnyProcedure[] = [listOwnKeys, createOwnKey, revokeOwnKey];
+export const apiKeyProcedures = [listOwnKeys, createOwnKey, revokeOwnKey];

@@ -3,29 +3,21 @@ import {
   FEATURE_FLAG_KEYS,
   KNOWN_FEATURE_FLAGS,
   defineProcedure,
-  type AnyProcedure,
   type FeatureFlagKey,
   type FeatureFlagStore,
 } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
+import { EnabledFlagsSchema, FeatureFlagsReadInput, FlagFlipSchema, FlagStateListSchema } from './feature-flag-inputs';
 
-const FlagStateSchema = Type.Object({
-  key: Type.String(),
-  enabled: Type.Boolean(),
-  description: Type.String(),
-  source: Type.Union([Type.Literal('stored'), Type.Literal('boot-default'), Type.Literal('built-in')]),
-  updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
-
-export function createFeatureFlagProcedures(flags: FeatureFlagStore): AnyProcedure[] {
+export function createFeatureFlagProcedures(flags: FeatureFlagStore) {
   const list = defineProcedure({
     name: 'featureFlags.list',
     summary: 'Every feature flag with its value and where the value comes from',
     scope: 'platform-admin',
     permission: null,
     readOnly: true,
-    input: Type.Object({}, { additionalProperties: false }),
-    output: Type.Object({ items: Type.Array(FlagStateSchema) }),
+    input: FeatureFlagsReadInput,
+    output: FlagStateListSchema,
     async handler() {
       return { items: await flags.list() };
     },
@@ -43,7 +35,7 @@ export function createFeatureFlagProcedures(flags: FeatureFlagStore): AnyProcedu
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({ key: Type.String(), enabled: Type.Boolean(), previous: Type.Boolean(), description: Type.String() }),
+    output: FlagFlipSchema,
     async handler(ctx, input) {
       const { previous } = await flags.set(ctx.em, input.key, input.enabled, ctx.principal.userId);
       // set() drops this process's snapshot before commit; drop it again so no read in between sticks.
@@ -75,8 +67,8 @@ export function createFeatureFlagProcedures(flags: FeatureFlagStore): AnyProcedu
     scope: 'user',
     permission: null,
     readOnly: true,
-    input: Type.Object({}, { additionalProperties: false }),
-    output: Type.Object({ items: Type.Array(Type.String()) }),
+    input: FeatureFlagsReadInput,
+    output: EnabledFlagsSchema,
     async handler() {
       const states = await Promise.all(FEATURE_FLAG_KEYS.map(async (key) => [key, await flags.isEnabled(key)] as const));
       return { items: states.filter(([, on]) => on).map(([key]) => key) };

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import {
   badRequest,
   conflict,
@@ -7,17 +6,16 @@ import {
   newId,
   notFound,
   validationFailed,
-  type AnyProcedure,
 } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles } from '../access/grant-ceiling';
 import { sqlTextArray, toIso } from '../db/sql-values';
 import type { UserNotifier } from '../notifier/user-notifier';
-import { ROLE_KEY_PATTERN } from '../rbac/role-rows';
 import { INVITE_LIFETIME_DAYS, hashInviteToken, newInviteToken } from './invite-tokens';
 import { addOrganizationMember, findMembership } from './memberships';
+import { OrganizationsAcceptInviteInput, OrganizationsInviteInput } from './organization-inputs';
 import { requireOrganization, toOrganizationView } from './organization-rows';
-import { OrganizationViewSchema, SentInviteSchema } from './organization-view';
+import { AcceptedInviteSchema, SentInviteSchema } from './organization-view';
 
 interface InvitedRole {
   id: string;
@@ -35,21 +33,13 @@ interface InviteRow {
   expired: boolean;
 }
 
-export function createInviteProcedures(deps: { notifier?: UserNotifier; rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
+export function createInviteProcedures(deps: { notifier?: UserNotifier; rowAccessRoles: RowAccessRoles }) {
   const invite = defineProcedure({
     name: 'organizations.invite',
     summary: 'Invite someone by email; the invite token is returned once',
     scope: 'organization',
     permission: 'members.manage',
-    input: Type.Object(
-      {
-        email: Type.String({ format: 'email', maxLength: 254 }),
-        roleKeys: Type.Optional(
-          Type.Array(Type.String({ pattern: ROLE_KEY_PATTERN }), { minItems: 1, maxItems: 20, uniqueItems: true }),
-        ),
-      },
-      { additionalProperties: false },
-    ),
+    input: OrganizationsInviteInput,
     output: SentInviteSchema,
     async handler(ctx, input) {
       const email = input.email.toLowerCase();
@@ -112,8 +102,8 @@ export function createInviteProcedures(deps: { notifier?: UserNotifier; rowAcces
     summary: 'Join an organization with an invite token sent to your email address',
     scope: 'user',
     permission: null,
-    input: Type.Object({ token: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),
-    output: Type.Object({ organization: OrganizationViewSchema, roleKeys: Type.Array(Type.String()) }),
+    input: OrganizationsAcceptInviteInput,
+    output: AcceptedInviteSchema,
     async handler(ctx, input) {
       if (ctx.principal.kind !== 'HUMAN') throw forbidden('Service accounts cannot accept invites');
       // FOR UPDATE: two tabs accepting the same link at once must not both join.

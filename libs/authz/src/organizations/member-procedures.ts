@@ -1,20 +1,20 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, notFound, type AnyProcedure } from '@mrp/platform';
+import { defineProcedure, notFound } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { assertWithinGrantCeiling } from '../access/grant-ceiling';
 import type { UserNotifier } from '../notifier/user-notifier';
-import { USER_ID_SCHEMA } from '../users/user-rows';
 import { assertNotLastOwner, findMembership, lockOrganization, membershipPermissions } from './memberships';
+import { OrganizationsRemoveMemberInput } from './organization-inputs';
 import { requireOrganization } from './organization-rows';
+import { RemovedMemberSchema } from './organization-view';
 
-export function createMemberProcedures(deps: { notifier?: UserNotifier } = {}): AnyProcedure[] {
+export function createMemberProcedures(deps: { notifier?: UserNotifier } = {}) {
   const removeMember = defineProcedure({
     name: 'organizations.removeMember',
     summary: 'Remove a member (human or service account) and their role grants from the organization',
     scope: 'organization',
     permission: 'members.manage',
-    input: Type.Object({ userId: USER_ID_SCHEMA }, { additionalProperties: false }),
-    output: Type.Object({ userId: Type.String(), removed: Type.Literal(true) }),
+    input: OrganizationsRemoveMemberInput,
+    output: RemovedMemberSchema,
     async handler(ctx, input) {
       await lockOrganization(ctx.em, ctx.organizationId);
       const membership = await findMembership(ctx.em, ctx.organizationId, input.userId);

@@ -1,15 +1,12 @@
-import { Type } from '@sinclair/typebox';
-import { conflict, defineProcedure, forbidden, newId, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { conflict, defineProcedure, forbidden, newId, validationFailed } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { BUILT_IN_ROLES } from '../rbac/permission-catalog';
 import { rethrowUniqueViolation, sqlTextArray } from '../db/sql-values';
 import { addOrganizationMember } from './memberships';
+import { OrganizationsCreateInput, OrganizationsGetInput, OrganizationsUpdateInput } from './organization-inputs';
 import { ORGANIZATION_COLUMNS, listMembers, requireOrganization, toOrganizationView, type OrganizationRow } from './organization-rows';
 import { OrganizationViewSchema, OrganizationWithMembersSchema } from './organization-view';
-import { MAX_SLUG_LENGTH, SLUG_PATTERN, slugFromName } from './slug';
-
-const NAME = Type.String({ minLength: 1, maxLength: 200 });
-const SLUG = Type.String({ pattern: SLUG_PATTERN, maxLength: MAX_SLUG_LENGTH });
+import { slugFromName } from './slug';
 
 function cleanName(name: string): string {
   const trimmed = name.trim();
@@ -24,7 +21,7 @@ export const createOrganization = defineProcedure({
   summary: 'Create an organization; the caller becomes its owner',
   scope: 'user',
   permission: null,
-  input: Type.Object({ name: NAME, slug: Type.Optional(SLUG) }, { additionalProperties: false }),
+  input: OrganizationsCreateInput,
   output: OrganizationViewSchema,
   async handler(ctx, input) {
     if (ctx.principal.kind !== 'HUMAN') throw forbidden('Service accounts cannot create organizations');
@@ -83,7 +80,7 @@ export const getOrganization = defineProcedure({
   scope: 'organization',
   permission: null,
   readOnly: true,
-  input: Type.Object({}, { additionalProperties: false }),
+  input: OrganizationsGetInput,
   output: OrganizationWithMembersSchema,
   async handler(ctx) {
     const organization = await requireOrganization(ctx.em, ctx.organizationId);
@@ -96,10 +93,7 @@ export const updateOrganization = defineProcedure({
   summary: 'Rename the active organization or change its slug',
   scope: 'organization',
   permission: 'organization.manage',
-  input: Type.Object(
-    { name: Type.Optional(NAME), slug: Type.Optional(SLUG) },
-    { additionalProperties: false, minProperties: 1 },
-  ),
+  input: OrganizationsUpdateInput,
   output: OrganizationViewSchema,
   async handler(ctx, input) {
     const current = await requireOrganization(ctx.em, ctx.organizationId);
@@ -125,6 +119,6 @@ export const updateOrganization = defineProcedure({
   },
 });
 
-export function createOrganizationProcedures(): AnyProcedure[] {
+export function createOrganizationProcedures() {
   return [createOrganization, getOrganization, updateOrganization];
 }

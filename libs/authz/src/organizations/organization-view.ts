@@ -49,3 +49,15 @@ export const SentInviteSchema = Type.Object({
   token: Type.String(),
 });
 export type SentInvite = Static<typeof SentInviteSchema>;
+
+/** `organizations.acceptInvite`: the organization joined and the roles the invite gave. */
+export const AcceptedInviteSchema = Type.Object({ organization: OrganizationViewSchema, roleKeys: Type.Array(Type.String()) });
+
+/** `organizations.listInvites` */
+export const PendingInviteListSchema = Type.Object({ items: Type.Array(PendingInviteSchema) });
+
+/** `organizations.cancelInvite` */
+export const CanceledInviteSchema = Type.Object({ id: Type.String(), canceled: Type.Literal(true) });
+
+/** `organizations.removeMember` */
+export const RemovedMemberSchema = Type.Object({ userId: Type.String(), removed: Type.Literal(true) });

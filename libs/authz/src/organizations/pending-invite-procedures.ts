@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, notFound, type AnyProcedure } from '@mrp/platform';
+import { defineProcedure, notFound } from '@mrp/platform';
 import { toIso } from '../db/sql-values';
-import { PendingInviteSchema } from './organization-view';
+import { OrganizationsCancelInviteInput, OrganizationsListInvitesInput } from './organization-inputs';
+import { CanceledInviteSchema, PendingInviteListSchema } from './organization-view';
 
 interface PendingInviteRow {
   id: string;
@@ -24,8 +24,8 @@ export const listInvites = defineProcedure({
   scope: 'organization',
   permission: 'members.manage',
   readOnly: true,
-  input: Type.Object({}, { additionalProperties: false }),
-  output: Type.Object({ items: Type.Array(PendingInviteSchema) }),
+  input: OrganizationsListInvitesInput,
+  output: PendingInviteListSchema,
   async handler(ctx) {
     // Roles deleted since the invite was sent are left out, as accepting would leave them out.
     const rows = await ctx.em.execute<PendingInviteRow[]>(
@@ -57,8 +57,8 @@ export const cancelInvite = defineProcedure({
   summary: 'Withdraw a pending invitation: its link stops working',
   scope: 'organization',
   permission: 'members.manage',
-  input: Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
-  output: Type.Object({ id: Type.String(), canceled: Type.Literal(true) }),
+  input: OrganizationsCancelInviteInput,
+  output: CanceledInviteSchema,
   async handler(ctx, input) {
     const deleted = await ctx.em.execute<Array<{ id: string }>>(
       'DELETE FROM invites WHERE id = ? AND organization_id = ? AND accepted_at IS NULL RETURNING id',
@@ -69,6 +69,6 @@ export const cancelInvite = defineProcedure({
   },
 });
 
-export function createPendingInviteProcedures(): AnyProcedure[] {
+export function createPendingInviteProcedures() {
   return [listInvites, cancelInvite];
 }

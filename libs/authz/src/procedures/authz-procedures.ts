@@ -1,4 +1,4 @@
-import type { AnyProcedure, FeatureFlagStore } from '@mrp/platform';
+import type { FeatureFlagStore } from '@mrp/platform';
 import { createAccountDeletionProcedures } from '../accounts/deletion-procedures';
 import { meGetProcedure } from '../accounts/me-get-procedure';
 import { createFeatureFlagProcedures } from '../feature-flags/feature-flag-procedures';
@@ -27,7 +27,7 @@ export interface AuthzProcedureDeps {
  * Every procedure of identity, organizations, RBAC, users and feature flags (DESIGN 3 names), and
  * the system procedures of authz's scheduled tasks.
  */
-export function createAuthzProcedures(deps: AuthzProcedureDeps): AnyProcedure[] {
+export function createAuthzProcedures(deps: AuthzProcedureDeps) {
   return [
     meGetProcedure,
     ...createOrganizationProcedures(),

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, newId, notFound, type AnyProcedure } from '@mrp/platform';
+import { defineProcedure, newId, notFound } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles } from '../access/grant-ceiling';
 import type { UserNotifier } from '../notifier/user-notifier';
@@ -12,14 +11,9 @@ import {
   type MembershipRow,
 } from '../organizations/memberships';
 import { requireOrganization } from '../organizations/organization-rows';
-import { USER_ID_SCHEMA } from '../users/user-rows';
-import { ROLE_KEY_PATTERN, requireRoleByKey } from './role-rows';
-
-const GrantInput = Type.Object(
-  { userId: USER_ID_SCHEMA, roleKey: Type.String({ pattern: ROLE_KEY_PATTERN }) },
-  { additionalProperties: false },
-);
-const GrantOutput = Type.Object({ userId: Type.String(), roleKeys: Type.Array(Type.String()) });
+import { RoleGrantInput } from './rbac-inputs';
+import { requireRoleByKey } from './role-rows';
+import { MemberRolesSchema } from './role-view';
 
 async function requireMember(em: EntityManager, organizationId: string, userId: string): Promise<MembershipRow> {
   const membership = await findMembership(em, organizationId, userId);
@@ -27,14 +21,14 @@ async function requireMember(em: EntityManager, organizationId: string, userId: 
   return membership;
 }
 
-export function createGrantProcedures(deps: { notifier?: UserNotifier; rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
+export function createGrantProcedures(deps: { notifier?: UserNotifier; rowAccessRoles: RowAccessRoles }) {
   const assign = defineProcedure({
     name: 'rbac.roles.assign',
     summary: 'Give a member (human or service account) a role; idempotent',
     scope: 'organization',
     permission: 'rbac.manage',
-    input: GrantInput,
-    output: GrantOutput,
+    input: RoleGrantInput,
+    output: MemberRolesSchema,
     async handler(ctx, input) {
       const membership = await requireMember(ctx.em, ctx.organizationId, input.userId);
       const role = await requireRoleByKey(ctx.em, ctx.organizationId, input.roleKey);
@@ -79,8 +73,8 @@ export function createGrantProcedures(deps: { notifier?: UserNotifier; rowAccess
     summary: "Take a role from a member; idempotent; the organization's last owner keeps theirs",
     scope: 'organization',
     permission: 'rbac.manage',
-    input: GrantInput,
-    output: GrantOutput,
+    input: RoleGrantInput,
+    output: MemberRolesSchema,
     async handler(ctx, input) {
       await lockOrganization(ctx.em, ctx.organizationId);
       const membership = await requireMember(ctx.em, ctx.organizationId, input.userId);

@@ -1,18 +1,13 @@
-import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest, conflict, defineProcedure, newId, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { badRequest, conflict, defineProcedure, newId, validationFailed } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles } from '../access/grant-ceiling';
 import { sqlTextArray } from '../db/sql-values';
 import { ALL_PERMISSIONS, PERMISSIONS } from './permission-catalog';
 import { assertKnownPermissions } from './permission-input';
-import { ROLE_KEY_PATTERN, listRoles, requireRoleByKey, toRoleView, type RoleRow } from './role-rows';
-import { PermissionInfoSchema, RoleViewSchema } from './role-view';
-
-const ROLE_KEY = Type.String({ pattern: ROLE_KEY_PATTERN });
-const ROLE_NAME = Type.String({ minLength: 1, maxLength: 100 });
-const ROLE_DESCRIPTION = Type.String({ maxLength: 500 });
-const PERMISSION_LIST = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, uniqueItems: true });
+import { RbacPermissionsListInput, RbacRolesCreateInput, RbacRolesDeleteInput, RbacRolesListInput, RbacRolesUpdateInput } from './rbac-inputs';
+import { listRoles, requireRoleByKey, toRoleView, type RoleRow } from './role-rows';
+import { DeletedRoleSchema, PermissionListSchema, RoleListSchema, RoleViewSchema } from './role-view';
 
 function cleanName(name: string): string {
   const trimmed = name.trim();
@@ -35,8 +30,8 @@ export const listPermissions = defineProcedure({
   scope: 'user',
   permission: null,
   readOnly: true,
-  input: Type.Object({}, { additionalProperties: false }),
-  output: Type.Object({ items: Type.Array(PermissionInfoSchema) }),
+  input: RbacPermissionsListInput,
+  output: PermissionListSchema,
   async handler() {
     return { items: ALL_PERMISSIONS.map((key) => ({ key, description: PERMISSIONS[key] })) };
   },
@@ -48,8 +43,8 @@ export const listRolesProcedure = defineProcedure({
   scope: 'organization',
   permission: null,
   readOnly: true,
-  input: Type.Object({}, { additionalProperties: false }),
-  output: Type.Object({ items: Type.Array(RoleViewSchema) }),
+  input: RbacRolesListInput,
+  output: RoleListSchema,
   async handler(ctx) {
     return { items: (await listRoles(ctx.em, ctx.organizationId)).map(toRoleView) };
   },
@@ -60,10 +55,7 @@ export const createRole = defineProcedure({
   summary: 'Create a custom role holding a subset of your own permissions',
   scope: 'organization',
   permission: 'rbac.manage',
-  input: Type.Object(
-    { key: ROLE_KEY, name: ROLE_NAME, description: Type.Optional(ROLE_DESCRIPTION), permissions: PERMISSION_LIST },
-    { additionalProperties: false },
-  ),
+  input: RbacRolesCreateInput,
   output: RoleViewSchema,
   async handler(ctx, input) {
     const name = cleanName(input.name);
@@ -95,15 +87,7 @@ export const updateRole = defineProcedure({
   summary: "Rename a custom role or change its permissions (its key is immutable); members' rights change on their next call",
   scope: 'organization',
   permission: 'rbac.manage',
-  input: Type.Object(
-    {
-      key: ROLE_KEY,
-      name: Type.Optional(ROLE_NAME),
-      description: Type.Optional(ROLE_DESCRIPTION),
-      permissions: Type.Optional(PERMISSION_LIST),
-    },
-    { additionalProperties: false },
-  ),
+  input: RbacRolesUpdateInput,
   output: RoleViewSchema,
   async handler(ctx, input) {
     const role = await requireCustomRole(ctx.em, ctx.organizationId, input.key, 'changed');
@@ -141,8 +125,8 @@ const deleteRole = (rowAccess: RowAccessRoles) => defineProcedure({
   summary: 'Delete a custom role; its members lose it on their next call',
   scope: 'organization',
   permission: 'rbac.manage',
-  input: Type.Object({ key: ROLE_KEY }, { additionalProperties: false }),
-  output: Type.Object({ key: Type.String(), deleted: Type.Literal(true) }),
+  input: RbacRolesDeleteInput,
+  output: DeletedRoleSchema,
   async handler(ctx, input) {
     const role = await requireCustomRole(ctx.em, ctx.organizationId, input.key, 'deleted');
     assertWithinGrantCeiling(ctx.principal, role.permissions, 'delete a role carrying');
@@ -161,6 +145,6 @@ const deleteRole = (rowAccess: RowAccessRoles) => defineProcedure({
   },
 });
 
-export function createRoleProcedures(deps: { rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
+export function createRoleProcedures(deps: { rowAccessRoles: RowAccessRoles }) {
   return [listPermissions, listRolesProcedure, createRole, updateRole, deleteRole(deps.rowAccessRoles)];
 }

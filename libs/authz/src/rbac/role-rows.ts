@@ -3,8 +3,7 @@ import { notFound } from '@mrp/platform';
 import { toIso } from '../db/sql-values';
 import type { RoleView } from './role-view';
 
-/** Custom role keys; the built-in keys (`owner`, `admin`, `member`, `read-only`) fit it too. */
-export const ROLE_KEY_PATTERN = '^[a-z][a-z0-9-]{0,62}$';
+export { ROLE_KEY_PATTERN } from './rbac-inputs';
 
 export interface RoleRow {
   id: string;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 /** `.invalid` is reserved (RFC 2606): mail to a service account can never be delivered. */
 export const SERVICE_ACCOUNT_EMAIL_DOMAIN = 'service-accounts.invalid';
 
-export const SERVICE_ACCOUNT_ID_PATTERN = '^svc_[0-9a-f]{32}$';
+export { SERVICE_ACCOUNT_ID_PATTERN } from './service-account-inputs';
 
 /**
  * `svc_` + 128 random bits in lowercase hex. Lowercase because the address is derived from the id

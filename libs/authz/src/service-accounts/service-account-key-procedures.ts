@@ -1,23 +1,20 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { defineProcedure, notFound, validationFailed } from '@mrp/platform';
 import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles } from '../access/grant-ceiling';
 import { loadOrganizationAccess } from '../access/organization-access';
-import { apiKeyCreateProperties, checkApiKeyAccess } from '../api-keys/api-key-access';
+import { checkApiKeyAccess } from '../api-keys/api-key-access';
 import { createApiKey, findApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-key-store';
 import { ApiKeyListSchema, ApiKeyViewSchema, CreatedApiKeySchema } from '../api-keys/api-key-view';
 import { assertNotActingWithApiKey } from '../api-keys/api-key-procedures';
 import { MANAGE_SERVICE_ACCOUNTS, SERVICE_ACCOUNTS_FLAG } from './service-account-gate';
-import { SERVICE_ACCOUNT_ID_PATTERN } from './service-account-identity';
+import { ServiceAccountKeysCreateInput, ServiceAccountKeysListInput, ServiceAccountKeysRevokeInput } from './service-account-inputs';
 import { findServiceAccount, lockServiceAccountMembership, serviceAccountPermissions } from './service-account-store';
-
-const serviceAccountId = Type.String({ pattern: SERVICE_ACCOUNT_ID_PATTERN, description: 'svc_… id' });
 
 /**
  * `serviceAccounts.keys.*`: keys owned by a service account of the active organization. The owner
  * is always looked up as a live SERVICE member of the organization first, so no id can reach a
  * human's personal keys through here.
  */
-export function createServiceAccountKeyProcedures(deps: { rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
+export function createServiceAccountKeyProcedures(deps: { rowAccessRoles: RowAccessRoles }) {
   const list = defineProcedure({
     name: 'serviceAccounts.keys.list',
     summary: "A service account's API keys (never their tokens)",
@@ -25,7 +22,7 @@ export function createServiceAccountKeyProcedures(deps: { rowAccessRoles: RowAcc
     permission: MANAGE_SERVICE_ACCOUNTS,
     featureFlag: SERVICE_ACCOUNTS_FLAG,
     readOnly: true,
-    input: Type.Object({ serviceAccountId }, { additionalProperties: false }),
+    input: ServiceAccountKeysListInput,
     output: ApiKeyListSchema,
     async handler(ctx, input) {
       assertNotActingWithApiKey(ctx.principal);
@@ -40,7 +37,7 @@ export function createServiceAccountKeyProcedures(deps: { rowAccessRoles: RowAcc
     scope: 'organization',
     permission: MANAGE_SERVICE_ACCOUNTS,
     featureFlag: SERVICE_ACCOUNTS_FLAG,
-    input: Type.Object({ serviceAccountId, ...apiKeyCreateProperties }, { additionalProperties: false }),
+    input: ServiceAccountKeysCreateInput,
     output: CreatedApiKeySchema,
     async handler(ctx, input) {
       assertNotActingWithApiKey(ctx.principal);
@@ -84,7 +81,7 @@ export function createServiceAccountKeyProcedures(deps: { rowAccessRoles: RowAcc
     scope: 'organization',
     permission: MANAGE_SERVICE_ACCOUNTS,
     featureFlag: SERVICE_ACCOUNTS_FLAG,
-    input: Type.Object({ serviceAccountId, id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
+    input: ServiceAccountKeysRevokeInput,
     output: ApiKeyViewSchema,
     async handler(ctx, input) {
       assertNotActingWithApiKey(ctx.principal);

@@ -1,13 +1,13 @@
-import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { defineProcedure, newId, notFound, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
+import { defineProcedure, newId, notFound, validationFailed, type ProcedureContext } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { assertWithinGrantCeiling, assertWithinRoleCeiling, type RowAccessRoles } from '../access/grant-ceiling';
 import { Membership, Role, RoleGrant, User } from '../identity/entities';
 import { revokeAllApiKeysOf } from '../api-keys/api-key-store';
 import { assertNotActingWithApiKey } from '../api-keys/api-key-procedures';
 import { MANAGE_SERVICE_ACCOUNTS, SERVICE_ACCOUNTS_FLAG } from './service-account-gate';
-import { newServiceAccountId, serviceAccountEmail, SERVICE_ACCOUNT_ID_PATTERN } from './service-account-identity';
+import { newServiceAccountId, serviceAccountEmail } from './service-account-identity';
+import { ServiceAccountByIdInput, ServiceAccountsCreateInput, ServiceAccountsListInput, ServiceAccountsUpdateInput } from './service-account-inputs';
 import {
   deleteServiceAccount,
   findServiceAccount,
@@ -16,12 +16,7 @@ import {
   setServiceAccountDisabled,
   updateServiceAccount,
 } from './service-account-store';
-import { ServiceAccountListSchema, ServiceAccountViewSchema, type ServiceAccountView } from './service-account-view';
-
-const serviceAccountId = Type.String({ pattern: SERVICE_ACCOUNT_ID_PATTERN, description: 'svc_… id' });
-const displayName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
-const description = Type.Union([Type.String({ maxLength: 1000 }), Type.Null()]);
-const byId = Type.Object({ id: serviceAccountId }, { additionalProperties: false });
+import { DeletedServiceAccountSchema, ServiceAccountListSchema, ServiceAccountViewSchema, type ServiceAccountView } from './service-account-view';
 
 /**
  * The roles named by `roleKeys` in the organization. Granting roles at creation is what
@@ -73,7 +68,7 @@ async function requireServiceAccountWithinCeiling(
 }
 
 /** `serviceAccounts.*`: organization-owned machine users, behind `public-api.service-accounts`. */
-export function createServiceAccountAdminProcedures(deps: { rowAccessRoles: RowAccessRoles }): AnyProcedure[] {
+export function createServiceAccountAdminProcedures(deps: { rowAccessRoles: RowAccessRoles }) {
   const list = defineProcedure({
     name: 'serviceAccounts.list',
     summary: "The active organization's service accounts",
@@ -81,7 +76,7 @@ export function createServiceAccountAdminProcedures(deps: { rowAccessRoles: RowA
     permission: MANAGE_SERVICE_ACCOUNTS,
     featureFlag: SERVICE_ACCOUNTS_FLAG,
     readOnly: true,
-    input: Type.Object({}, { additionalProperties: false }),
+    input: ServiceAccountsListInput,
     output: ServiceAccountListSchema,
     async handler(ctx) {
       assertNotActingWithApiKey(ctx.principal);
@@ -96,14 +91,7 @@ export function createServiceAccountAdminProcedures(deps: { rowAccessRoles: RowA
     permission: MANAGE_SERVICE_ACCOUNTS,
     featureFlag: SERVICE_ACCOUNTS_FLAG,
     inputPermissions: [{ permission: 'rbac.manage', when: 'roleKeys given', appliesTo: (input) => (input.roleKeys?.length ?? 0) > 0 }],
-    input: Type.Object(
-      {
-        displayName,
-        description: Type.Optional(description),
-        roleKeys: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, uniqueItems: true })),
-      },
-      { additionalProperties: false },
-    ),
+    input: ServiceAccountsCreateInput,
     output: ServiceAccountViewSchema,
     async handler(ctx, input) {
       assertNotActingWithApiKey(ctx.principal);
@@ -149,10 +137,7 @@ export function createServiceAccountAdminProcedures(deps: { rowAccessRoles: RowA
     scope: 'organization',
     permission: MANAGE_SERVICE_ACCOUNTS,
     featureFlag: SERVICE_ACCOUNTS_FLAG,
-    input: Type.Object(
-      { id: serviceAccountId, displayName: Type.Optional(displayName), description: Type.Optional(description) },
-      { additionalProperties: false },
-    ),
+    input: ServiceAccountsUpdateInput,
     output: ServiceAccountViewSchema,
     async handler(ctx, input) {
       assertNotActingWithApiKey(ctx.principal);
@@ -180,7 +165,7 @@ export function createServiceAccountAdminProcedures(deps: { rowAccessRoles: RowA
       scope: 'organization',
       permission: MANAGE_SERVICE_ACCOUNTS,
       featureFlag: SERVICE_ACCOUNTS_FLAG,
-      input: byId,
+      input: ServiceAccountByIdInput,
       output: ServiceAccountViewSchema,
       async handler(ctx, input) {
         assertNotActingWithApiKey(ctx.principal);
@@ -203,8 +188,8 @@ export function createServiceAccountAdminProcedures(deps: { rowAccessRoles: RowA
     scope: 'organization',
     permission: MANAGE_SERVICE_ACCOUNTS,
     featureFlag: SERVICE_ACCOUNTS_FLAG,
-    input: byId,
-    output: Type.Object({ id: Type.String(), deleted: Type.Literal(true), revokedKeys: Type.Integer() }, { additionalProperties: false }),
+    input: ServiceAccountByIdInput,
+    output: DeletedServiceAccountSchema,
     async handler(ctx, input) {
       assertNotActingWithApiKey(ctx.principal);
       await requireServiceAccountWithinCeiling(ctx, input.id, 'delete a service account holding');

@@ -22,3 +22,6 @@ export const ServiceAccountListSchema = Type.Object(
   { items: Type.Array(ServiceAccountViewSchema) },
   { additionalProperties: false },
 );
+
+/** `serviceAccounts.delete` */
+export const DeletedServiceAccountSchema = Type.Object({ id: Type.String(), deleted: Type.Literal(true), revokedKeys: Type.Integer() }, { additionalProperties: false });

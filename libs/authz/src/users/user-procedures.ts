@@ -1,27 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, forbidden, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { defineProcedure, forbidden, notFound, validationFailed } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
-import { USER_COLUMNS, USER_ID_SCHEMA, UserViewSchema, findUser, toUserView, type UserRow } from './user-rows';
-
-/** Why the email is refused: DESIGN 3, humans are owned by the identity provider. */
-const EMAIL_BELONGS_TO_PROVIDER = 'is set by your identity provider and cannot be changed here; change it there and sign in again';
+import { EMAIL_BELONGS_TO_PROVIDER, TargetUserInput, UsersUpdateProfileInput } from './user-inputs';
+import { USER_COLUMNS, UserViewSchema, findUser, toUserView, type UserRow } from './user-rows';
 
 export const updateProfile = defineProcedure({
   name: 'users.updateProfile',
   summary: 'Change your display name (your email address belongs to your identity provider)',
   scope: 'user',
   permission: null,
-  input: Type.Object(
-    {
-      displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-      // Declared only to be refused with a clear answer (and shown as such in the schemas).
-      email: Type.Optional(
-        Type.Unsafe<never>({ readOnly: true, description: `Not accepted: the email address ${EMAIL_BELONGS_TO_PROVIDER}.` }),
-      ),
-    },
-    { additionalProperties: false, minProperties: 1 },
-  ),
+  input: UsersUpdateProfileInput,
   output: UserViewSchema,
   async handler(ctx, input) {
     if (input.email !== undefined) {
@@ -46,8 +34,6 @@ export const updateProfile = defineProcedure({
   },
 });
 
-const TargetUser = Type.Object({ userId: USER_ID_SCHEMA }, { additionalProperties: false });
-
 async function requireLiveUser(em: EntityManager, userId: string): Promise<UserRow> {
   const user = await findUser(em, userId, { forUpdate: true });
   if (!user || user.deleted_at) throw notFound('User');
@@ -59,7 +45,7 @@ export const disableUser = defineProcedure({
   summary: 'Lock a user or service account out: every session and API key of theirs stops working at once',
   scope: 'platform-admin',
   permission: null,
-  input: TargetUser,
+  input: TargetUserInput,
   output: UserViewSchema,
   async handler(ctx, input) {
     if (input.userId === ctx.principal.userId) throw forbidden('You cannot disable your own account');
@@ -79,7 +65,7 @@ export const enableUser = defineProcedure({
   summary: 'Lift a lockout',
   scope: 'platform-admin',
   permission: null,
-  input: TargetUser,
+  input: TargetUserInput,
   output: UserViewSchema,
   async handler(ctx, input) {
     const user = await requireLiveUser(ctx.em, input.userId);
@@ -93,6 +79,6 @@ export const enableUser = defineProcedure({
   },
 });
 
-export function createUserProcedures(): AnyProcedure[] {
+export function createUserProcedures() {
   return [updateProfile, disableUser, enableUser];
 }

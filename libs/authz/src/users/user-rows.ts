@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Type, type Static } from '@sinclair/typebox';
 import type { PrincipalKind } from '@mrp/platform';
 import { toIso } from '../db/sql-values';
+import { UserViewSchema, type UserView } from './user-view';
+
+export { USER_ID_SCHEMA } from './user-inputs';
+export { UserViewSchema, type UserView };
 
 export interface UserRow {
   id: string;
@@ -17,23 +20,10 @@ export interface UserRow {
   updated_at: string;
 }
 
-/** A user id in procedure inputs: a provider `sub` or a `svc_` id. */
-export const USER_ID_SCHEMA = Type.String({ minLength: 1, maxLength: 255 });
 
 export const USER_COLUMNS =
   'id, email, email_verified, kind, display_name, disabled_at, deleted_at, deletion_scheduled_for, created_at, updated_at';
 
-export const UserViewSchema = Type.Object({
-  id: Type.String(),
-  kind: Type.Union([Type.Literal('HUMAN'), Type.Literal('SERVICE')]),
-  email: Type.String(),
-  displayName: Type.String(),
-  disabledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  deletionScheduledFor: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' }),
-});
-export type UserView = Static<typeof UserViewSchema>;
 
 export function toUserView(row: UserRow): UserView {
   return {
