@@ -65,7 +65,10 @@ INI
 # PgBouncer will not run as root: it runs as the owner of the folder's files then.
 run_as=()
 if [ "$(id -u)" = 0 ]; then
-  id postgres >/dev/null 2>&1 || useradd --system postgres
+  if ! id postgres >/dev/null 2>&1; then
+    echo "with-pgbouncer: PgBouncer will not run as root, and there is no postgres user to run it as" >&2
+    exit 1
+  fi
   chown -R postgres "$dir"
   run_as=(-u postgres)
 fi

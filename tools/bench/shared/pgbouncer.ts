@@ -37,7 +37,9 @@ export async function startPgBouncer(directUrl: string, poolSize: number): Promi
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'mrp-pgbouncer-'));
   chmodSync(dir, 0o755);
-  writeFileSync(join(dir, 'users.txt'), `"${user}" "${decodeURIComponent(direct.password)}"\n`);
+  // PgBouncer's auth file quotes with ", doubled inside a value; only its owner may read the password.
+  const quoted = (value: string) => `"${value.replaceAll('"', '""')}"`;
+  writeFileSync(join(dir, 'users.txt'), `${quoted(user)} ${quoted(decodeURIComponent(direct.password))}\n`, { mode: 0o600 });
   writeFileSync(
     join(dir, 'pgbouncer.ini'),
     [

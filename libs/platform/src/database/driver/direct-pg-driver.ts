@@ -14,7 +14,7 @@ import {
   type Transaction,
   type TransactionEventBroadcaster,
 } from '@mikro-orm/postgresql';
-import { Client, types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
+import { Pool, types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
 import { pgBindValue, toParameterized } from './parameterized-sql';
 import { RowHandlerError, type RowHandler } from './statement';
 import { PipelineError, sendPipeline } from './pipeline';
@@ -61,6 +61,11 @@ export interface TransactionPoolerSettings {
   directUrl: string;
 }
 
+/** Behind a pooler, the most `withSession` work (index builds) one process runs at once on PostgreSQL itself. */
+const DIRECT_SESSIONS = 2;
+/** How long `withSession` work waits for one of them before it fails (an index build is then retried by its task). */
+const DIRECT_SESSION_WAIT_MS = 5_000;
+
 /** A statement with MikroORM's `?` placeholders, its values bound; answers the rows. */
 export type SessionQuery = <Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]) => Promise<Row[]>;
 
@@ -90,6 +95,8 @@ export class DirectPgConnection extends PostgreSqlConnection {
   /** EntityManagers whose statements were cancelled: their next ones are refused until `forgetCancellation`. */
   private readonly cancelledOwners = new Set<number>();
   private poolerSettings?: { settings: TransactionPoolerSettings | undefined; limitStatement: Statement | undefined };
+  /** Behind a pooler: the sessions of `withSession`, on PostgreSQL itself. */
+  private directSessions?: Pool;
 
   /** The pooler's settings, and the statement that sets the statement limit in a transaction (none without a limit). */
   private get pooler(): { settings: TransactionPoolerSettings | undefined; limitStatement: Statement | undefined } {
@@ -304,18 +311,42 @@ export class DirectPgConnection extends PostgreSqlConnection {
     }
   }
 
-  /** `withSession` behind a pooler: a connection of its own to PostgreSQL itself, closed after. */
+  /**
+   * `withSession` behind a pooler: a connection of a small pool of its own to PostgreSQL itself
+   * (`DIRECT_SESSIONS`), so that however many callers build indexes at once, this process holds no
+   * more than that many direct sessions; one waits at most `DIRECT_SESSION_WAIT_MS` for its turn.
+   * A session whose work failed is closed, not reused: it may still hold a session advisory lock.
+   */
   private async withDirectSession<T>(directUrl: string, timeoutMs: number | undefined, work: (run: SessionQuery) => Promise<T>): Promise<T> {
-    const limit = timeoutMs ?? this.pooler.settings?.statementTimeoutMs;
-    const client = new Client({ connectionString: directUrl, types: this.typeParsers(), ...(limit === undefined ? {} : { statement_timeout: limit }) });
-    // A session that dies while idle must not take the process down: its next statement fails instead.
-    client.on('error', () => undefined);
-    await client.connect();
-    try {
-      return await work(this.sessionQuery(client as unknown as PooledConnection));
-    } finally {
-      await client.end().catch(() => undefined);
+    if (!this.directSessions) {
+      const limit = timeoutMs ?? this.pooler.settings?.statementTimeoutMs;
+      this.directSessions = new Pool({
+        connectionString: directUrl,
+        types: this.typeParsers(),
+        max: DIRECT_SESSIONS,
+        connectionTimeoutMillis: DIRECT_SESSION_WAIT_MS,
+        idleTimeoutMillis: 10_000,
+        ...(limit === undefined ? {} : { statement_timeout: limit }),
+      });
+      // A session that dies while idle must not take the process down: the pool drops it.
+      this.directSessions.on('error', () => undefined);
     }
+    const client = await this.directSessions.connect();
+    let failed = true;
+    try {
+      const result = await work(this.sessionQuery(client as unknown as PooledConnection));
+      failed = false;
+      return result;
+    } finally {
+      client.release(failed);
+    }
+  }
+
+  override async close(force?: boolean): Promise<void> {
+    const sessions = this.directSessions;
+    this.directSessions = undefined;
+    await sessions?.end().catch(() => undefined);
+    await super.close(force);
   }
 
   private sessionQuery(connection: PooledConnection): SessionQuery {
