@@ -3,8 +3,7 @@ import { formatDateTime } from '../app/format';
 import { Link } from '../app/router';
 import { useKeysetPages } from '../api/use-keyset-pages';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items } from '../api/types';
-import { DELIVERY_STATUSES, type WebhookDelivery, type WebhookEndpoint } from '../api/webhook-types';
+import { DELIVERY_STATUSES, type WebhookDelivery } from '../api/webhook-types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SelectField, TextField } from '../forms/fields';
 import { describeOutcome } from '../webhooks/delivery-format';
@@ -18,7 +17,7 @@ const PENDING_REFRESH_MS = 3000;
 
 /** The delivery log: every delivery to the organization's endpoints, newest first, filtered, page by page. */
 export default function WebhookDeliveriesPage() {
-  const endpoints = useRpcQuery<Items<WebhookEndpoint>>('webhooks.endpoints.list');
+  const endpoints = useRpcQuery('webhooks.endpoints.list');
   const catalog = useEventTypes();
   const [draft, setDraft] = useState<DeliveryFilterValues>(() => filtersFromSearch(location.search));
   const [applied, setApplied] = useState<DeliveryListInput | undefined>(() => checkDeliveryFilters(filtersFromSearch(location.search)).input);

@@ -3,8 +3,6 @@ import type { PageProps } from '../app/pages';
 import { formatDateTime } from '../app/format';
 import { Link } from '../app/router';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items } from '../api/types';
-import type { WebhookDeliveryDetail, WebhookEndpoint } from '../api/webhook-types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useSignedIn } from '../session/session-context';
 import { describeKeptBody, describeOutcome } from '../webhooks/delivery-format';
@@ -22,8 +20,8 @@ function eventNames(event: Record<string, unknown>, type: string): { type: strin
 export default function WebhookDeliveryPage({ params }: PageProps) {
   const id = params.id as string;
   const { rpc } = useSignedIn();
-  const delivery = useRpcQuery<WebhookDeliveryDetail>('webhooks.deliveries.get', { id });
-  const endpoints = useRpcQuery<Items<WebhookEndpoint>>('webhooks.endpoints.list');
+  const delivery = useRpcQuery('webhooks.deliveries.get', { id });
+  const endpoints = useRpcQuery('webhooks.endpoints.list');
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState('');

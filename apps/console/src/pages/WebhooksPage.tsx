@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { formatDateTime } from '../app/format';
 import { Link } from '../app/router';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items } from '../api/types';
 import type { WebhookEndpoint } from '../api/webhook-types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -17,7 +16,7 @@ type Confirming = { action: 'disable' | 'delete'; endpoint: WebhookEndpoint };
 /** The organization's webhook endpoints: add, edit, rotate the secret, disable or enable, re-send, delete. */
 export default function WebhooksPage() {
   const { rpc } = useSignedIn();
-  const endpoints = useRpcQuery<Items<WebhookEndpoint>>('webhooks.endpoints.list');
+  const endpoints = useRpcQuery('webhooks.endpoints.list');
   const [editing, setEditing] = useState<WebhookEndpoint | 'new'>();
   const [rotating, setRotating] = useState<WebhookEndpoint>();
   const [recovering, setRecovering] = useState<WebhookEndpoint>();

@@ -73,10 +73,10 @@ export function EndpointDialog({ open, endpoint, onClose }: { open: boolean; end
       if (endpoint) {
         // The scheme changes with a rotation of the secret, never on its own.
         const { signing: _signing, ...changes } = checked.input;
-        await rpc.call<WebhookEndpoint>('webhooks.endpoints.update', { id: endpoint.id, ...changes, description: changes.description ?? '' });
+        await rpc.call('webhooks.endpoints.update', { id: endpoint.id, ...changes, description: changes.description ?? '' });
         close(true);
       } else {
-        setCreated(await rpc.call<EndpointWithSecret>('webhooks.endpoints.create', checked.input));
+        setCreated(await rpc.call('webhooks.endpoints.create', checked.input));
       }
     } catch (failure) {
       setError(failure);

@@ -41,7 +41,7 @@ export function RecoverDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await rpc.call<{ requeued: number }>('webhooks.endpoints.recover', { id: endpoint.id, since: window.since, ...(window.until ? { until: window.until } : {}) });
+      const answer = await rpc.call('webhooks.endpoints.recover', { id: endpoint.id, since: window.since, ...(window.until ? { until: window.until } : {}) });
       setRequeued(answer.requeued);
     } catch (failure) {
       setError(failure);

@@ -41,7 +41,7 @@ export function RotateSecretDialog({ endpoint, onClose }: { endpoint: WebhookEnd
     setError(undefined);
     try {
       setRotated(
-        await rpc.call<EndpointWithSecret>('webhooks.endpoints.rotateSecret', {
+        await rpc.call('webhooks.endpoints.rotateSecret', {
           id: endpoint.id,
           overlapSeconds: checked.seconds,
           ...(switching ? { signing } : {}),

@@ -1,12 +1,11 @@
 import { useMemo } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
 import type { Items } from '../api/types';
-import type { EventTypeInfo } from '../api/webhook-types';
 import { useSignedIn } from '../session/session-context';
 
 /** The event catalog's types as the server serves them (`webhooks.eventTypes.list`); empty while loading. */
 export function useEventTypes(): { types: string[]; known: ReadonlySet<string>; error: unknown } {
-  const query = useRpcQuery<Items<EventTypeInfo>>('webhooks.eventTypes.list');
+  const query = useRpcQuery('webhooks.eventTypes.list');
   return useMemo(() => {
     const types = (query.data?.items ?? []).map((item) => item.type);
     return { types, known: new Set(types), error: query.error };

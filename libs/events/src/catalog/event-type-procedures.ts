@@ -1,6 +1,6 @@
-import { Type } from '@sinclair/typebox';
 import { defineProcedure } from '@mrp/platform';
 import { EVENT_TYPES } from './event-catalog';
+import { EventTypesListInput } from './event-type-inputs';
 import { EventTypeListSchema } from './event-type-view';
 
 /**
@@ -14,7 +14,7 @@ export const listEventTypes = defineProcedure({
   scope: 'user',
   permission: null,
   readOnly: true,
-  input: Type.Object({}, { additionalProperties: false }),
+  input: EventTypesListInput,
   output: EventTypeListSchema,
   async handler() {
     return { items: [...EVENT_TYPES].sort().map((type) => ({ type })) };

@@ -1,17 +1,14 @@
-import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, defineProcedure, notFound, validationFailed, type AnyProcedure, type JobQueue } from '@mrp/platform';
-import { endpointOwner, platformInputProperty, type EndpointOwner } from '../endpoints/endpoint-owner';
+import { conflict, defineProcedure, notFound, validationFailed, type JobQueue } from '@mrp/platform';
+import { endpointOwner, type EndpointOwner } from '../endpoints/endpoint-owner';
+import { DEFAULT_DELIVERY_PAGE_SIZE, DeliveriesListInput, DeliveryByIdInput, EndpointsRecoverInput } from './delivery-inputs';
 import { decodeDeliveryCursor, encodeDeliveryCursor } from './delivery-cursor';
 import { buildDeliveryListQuery, ownerCondition } from './delivery-list-query';
 import { deliveryJob, type DeliveryToQueue } from './delivery-queue';
 import { DELIVERY_COLUMNS, toAttemptView, toDeliveryView, type AttemptRow, type DeliveryRow } from './delivery-rows';
-import { DeliveryDetailSchema, DeliveryPageSchema, DeliveryStatusSchema, DeliveryViewSchema } from './delivery-view';
+import { DeliveryDetailSchema, DeliveryPageSchema, DeliveryViewSchema, RecoveredDeliveriesSchema } from './delivery-view';
 import { DEFAULT_WEBHOOK_RETENTION_DAYS } from './prune-deliveries';
 import { mayReadEventRecord } from './webhook-outbox';
-
-export const DEFAULT_DELIVERY_PAGE_SIZE = 25;
-export const MAX_DELIVERY_PAGE_SIZE = 100;
 
 export interface DeliveryLogProcedureDeps {
   /** WEBHOOK_RETENTION_DAYS: recover refuses a window reaching further back than the log is kept. */
@@ -20,9 +17,6 @@ export interface DeliveryLogProcedureDeps {
   jobs: Pick<JobQueue, 'enqueueAtCommit'>;
   jobExpirySeconds: number;
 }
-
-const Id = Type.String({ format: 'uuid' });
-const instant = (description: string) => Type.String({ format: 'date-time', description: `${description} (ISO 8601 with a time zone)` });
 
 /**
  * Sends a delivery again as a fresh round: the same id, body and idempotency key, 5 attempts
@@ -56,26 +50,14 @@ function checkWindow(since: string | undefined, until: string | undefined): void
   }
 }
 
-export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RETENTION_DAYS, jobs, jobExpirySeconds }: DeliveryLogProcedureDeps): AnyProcedure[] {
+export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RETENTION_DAYS, jobs, jobExpirySeconds }: DeliveryLogProcedureDeps) {
   const list = defineProcedure({
     name: 'webhooks.deliveries.list',
     summary: 'The delivery log: deliveries to your endpoints, newest first, filtered and paginated',
     scope: 'user',
     permission: null,
     readOnly: true,
-    input: Type.Object(
-      {
-        ...platformInputProperty,
-        endpointId: Type.Optional(Id),
-        status: Type.Optional(DeliveryStatusSchema),
-        eventType: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact event type' })),
-        since: Type.Optional(instant('Created at or after')),
-        until: Type.Optional(instant('Created before')),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DELIVERY_PAGE_SIZE, default: DEFAULT_DELIVERY_PAGE_SIZE })),
-        cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'nextCursor of the previous page' })),
-      },
-      { additionalProperties: false },
-    ),
+    input: DeliveriesListInput,
     output: DeliveryPageSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
@@ -112,7 +94,7 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
     scope: 'user',
     permission: null,
     readOnly: true,
-    input: Type.Object({ ...platformInputProperty, id: Id }, { additionalProperties: false }),
+    input: DeliveryByIdInput,
     output: DeliveryDetailSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
@@ -146,7 +128,7 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
     summary: 'Send a delivery again now, with the same idempotency key and a fresh round of 5 attempts',
     scope: 'user',
     permission: null,
-    input: Type.Object({ ...platformInputProperty, id: Id }, { additionalProperties: false }),
+    input: DeliveryByIdInput,
     output: DeliveryViewSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
@@ -182,16 +164,8 @@ export function createDeliveryLogProcedures({ retentionDays = DEFAULT_WEBHOOK_RE
     summary: "Re-queue every failed delivery of an endpoint created in [since, until), e.g. after fixing the receiver",
     scope: 'user',
     permission: null,
-    input: Type.Object(
-      {
-        ...platformInputProperty,
-        id: Type.String({ format: 'uuid', description: 'The endpoint' }),
-        since: instant('Created at or after; at most the retention period (WEBHOOK_RETENTION_DAYS) ago'),
-        until: Type.Optional(instant('Created before; default: no end')),
-      },
-      { additionalProperties: false },
-    ),
-    output: Type.Object({ requeued: Type.Integer({ description: 'How many failed deliveries were queued again' }) }),
+    input: EndpointsRecoverInput,
+    output: RecoveredDeliveriesSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
       checkWindow(input.since, input.until);

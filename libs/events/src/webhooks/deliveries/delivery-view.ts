@@ -68,3 +68,6 @@ export const DeliveryDetailSchema = Type.Composite([
   }),
 ]);
 export type DeliveryDetail = Static<typeof DeliveryDetailSchema>;
+
+/** `webhooks.endpoints.recover` */
+export const RecoveredDeliveriesSchema = Type.Object({ requeued: Type.Integer({ description: 'How many failed deliveries were queued again' }) });

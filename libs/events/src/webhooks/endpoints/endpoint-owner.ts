@@ -1,17 +1,9 @@
-import { Type } from '@sinclair/typebox';
 import { badRequest, forbidden, type ProcedureContext } from '@mrp/platform';
 
 /** Whose endpoints a webhook procedure acts on: an organization's, or the platform's (`null`). */
 export interface EndpointOwner {
   organizationId: string | null;
 }
-
-/** The input property that picks platform-wide endpoints; absent or false = the active organization's. */
-export const platformInputProperty = {
-  platform: Type.Optional(
-    Type.Boolean({ description: 'Act on platform-wide endpoints (platform admins only) instead of the organization\'s' }),
-  ),
-};
 
 /**
  * The one access rule of every webhook procedure: an organization's endpoints need an active

@@ -1,20 +1,25 @@
-import { Type } from '@sinclair/typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { conflict, defineProcedure, newId, notFound, sqlTextArray, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
+import { conflict, defineProcedure, newId, notFound, sqlTextArray, validationFailed, type ProcedureContext } from '@mrp/platform';
 import type { AddressPolicy } from '../url-safety/address-policy';
 import { checkEndpointUrl } from '../url-safety/check-endpoint-url';
 import type { HostLookup } from '../url-safety/host-lookup';
 import { generateEndpointSecret, hashEndpointSecret } from '../secrets/endpoint-secret';
 import { encryptEndpointSecret } from '../secrets/secret-encryption';
-import { endpointOwner, platformInputProperty, type EndpointOwner } from './endpoint-owner';
+import {
+  EndpointByIdInput,
+  EndpointsCreateInput,
+  EndpointsDisableInput,
+  EndpointsListInput,
+  EndpointsRotateSecretInput,
+  EndpointsUpdateInput,
+} from './endpoint-inputs';
+import { endpointOwner, type EndpointOwner } from './endpoint-owner';
 import { ENDPOINT_COLUMNS, toEndpointView, type EndpointRow } from './endpoint-rows';
-import { EndpointListSchema, EndpointViewSchema, EndpointWithSecretSchema, OrderingSchema, SigningSchema } from './endpoint-view';
+import { DeletedEndpointSchema, EndpointListSchema, EndpointViewSchema, EndpointWithSecretSchema } from './endpoint-view';
 import { subscriptionProblem } from './subscriptions';
 
 /** An organization (or the platform) keeps at most this many endpoints; each change fans out to all of them. */
 export const MAX_ENDPOINTS_PER_OWNER = 50;
-/** Longest overlap a rotation may keep the old secret signing. */
-export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
 
 export interface EndpointProcedureDeps {
   addressPolicy: AddressPolicy;
@@ -31,21 +36,6 @@ export interface EndpointProcedureDeps {
    */
   assertMayActAs(ctx: ProcedureContext, organizationId: string, principalId: string, options: { choosing: boolean; action: string }): Promise<void>;
 }
-
-const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https (http only to loopback or private hosts in development)' });
-const Description = Type.String({ maxLength: 500 });
-const Subscriptions = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
-  minItems: 1,
-  maxItems: 50,
-  uniqueItems: true,
-  description: 'Event types: exact (`data-models.record-created`, `data-models.invoice.record-created`), a prefix (`data-models.*`) or `*`',
-});
-const EndpointId = Type.String({ format: 'uuid' });
-const PrincipalId = Type.String({
-  minLength: 1,
-  maxLength: 100,
-  description: 'Whom the endpoint acts as: you (the default) or a service account of the organization (svc_…); platform-wide endpoints act as their creator',
-});
 
 /**
  * Whom a new endpoint acts as: its creator unless another is chosen. A platform-wide endpoint is
@@ -86,7 +76,7 @@ function sealedSecret(deps: EndpointProcedureDeps, endpointId: string, secret: s
   };
 }
 
-export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProcedure[] {
+export function createEndpointProcedures(deps: EndpointProcedureDeps) {
   const checkUrl = (url: string) => checkEndpointUrl(url, deps.addressPolicy, { lookup: deps.lookup });
 
   const list = defineProcedure({
@@ -95,7 +85,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     scope: 'user',
     permission: null,
     readOnly: true,
-    input: Type.Object({ ...platformInputProperty }, { additionalProperties: false }),
+    input: EndpointsListInput,
     output: EndpointListSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
@@ -112,18 +102,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     summary: 'Subscribe an endpoint to events; its signing secret is returned once',
     scope: 'user',
     permission: null,
-    input: Type.Object(
-      {
-        ...platformInputProperty,
-        url: Url,
-        description: Type.Optional(Description),
-        subscriptions: Subscriptions,
-        principalId: Type.Optional(PrincipalId),
-        signing: Type.Optional(SigningSchema),
-        ordering: Type.Optional(OrderingSchema),
-      },
-      { additionalProperties: false },
-    ),
+    input: EndpointsCreateInput,
     output: EndpointWithSecretSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
@@ -168,18 +147,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     summary: "Change an endpoint's URL, description, subscriptions, principal or ordering",
     scope: 'user',
     permission: null,
-    input: Type.Object(
-      {
-        ...platformInputProperty,
-        id: EndpointId,
-        url: Type.Optional(Url),
-        description: Type.Optional(Description),
-        subscriptions: Type.Optional(Subscriptions),
-        principalId: Type.Optional(PrincipalId),
-        ordering: Type.Optional(OrderingSchema),
-      },
-      { additionalProperties: false },
-    ),
+    input: EndpointsUpdateInput,
     output: EndpointViewSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
@@ -215,8 +183,8 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     summary: 'Delete an endpoint with its delivery log; queued deliveries to it are dropped',
     scope: 'user',
     permission: null,
-    input: Type.Object({ ...platformInputProperty, id: EndpointId }, { additionalProperties: false }),
-    output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+    input: EndpointByIdInput,
+    output: DeletedEndpointSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
       ctx.afterCommit(async () => deps.routesChanged?.(owner.organizationId));
@@ -231,17 +199,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     summary: 'Replace the signing secret (returned once), optionally switching the signing scheme; during the overlap deliveries carry both signatures',
     scope: 'user',
     permission: null,
-    input: Type.Object(
-      {
-        ...platformInputProperty,
-        id: EndpointId,
-        overlapSeconds: Type.Optional(
-          Type.Integer({ minimum: 0, maximum: MAX_ROTATION_OVERLAP_SECONDS, default: 0, description: 'How long the old secret keeps signing (0 to 7 days)' }),
-        ),
-        signing: Type.Optional(SigningSchema),
-      },
-      { additionalProperties: false },
-    ),
+    input: EndpointsRotateSecretInput,
     output: EndpointWithSecretSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
@@ -273,7 +231,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     summary: 'Enable a disabled endpoint again, with its failure count reset (see recover for what it missed)',
     scope: 'user',
     permission: null,
-    input: Type.Object({ ...platformInputProperty, id: EndpointId }, { additionalProperties: false }),
+    input: EndpointByIdInput,
     output: EndpointViewSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);
@@ -293,10 +251,7 @@ export function createEndpointProcedures(deps: EndpointProcedureDeps): AnyProced
     summary: 'Pause an endpoint: nothing is queued for it, and what is queued fails, until it is enabled',
     scope: 'user',
     permission: null,
-    input: Type.Object(
-      { ...platformInputProperty, id: EndpointId, reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
-      { additionalProperties: false },
-    ),
+    input: EndpointsDisableInput,
     output: EndpointViewSchema,
     async handler(ctx, input) {
       const owner = endpointOwner(ctx, input.platform);

@@ -54,3 +54,6 @@ export const EndpointWithSecretSchema = Type.Object({
   secret: Type.String({ description: 'Shown once: only its hash is stored' }),
 });
 export type EndpointWithSecret = Static<typeof EndpointWithSecretSchema>;
+
+/** `webhooks.endpoints.delete` */
+export const DeletedEndpointSchema = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
