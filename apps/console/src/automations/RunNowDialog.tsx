@@ -28,7 +28,7 @@ export function RunNowDialog({ automation, open, onClose }: { automation: Automa
     setBusy(true);
     setError(undefined);
     try {
-      const { runId } = await rpc.call<{ runId: string }>('automations.run', { id: automation.id, ...(parsed.value ? { input: parsed.value } : {}) });
+      const { runId } = await rpc.call('automations.run', { id: automation.id, ...(parsed.value ? { input: parsed.value } : {}) });
       close(runId);
     } catch (failure) {
       setError(failure);

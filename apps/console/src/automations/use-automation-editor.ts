@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Automation, AutomationWithSecret } from '../api/automation-types';
+import type { AutomationWithSecret } from '../api/automation-types';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { navigate } from '../app/router';
 import { useSignedIn } from '../session/session-context';
@@ -29,7 +29,7 @@ function seeded(actions: ActionFormValues[], fieldsByModel: FieldsByModel): Acti
  */
 export function useAutomationEditor(id: string | undefined, knownTypes: ReadonlySet<string>) {
   const { rpc } = useSignedIn();
-  const existing = useRpcQuery<Automation>('automations.get', { id }, { enabled: id !== undefined });
+  const existing = useRpcQuery('automations.get', { id: id ?? '' }, { enabled: id !== undefined });
   const [values, setValues] = useState<AutomationFormValues>(emptyAutomationForm);
   const [loaded, setLoaded] = useState(id === undefined);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -91,8 +91,8 @@ export function useAutomationEditor(id: string | undefined, knownTypes: Readonly
     setBusy(true);
     try {
       const answer = id
-        ? await rpc.call<AutomationWithSecret>('automations.update', { id, ...checked.input })
-        : await rpc.call<AutomationWithSecret>('automations.create', checked.input);
+        ? await rpc.call('automations.update', { id, ...checked.input })
+        : await rpc.call('automations.create', checked.input);
       if (answer.secret) setSaved(answer);
       else navigate(`/automations/${encodeURIComponent(answer.id)}`);
     } catch (failure) {

@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import type { PageProps } from '../app/pages';
 import { Link, navigate } from '../app/router';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Automation, AutomationWithSecret } from '../api/automation-types';
+import type { AutomationWithSecret } from '../api/automation-types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { AutomationFacts } from '../automations/AutomationFacts';
@@ -17,7 +17,7 @@ import { useSignedIn } from '../session/session-context';
 export default function AutomationPage({ params }: PageProps) {
   const id = params.id as string;
   const { rpc, me } = useSignedIn();
-  const automation = useRpcQuery<Automation>('automations.get', { id });
+  const automation = useRpcQuery('automations.get', { id });
   const runs = useRunHistory(id);
   const { refresh } = runs;
   const [running, setRunning] = useState(false);
@@ -94,7 +94,7 @@ export default function AutomationPage({ params }: PageProps) {
         confirmLabel="Replace secret"
         danger
         onConfirm={async () => {
-          pendingSecret.current = await rpc.call<AutomationWithSecret>('automations.rotateSecret', { id });
+          pendingSecret.current = await rpc.call('automations.rotateSecret', { id });
           await automation.reload();
         }}
         onClose={() => {

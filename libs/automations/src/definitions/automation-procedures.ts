@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import {
   badRequest,
   conflict,
@@ -6,7 +5,6 @@ import {
   newId,
   notFound,
   validationFailed,
-  type AnyProcedure,
   type InvocationDeps,
   type JobQueue,
   type ProcedureContext,
@@ -17,16 +15,16 @@ import type { RowAccessRoles } from '@mrp/authz';
 import { enqueueRuns } from '../runs/run-queue';
 import { generateHookSecret } from '../hooks/hook-secret';
 import {
-  ActionsInput,
   AutomationPageSchema,
   AutomationViewSchema,
   AutomationWithSecretSchema,
   DEFAULT_MAX_RUNS_PER_MINUTE,
-  MAX_RUNS_PER_MINUTE,
-  TriggerInput,
+  DeletedAutomationSchema,
+  QueuedRunSchema,
   type AutomationTrigger,
   type AutomationView,
 } from './automation-schemas';
+import { AutomationByIdInput, AutomationsCreateInput, AutomationsListInput, AutomationsRunInput, AutomationsUpdateInput } from './automation-inputs';
 import { AUTOMATION_COLUMNS, requireAutomation, toAutomationView, triggerColumns, triggerOf, type AutomationRow } from './automation-rows';
 import { checkDefinition } from './check-definition';
 import { readTargetModels } from './target-models';
@@ -37,15 +35,6 @@ import { assertStorableJson } from './storable-json';
 export const MANAGE_AUTOMATIONS = 'automations.manage';
 /** Per organization: enough for any team, few enough that the event outbox's lookup stays small. */
 export const MAX_AUTOMATIONS_PER_ORGANIZATION = 500;
-const MAX_PAGE_SIZE = 100;
-
-const AutomationId = Type.String({ format: 'uuid', description: 'The automation id' });
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'A label for people' });
-const MaxRunsPerMinute = Type.Integer({
-  minimum: 1,
-  maximum: MAX_RUNS_PER_MINUTE,
-  description: `Runs a minute at most (a token bucket); more are recorded as skipped. Default ${DEFAULT_MAX_RUNS_PER_MINUTE}`,
-});
 
 type Context = ProcedureContext<'organization'>;
 
@@ -59,13 +48,7 @@ export const listAutomations = defineProcedure({
   scope: 'organization',
   permission: MANAGE_AUTOMATIONS,
   readOnly: true,
-  input: Type.Object(
-    {
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })),
-      cursor: Type.Optional(Type.String({ format: 'uuid', description: 'nextCursor of the previous page' })),
-    },
-    { additionalProperties: false },
-  ),
+  input: AutomationsListInput,
   output: AutomationPageSchema,
   async handler(ctx, input) {
     const limit = input.limit ?? 50;
@@ -84,7 +67,7 @@ export const getAutomation = defineProcedure({
   scope: 'organization',
   permission: MANAGE_AUTOMATIONS,
   readOnly: true,
-  input: Type.Object({ id: AutomationId }, { additionalProperties: false }),
+  input: AutomationByIdInput,
   output: AutomationViewSchema,
   async handler(ctx, input) {
     return toAutomationView(await requireAutomation(ctx.em, ctx.organizationId, input.id));
@@ -105,17 +88,7 @@ const createAutomation = (deps: DefinitionDeps) => defineProcedure({
   summary: 'Creates an automation: one trigger (http, schedule or event), actions run in order as its owner',
   scope: 'organization',
   permission: MANAGE_AUTOMATIONS,
-  input: Type.Object(
-    {
-      name: Name,
-      enabled: Type.Optional(Type.Boolean({ default: true })),
-      ownerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'You (the default) or a service account of the organization' })),
-      trigger: TriggerInput,
-      actions: ActionsInput,
-      maxRunsPerMinute: Type.Optional(MaxRunsPerMinute),
-    },
-    { additionalProperties: false },
-  ),
+  input: AutomationsCreateInput,
   output: AutomationWithSecretSchema,
   async handler(ctx, input): Promise<AutomationView & { secret?: string }> {
     const { trigger, actions } = checkDefinition(input.trigger, input.actions, await readTargetModels(ctx, deps, input.actions));
@@ -170,18 +143,7 @@ const updateAutomation = (deps: DefinitionDeps) => defineProcedure({
   summary: 'Changes an automation; a new http trigger gets a new secret, shown once',
   scope: 'organization',
   permission: MANAGE_AUTOMATIONS,
-  input: Type.Object(
-    {
-      id: AutomationId,
-      name: Type.Optional(Name),
-      enabled: Type.Optional(Type.Boolean()),
-      ownerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-      trigger: Type.Optional(TriggerInput),
-      actions: Type.Optional(ActionsInput),
-      maxRunsPerMinute: Type.Optional(MaxRunsPerMinute),
-    },
-    { additionalProperties: false },
-  ),
+  input: AutomationsUpdateInput,
   output: AutomationWithSecretSchema,
   async handler(ctx, input): Promise<AutomationView & { secret?: string }> {
     const { id, ...changes } = input;
@@ -254,7 +216,7 @@ const rotateAutomationSecret = (rowAccess: RowAccessRoles) => defineProcedure({
   summary: "Replaces an http automation's hook secret; the new one is shown once and the old one stops working at once",
   scope: 'organization',
   permission: MANAGE_AUTOMATIONS,
-  input: Type.Object({ id: AutomationId }, { additionalProperties: false }),
+  input: AutomationByIdInput,
   output: AutomationWithSecretSchema,
   async handler(ctx, input) {
     const current = await requireAutomation(ctx.em, ctx.organizationId, input.id, { forUpdate: true });
@@ -277,8 +239,8 @@ export const deleteAutomation = defineProcedure({
   summary: 'Deletes an automation and its run log; queued runs are dropped',
   scope: 'organization',
   permission: MANAGE_AUTOMATIONS,
-  input: Type.Object({ id: AutomationId }, { additionalProperties: false }),
-  output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+  input: AutomationByIdInput,
+  output: DeletedAutomationSchema,
   async handler(ctx, input) {
     await requireAutomation(ctx.em, ctx.organizationId, input.id, { forUpdate: true });
     await ctx.em.execute('DELETE FROM automations WHERE id = ?', [input.id]);
@@ -292,11 +254,8 @@ const runAutomation = (rowAccess: RowAccessRoles, jobs: JobQueue) => defineProce
   summary: 'Queues a run now, whatever the trigger; `input` is what {{input.x}} reads',
   scope: 'organization',
   permission: MANAGE_AUTOMATIONS,
-  input: Type.Object(
-    { id: AutomationId, input: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'The run input' })) },
-    { additionalProperties: false },
-  ),
-  output: Type.Object({ runId: Type.String({ format: 'uuid' }) }),
+  input: AutomationsRunInput,
+  output: QueuedRunSchema,
   async handler(ctx: Context, input) {
     assertStorableJson(input.input, 'input');
     const automation = await requireAutomation(ctx.em, ctx.organizationId, input.id);
@@ -311,7 +270,7 @@ const runAutomation = (rowAccess: RowAccessRoles, jobs: JobQueue) => defineProce
   },
 });
 
-export function createAutomationDefinitionProcedures(deps: DefinitionDeps): AnyProcedure[] {
+export function createAutomationDefinitionProcedures(deps: DefinitionDeps) {
   const rowAccess = deps.rowAccessRoles;
   return [
     listAutomations,

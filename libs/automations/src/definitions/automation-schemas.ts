@@ -137,3 +137,9 @@ export type RunView = Static<typeof RunViewSchema>;
 /** `automations.runs.list` */
 export const RunPageSchema = Type.Object({ items: Type.Array(RunViewSchema), nextCursor: Type.Union([Type.String(), Type.Null()]) });
 export type RunPage = Static<typeof RunPageSchema>;
+
+/** `automations.delete` */
+export const DeletedAutomationSchema = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
+
+/** `automations.run`: the run queued. */
+export const QueuedRunSchema = Type.Object({ runId: Type.String({ format: 'uuid' }) });

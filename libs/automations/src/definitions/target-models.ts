@@ -1,11 +1,7 @@
-import { invokeWithin, systemPrincipal, type InvocationDeps, type ProcedureContext, type ProcedureRegistry } from '@mrp/platform';
-import type { FieldDefinition } from '@mrp/field-validation';
+import { procedureCall, systemPrincipal, type InvocationDeps, type ProcedureContext, type ProcedureRegistry } from '@mrp/platform';
+import type { DataModelsProcedures } from '@mrp/data-models/contracts';
 import type { ActionInputValue } from './automation-schemas';
 import type { TargetModel } from './check-targets';
-
-interface ModelCatalog {
-  models: Array<{ key: string; fields: FieldDefinition[] }>;
-}
 
 /**
  * The organization's live models with their fields, through data-models' own `dataModels.catalog`
@@ -19,7 +15,8 @@ export async function readTargetModels(
   actions: readonly ActionInputValue[],
 ): Promise<ReadonlyMap<string, TargetModel> | undefined> {
   if (!actions.some((action) => action.type !== 'notify')) return undefined;
-  const catalog = await invokeWithin<ModelCatalog>(ctx, deps.procedures().require('dataModels.catalog'), {}, deps.invocation(), {
+  const call = procedureCall<DataModelsProcedures>(() => deps.procedures(), () => deps.invocation());
+  const catalog = await call(ctx, 'dataModels.catalog', {}, {
     principal: systemPrincipal('automation-definition-check', { organizationId: ctx.organizationId, permissions: ['data-models.read'] }),
   });
   return new Map(catalog.models.map((model) => [model.key, { key: model.key, fields: model.fields }]));

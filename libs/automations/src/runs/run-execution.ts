@@ -6,8 +6,8 @@ import {
   executePrepared,
   invokeWithin,
   preparedStatement,
+  procedureCall,
   isDomainError,
-  type AnyProcedure,
   type EventEnvelope,
   type InvocationDeps,
   type ProcedureContext,
@@ -15,6 +15,7 @@ import {
 } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { resolveMemberPrincipal, type MemberCannotAct } from '@mrp/authz';
+import type { DataModelsProcedures } from '@mrp/data-models/contracts';
 import type { ActionResult } from '../definitions/automation-schemas';
 import type { AutomationRow } from '../definitions/automation-rows';
 import { runAction } from './run-actions';
@@ -95,6 +96,9 @@ function recordOfEvent(event: RunRow['event']): string | null {
 }
 
 function createExecuteRun(deps: RunExecutionDeps) {
+  // data-models' procedures by name, typed by its contracts; user-defined actions call by a name
+  // known only at run time and stay untyped (`call` below).
+  const readRecord = procedureCall<DataModelsProcedures>(() => deps.procedures(), () => deps.invocation());
   /**
    * `automations.runs.execute`: one admitted run, in one transaction. It is skipped when its
    * automation was disabled since, and fails when its owner cannot act. Otherwise it emits
@@ -145,7 +149,7 @@ function createExecuteRun(deps: RunExecutionDeps) {
       const recordId = recordOfEvent(run.event);
       if (recordId) {
         try {
-          await invokeWithin(ctx, deps.procedures().require('records.get'), { id: recordId }, deps.invocation(), { principal: owner.principal, collect });
+          await readRecord(ctx, 'records.get', { id: recordId }, { principal: owner.principal, collect });
         } catch (error) {
           if (!isDomainError(error)) throw error;
           await finishRun(ctx, run, 'failed', `The automation cannot run: its owner cannot read the record the event is about (${error.message})`);
@@ -195,6 +199,6 @@ function createExecuteRun(deps: RunExecutionDeps) {
   });
 }
 
-export function createRunExecutionProcedures(deps: RunExecutionDeps): AnyProcedure[] {
+export function createRunExecutionProcedures(deps: RunExecutionDeps) {
   return [admitRuns, createExecuteRun(deps)];
 }

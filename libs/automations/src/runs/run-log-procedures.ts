@@ -1,10 +1,8 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, notFound, type AnyProcedure } from '@mrp/platform';
-import { RUN_STATUSES, RunPageSchema, RunViewSchema, type RunStatus } from '../definitions/automation-schemas';
+import { defineProcedure, notFound } from '@mrp/platform';
+import { RunsGetInput, RunsListInput } from '../definitions/automation-inputs';
+import { RunPageSchema, RunViewSchema } from '../definitions/automation-schemas';
 import { MANAGE_AUTOMATIONS } from '../definitions/automation-procedures';
 import { RUN_COLUMNS, toRunView, type RunRow } from './run-rows';
-
-const MAX_PAGE_SIZE = 100;
 
 export const listRuns = defineProcedure({
   name: 'automations.runs.list',
@@ -12,15 +10,7 @@ export const listRuns = defineProcedure({
   scope: 'organization',
   permission: MANAGE_AUTOMATIONS,
   readOnly: true,
-  input: Type.Object(
-    {
-      automationId: Type.Optional(Type.String({ format: 'uuid' })),
-      status: Type.Optional(Type.Unsafe<RunStatus>({ type: 'string', enum: [...RUN_STATUSES] })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 25 })),
-      cursor: Type.Optional(Type.String({ format: 'uuid', description: 'nextCursor of the previous page' })),
-    },
-    { additionalProperties: false },
-  ),
+  input: RunsListInput,
   output: RunPageSchema,
   async handler(ctx, input) {
     const limit = input.limit ?? 25;
@@ -52,7 +42,7 @@ export const getRun = defineProcedure({
   scope: 'organization',
   permission: MANAGE_AUTOMATIONS,
   readOnly: true,
-  input: Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }),
+  input: RunsGetInput,
   output: RunViewSchema,
   async handler(ctx, input) {
     const [row] = await ctx.em.execute<RunRow[]>(`SELECT ${RUN_COLUMNS} FROM automation_runs WHERE id = ? AND organization_id = ?`, [
@@ -64,4 +54,4 @@ export const getRun = defineProcedure({
   },
 });
 
-export const runLogProcedures: AnyProcedure[] = [listRuns, getRun];
+export const runLogProcedures = [listRuns, getRun];
