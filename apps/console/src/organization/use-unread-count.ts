@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSignedIn } from '../session/session-context';
-import type { NotificationPage } from './types';
 
 /** Fired by whatever marks notifications read, so the bell's count follows at once. */
 export const NOTIFICATIONS_CHANGED = 'console:notifications-changed';
@@ -26,7 +25,7 @@ export function useUnreadCount(): number | undefined {
     // after it would bring back the count from before.
     const asked = ++latest.current;
     try {
-      const page = await rpc.call<NotificationPage>('notifications.list', { unreadOnly: true, limit: 1 });
+      const page = await rpc.call('notifications.list', { unreadOnly: true, limit: 1 });
       if (asked !== latest.current) return;
       if (known.current !== undefined && page.unreadCount > known.current) window.dispatchEvent(new Event(NOTIFICATIONS_ARRIVED));
       known.current = page.unreadCount;

@@ -3,7 +3,7 @@ import { formatDateTime } from '../app/format';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { NOTIFICATIONS_ARRIVED, NOTIFICATIONS_CHANGED } from '../organization/use-unread-count';
-import type { InboxNotification, NotificationPage } from '../organization/types';
+import type { InboxNotification } from '../organization/types';
 import { useSignedIn } from '../session/session-context';
 
 const PAGE_SIZE = 25;
@@ -23,7 +23,7 @@ export default function InboxPage() {
       setBusy(true);
       setError(undefined);
       try {
-        const page = await rpc.call<NotificationPage>('notifications.list', { unreadOnly, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
+        const page = await rpc.call('notifications.list', { unreadOnly, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) });
         setItems((current) => (cursor ? [...(current ?? []), ...page.items] : page.items));
         setNextCursor(page.nextCursor);
         setUnread(page.unreadCount);

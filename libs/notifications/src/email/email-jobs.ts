@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineProcedure, type AnyProcedure, type JobQueue } from '@mrp/platform';
+import { defineProcedure, type JobQueue } from '@mrp/platform';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createEvent } from '@mrp/events';
 import { emailAddressesOf } from '@mrp/authz';
@@ -54,7 +54,7 @@ export async function enqueueEmails(jobs: JobQueue, em: EntityManager, emails: r
  * its outcome is recorded in the transaction, with `notification.delivery-failed` per failed
  * attempt and, when it will be retried, the next attempt's job, due after 1, 4, 16 or 64 minutes.
  */
-export function createSendEmailProcedure(sendEmail: SendEmail | undefined, jobs: JobQueue | undefined): AnyProcedure {
+export function createSendEmailProcedure(sendEmail: SendEmail | undefined, jobs: JobQueue | undefined) {
   return defineProcedure({
     name: 'notifications.emails.send',
     summary: 'Makes one attempt at sending the email of a notification, retrying a failure with backoff',

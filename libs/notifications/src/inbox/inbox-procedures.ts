@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, notFound, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { defineProcedure, notFound, validationFailed } from '@mrp/platform';
 import { sqlTextArray } from '@mrp/platform';
 import { decodeCursor, encodeCursor } from './cursor';
+import { DEFAULT_PAGE_SIZE, NotificationsListInput, NotificationsMarkReadInput } from './inbox-inputs';
 import { MarkReadResultSchema, NotificationPageSchema, type NotificationView } from './notification-view';
 
 export type { NotificationView } from './notification-view';
@@ -26,23 +26,13 @@ const toView = (row: NotificationRow): NotificationView => ({
   readAt: row.read_at === null ? null : new Date(row.read_at).toISOString(),
 });
 
-export const DEFAULT_PAGE_SIZE = 25;
-export const MAX_PAGE_SIZE = 100;
-
 export const listNotifications = defineProcedure({
   name: 'notifications.list',
   summary: 'Your notifications, newest first, with the unread count',
   scope: 'user',
   permission: null,
   readOnly: true,
-  input: Type.Object(
-    {
-      unreadOnly: Type.Optional(Type.Boolean({ default: false })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
-      cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    },
-    { additionalProperties: false },
-  ),
+  input: NotificationsListInput,
   output: NotificationPageSchema,
   async handler(ctx, input) {
     const limit = input.limit ?? DEFAULT_PAGE_SIZE;
@@ -80,13 +70,7 @@ export const markNotificationsRead = defineProcedure({
   summary: 'Mark some of your notifications ({ ids }) or all of them ({ all: true }) as read',
   scope: 'user',
   permission: null,
-  input: Type.Object(
-    {
-      ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: MAX_PAGE_SIZE, uniqueItems: true })),
-      all: Type.Optional(Type.Literal(true)),
-    },
-    { additionalProperties: false },
-  ),
+  input: NotificationsMarkReadInput,
   output: MarkReadResultSchema,
   async handler(ctx, input) {
     if ((input.ids === undefined) === (input.all === undefined)) {
@@ -115,6 +99,6 @@ export const markNotificationsRead = defineProcedure({
   },
 });
 
-export function createNotificationProcedures(): AnyProcedure[] {
+export function createNotificationProcedures() {
   return [listNotifications, markNotificationsRead];
 }

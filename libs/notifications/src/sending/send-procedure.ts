@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, validationFailed, type AnyProcedure } from '@mrp/platform';
+import { defineProcedure, validationFailed } from '@mrp/platform';
 import { organizationMemberIds } from '@mrp/authz';
 import type { Notifier } from '../notifier/notifier';
+import { NotificationsSendInput, NotifiedSchema } from './send-inputs';
 
 /** Sending messages to members is what automations do; whoever may build one may send one. */
 export const SEND_NOTIFICATIONS = 'automations.manage';
@@ -12,22 +12,14 @@ export const SEND_NOTIFICATIONS = 'automations.manage';
  * members are left out, and the notifier leaves out service accounts and deleted people; the
  * answer says how many were notified.
  */
-export function createSendNotificationProcedure(notifier: Notifier): AnyProcedure {
+export function createSendNotificationProcedure(notifier: Notifier) {
   const send = defineProcedure({
     name: 'notifications.send',
     summary: 'Notifies members of the organization, chosen by id or by role',
     scope: 'organization',
     permission: SEND_NOTIFICATIONS,
-    input: Type.Object(
-      {
-        userIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100, uniqueItems: true })),
-        role: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: 'A role key: every member holding it' })),
-        title: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' }),
-        body: Type.Optional(Type.String({ maxLength: 5000 })),
-      },
-      { additionalProperties: false },
-    ),
-    output: Type.Object({ notified: Type.Integer({ minimum: 0 }) }),
+    input: NotificationsSendInput,
+    output: NotifiedSchema,
     async handler(ctx, input) {
       if (input.userIds === undefined && input.role === undefined) {
         throw validationFailed([{ field: 'userIds', code: 'required', message: 'name userIds, a role or both' }]);
