@@ -3,13 +3,19 @@ import type { AutomationsProcedures } from '@mrp/automations/contracts';
 import type { DataModelsProcedures } from '@mrp/data-models/contracts';
 import type { EventsProcedures } from '@mrp/events/contracts';
 import type { NotificationsProcedures } from '@mrp/notifications/contracts';
+import type { ViewsProcedures } from '@mrp/views/contracts';
 import { RpcError, type ErrorDetail } from './rpc-error';
 
 /**
  * The procedures whose input and answer the console knows by name: the libs' contracts maps
  * (decision 155), types only. A lib whose map is still to come is called with a hand-picked answer.
  */
-export type ConsoleProcedures = DataModelsProcedures & AuthzProcedures & EventsProcedures & AutomationsProcedures & NotificationsProcedures;
+export type ConsoleProcedures = DataModelsProcedures &
+  AuthzProcedures &
+  EventsProcedures &
+  AutomationsProcedures &
+  NotificationsProcedures &
+  ViewsProcedures;
 export type TypedProcedure = keyof ConsoleProcedures;
 export type ProcedureInput<Name extends TypedProcedure> = ConsoleProcedures[Name]['input'];
 export type ProcedureOutput<Name extends TypedProcedure> = ConsoleProcedures[Name]['output'];

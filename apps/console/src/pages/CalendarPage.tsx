@@ -15,7 +15,6 @@ import { CalendarMonth } from '../views/CalendarMonth';
 import { EventDialog } from '../views/EventDialog';
 import { eventsByDay } from '../views/events-by-day';
 import type { CalendarFields } from '../views/reschedule';
-import type { Calendar } from '../views/types';
 import { useCalendarEvents } from '../views/use-calendar-events';
 import { useReschedule } from '../views/use-reschedule';
 
@@ -31,7 +30,7 @@ const shortDay = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'nu
 export default function CalendarPage({ params }: PageProps) {
   const calendarId = params.id as string;
   const { permissions } = useSignedIn();
-  const calendar = useRpcQuery<Calendar>('calendars.get', { id: calendarId });
+  const calendar = useRpcQuery('calendars.get', { id: calendarId });
   const modelKey = calendar.data?.modelKey;
   const modelName = useModelName(modelKey);
   const fieldList = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: modelKey ?? '' }, { enabled: modelKey !== undefined });

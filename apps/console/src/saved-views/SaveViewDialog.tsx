@@ -7,7 +7,7 @@ import { TextField } from '../forms/fields';
 import { checkText, collectErrors } from '../forms/text-rules';
 import type { GridViewState } from '../records/view-state';
 import { useSignedIn } from '../session/session-context';
-import { SHARING_PERMISSION, type GridView } from './saved-views';
+import { SHARING_PERMISSION, asGridView, type GridView } from './saved-views';
 
 export interface SaveViewDialogProps {
   open: boolean;
@@ -42,7 +42,7 @@ export function SaveViewDialog({ open, modelKey, state, onClose }: SaveViewDialo
     setBusy(true);
     setError(undefined);
     try {
-      onClose(await rpc.call<GridView>('views.grids.create', { modelKey, name: name.trim(), state, shared }));
+      onClose(asGridView(await rpc.call('views.grids.create', { modelKey, name: name.trim(), state, shared })));
     } catch (failure) {
       setError(failure);
       setErrors(fieldErrorsOf(failure));

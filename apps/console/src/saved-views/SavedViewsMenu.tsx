@@ -6,7 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import type { RecordsToolProps } from '../records/RecordsToolbarTools';
 import { defaultViewState } from '../records/view-state';
 import { useSignedIn } from '../session/session-context';
-import { activeView, groupViews, isDefaultState, mayChangeView, normalizedState, sameState, type GridView } from './saved-views';
+import { activeView, asGridView, groupViews, isDefaultState, mayChangeView, normalizedState, sameState, type GridView } from './saved-views';
 import { SaveViewDialog } from './SaveViewDialog';
 
 /** The view picked last for a model, kept for the tab: a reload while changing it still knows which it was. */
@@ -31,8 +31,8 @@ function usePickedView(modelKey: string): [string | undefined, (id: string | und
 export function SavedViewsMenu({ modelKey, view }: Pick<RecordsToolProps, 'modelKey' | 'view'>) {
   const { rpc, permissions } = useSignedIn();
   const selectId = useId();
-  const views = useRpcQuery<{ items: GridView[] }>('views.grids.list', { modelKey });
-  const items = useMemo(() => views.data?.items ?? [], [views.data]);
+  const views = useRpcQuery('views.grids.list', { modelKey });
+  const items = useMemo(() => (views.data?.items ?? []).map(asGridView), [views.data]);
   const [pickedId, setPickedId] = usePickedView(modelKey);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState<GridView>();

@@ -7,6 +7,13 @@ import { viewStateFromSearch, viewStateToSearch, type GridViewState } from '../r
  */
 export type GridView = Omit<GridViewOutput, 'state'> & { state: GridViewState };
 
+/**
+ * A saved view as the grid reads it. Its state was the grid's own when saved, and `views.grids.*`
+ * stored it only once `records.list` took its filter, so the object the schema declares is a
+ * filter tree.
+ */
+export const asGridView = (view: GridViewOutput): GridView => view as GridView;
+
 /** Sharing a view, and changing or deleting a shared one, takes this permission. */
 export const SHARING_PERMISSION = 'data-models.manage';
 

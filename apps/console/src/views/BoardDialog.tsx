@@ -56,7 +56,7 @@ export function BoardDialog({ open, onClose }: BoardDialogProps) {
     setBusy(true);
     setError(undefined);
     try {
-      onClose(await rpc.call<Board>('kanban.boards.create', { name: name.trim(), modelKey, fieldKey }));
+      onClose(await rpc.call('kanban.boards.create', { name: name.trim(), modelKey, fieldKey }));
     } catch (failure) {
       setError(failure);
       setErrors(fieldErrorsOf(failure));

@@ -66,7 +66,7 @@ export function CalendarDialog({ open, onClose }: CalendarDialogProps) {
     setBusy(true);
     setError(undefined);
     try {
-      onClose(await rpc.call<Calendar>('calendars.create', { name: name.trim(), modelKey, startFieldKey, ...(endFieldKey ? { endFieldKey } : {}) }));
+      onClose(await rpc.call('calendars.create', { name: name.trim(), modelKey, startFieldKey, ...(endFieldKey ? { endFieldKey } : {}) }));
     } catch (failure) {
       setError(failure);
       setErrors(fieldErrorsOf(failure));

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { useSignedIn } from '../session/session-context';
 import { moveBefore, type ColumnOrder } from './board-moves';
-import type { BoardColumn, BoardWithCards, Card, CardMove, CardPage } from './types';
+import type { BoardColumn, BoardWithCards, Card } from './types';
 
 /** Cards read per column at a time. */
 export const CARDS_PER_PAGE = 50;
@@ -33,7 +33,7 @@ const orderOf = (columns: readonly BoardColumn[]): ColumnOrder[] => columns.map(
 /** A board's columns and cards, with moves shown before the server confirms them. */
 export function useBoard(boardId: string): BoardState {
   const { rpc } = useSignedIn();
-  const query = useRpcQuery<BoardWithCards>('kanban.boards.get', { id: boardId, cardsPerColumn: CARDS_PER_PAGE });
+  const query = useRpcQuery('kanban.boards.get', { id: boardId, cardsPerColumn: CARDS_PER_PAGE });
   const [order, setOrder] = useState<ColumnOrder[]>([]);
   const [cards, setCards] = useState<Map<string, Card>>(new Map());
   const [cursors, setCursors] = useState<Record<string, string | null>>({});
@@ -64,7 +64,7 @@ export function useBoard(boardId: string): BoardState {
       const previous = restore ?? current.current;
       show(moveBefore(current.current, cardId, column, before));
       try {
-        const moved = await rpc.call<CardMove>('kanban.cards.move', {
+        const moved = await rpc.call('kanban.cards.move', {
           boardId,
           recordId: cardId,
           column,
@@ -83,7 +83,7 @@ export function useBoard(boardId: string): BoardState {
     async (column: string) => {
       const cursor = cursors[column];
       if (!cursor) return;
-      const page = await rpc.call<CardPage>('kanban.cards.list', { boardId, column, cursor, limit: CARDS_PER_PAGE });
+      const page = await rpc.call('kanban.cards.list', { boardId, column, cursor, limit: CARDS_PER_PAGE });
       setCards((known) => {
         const next = new Map(known);
         for (const card of page.items) next.set(card.record.id, card);

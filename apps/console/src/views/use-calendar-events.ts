@@ -37,7 +37,7 @@ export function useCalendarEvents(calendarId: string, shownWindow: { from: strin
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const page: CalendarEventPage = await rpc.call<CalendarEventPage>('calendars.events', { id: calendarId, from, to, limit: 100, ...(cursor ? { cursor } : {}) });
+        const page: CalendarEventPage = await rpc.call('calendars.events', { id: calendarId, from, to, limit: 100, ...(cursor ? { cursor } : {}) });
         read.push(...page.items);
         cursor = page.nextCursor;
         pages += 1;

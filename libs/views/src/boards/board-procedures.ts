@@ -1,15 +1,13 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, newId, notFound, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
+import { defineProcedure, newId, notFound, type ProcedureContext } from '@mrp/platform';
 import { createEvent, type RouteCache } from '@mrp/events';
-import { MAX_CARDS_PER_PAGE, columnPage } from '../cards/card-listing';
+import { columnPage } from '../cards/card-listing';
 import { placeNewAtEnd } from '../cards/card-positions';
 import { modelFields, requireFieldOfType, selectOptions, type ModelCall } from '../model-calls';
+import { DeletedViewSchema } from '../view-schema-parts';
+import { ViewByIdInput } from '../view-input-parts';
+import { BoardsCreateInput, BoardsGetInput, BoardsListInput, BoardsUpdateInput } from './board-inputs';
 import { BOARD_COLUMNS, boardView, requireBoard, type BoardRoute, type BoardRow } from './board-rows';
 import { BoardListSchema, BoardSchema, BoardWithCardsSchema, type BoardView, type ColumnView } from './board-schemas';
-
-const NameInput = Type.String({ minLength: 1, maxLength: 200 });
-export const KeyInput = Type.String({ minLength: 1, maxLength: 63 });
-export const IdInput = Type.String({ format: 'uuid' });
 
 export interface BoardProcedureDeps {
   call: ModelCall;
@@ -47,7 +45,7 @@ async function placeExistingCards(call: ModelCall, ctx: OrgContext, board: Board
   for (const [column, recordIds] of byColumn) await placeNewAtEnd(ctx.em, board.id, column, recordIds);
 }
 
-export function createBoardProcedures({ call, routes }: BoardProcedureDeps): AnyProcedure[] {
+export function createBoardProcedures({ call, routes }: BoardProcedureDeps) {
   /** This process forgets the organization's boards at commit; the others, when the trigger's notice arrives. */
   const forgetBoards = (ctx: OrgContext) => ctx.afterCommit(async () => routes.forget(ctx.organizationId));
 
@@ -57,7 +55,7 @@ export function createBoardProcedures({ call, routes }: BoardProcedureDeps): Any
     scope: 'organization',
     permission: 'data-models.read',
     readOnly: true,
-    input: Type.Object({ modelKey: Type.Optional(KeyInput) }, { additionalProperties: false }),
+    input: BoardsListInput,
     output: BoardListSchema,
     async handler(ctx, input) {
       const rows = await ctx.em.execute<BoardRow[]>(
@@ -74,13 +72,7 @@ export function createBoardProcedures({ call, routes }: BoardProcedureDeps): Any
     scope: 'organization',
     permission: 'data-models.read',
     readOnly: true,
-    input: Type.Object(
-      {
-        id: IdInput,
-        cardsPerColumn: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_CARDS_PER_PAGE, default: 20, description: 'Cards listed per column' })),
-      },
-      { additionalProperties: false },
-    ),
+    input: BoardsGetInput,
     output: BoardWithCardsSchema,
     async handler(ctx, input) {
       const board = await requireBoard(ctx.em, ctx.organizationId, input.id);
@@ -101,7 +93,7 @@ export function createBoardProcedures({ call, routes }: BoardProcedureDeps): Any
     summary: "Creates a board over a model: its columns are the options of one of the model's SELECT fields",
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object({ name: NameInput, modelKey: KeyInput, fieldKey: KeyInput }, { additionalProperties: false }),
+    input: BoardsCreateInput,
     output: BoardSchema,
     async handler(ctx, input): Promise<BoardView> {
       requireFieldOfType(await modelFields(call, ctx, input.modelKey), input.fieldKey, ['SELECT'], 'fieldKey');
@@ -127,7 +119,7 @@ export function createBoardProcedures({ call, routes }: BoardProcedureDeps): Any
     summary: 'Renames a board',
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object({ id: IdInput, name: NameInput }, { additionalProperties: false }),
+    input: BoardsUpdateInput,
     output: BoardSchema,
     async handler(ctx, input): Promise<BoardView> {
       const [board] = await ctx.em.execute<BoardRow[]>(
@@ -144,8 +136,8 @@ export function createBoardProcedures({ call, routes }: BoardProcedureDeps): Any
     summary: "Deletes a board with its cards' places and assignments; the model's records stay",
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object({ id: IdInput }, { additionalProperties: false }),
-    output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+    input: ViewByIdInput,
+    output: DeletedViewSchema,
     async handler(ctx, input) {
       const deleted = await ctx.em.execute<Array<{ id: string }>>('DELETE FROM kanban_boards WHERE id = ? AND organization_id = ? RETURNING id', [
         input.id,

@@ -1,21 +1,16 @@
-import { Type } from '@sinclair/typebox';
-import { conflict, defineProcedure, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
+import { conflict, defineProcedure, validationFailed, type ProcedureContext } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { modelFields, requireFieldOfType, selectOptions, type ModelCall, type ModelField, type SelectOption } from '../model-calls';
-import { IdInput } from './board-procedures';
+import { ColumnsCreateInput, ColumnsDeleteInput, ColumnsReorderInput, ColumnsUpdateInput } from './board-inputs';
 import { requireBoard, type BoardRow } from './board-rows';
 import { ColumnListSchema } from './board-schemas';
-
-const ColumnIdInput = Type.String({ minLength: 1, maxLength: 200, description: "A column: its SELECT option's value" });
-const LabelInput = Type.String({ minLength: 1, maxLength: 200 });
-const ColorInput = Type.String({ minLength: 1, maxLength: 50 });
 
 type OrgContext = ProcedureContext<'organization'>;
 
 /** Cards moved out of a deleted column per round. */
 const MOVE_PAGE = 100;
 
-export function createColumnProcedures(call: ModelCall): AnyProcedure[] {
+export function createColumnProcedures(call: ModelCall) {
   async function boardField(ctx: OrgContext, boardId: string): Promise<{ board: BoardRow; field: ModelField; options: SelectOption[] }> {
     const board = await requireBoard(ctx.em, ctx.organizationId, boardId);
     const field = requireFieldOfType(await modelFields(call, ctx, board.model_key), board.field_key, ['SELECT'], 'boardId');
@@ -39,10 +34,7 @@ export function createColumnProcedures(call: ModelCall): AnyProcedure[] {
     summary: "Adds a column: a new option of the board's SELECT field (last, or before another column)",
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object(
-      { boardId: IdInput, id: ColumnIdInput, label: LabelInput, color: Type.Optional(ColorInput), before: Type.Optional(ColumnIdInput) },
-      { additionalProperties: false },
-    ),
+    input: ColumnsCreateInput,
     output: ColumnListSchema,
     async handler(ctx, input) {
       const { board, field, options } = await boardField(ctx, input.boardId);
@@ -60,10 +52,7 @@ export function createColumnProcedures(call: ModelCall): AnyProcedure[] {
     summary: "Renames or recolors a column (its option's label and color; the value, the column's id, stays)",
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object(
-      { boardId: IdInput, id: ColumnIdInput, label: Type.Optional(LabelInput), color: Type.Optional(Type.Union([ColorInput, Type.Null()])) },
-      { additionalProperties: false },
-    ),
+    input: ColumnsUpdateInput,
     output: ColumnListSchema,
     async handler(ctx, input) {
       const { board, field, options } = await boardField(ctx, input.boardId);
@@ -80,7 +69,7 @@ export function createColumnProcedures(call: ModelCall): AnyProcedure[] {
     summary: 'Removes a column (its option); a column holding cards needs targetColumnId, where its cards are moved first',
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object({ boardId: IdInput, id: ColumnIdInput, targetColumnId: Type.Optional(ColumnIdInput) }, { additionalProperties: false }),
+    input: ColumnsDeleteInput,
     output: ColumnListSchema,
     async handler(ctx, input) {
       const { board, field, options } = await boardField(ctx, input.boardId);
@@ -112,7 +101,7 @@ export function createColumnProcedures(call: ModelCall): AnyProcedure[] {
     summary: "Puts the columns (the field's options) in the given order; every column, once",
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object({ boardId: IdInput, ids: Type.Array(ColumnIdInput, { maxItems: 1000, uniqueItems: true }) }, { additionalProperties: false }),
+    input: ColumnsReorderInput,
     output: ColumnListSchema,
     async handler(ctx, input) {
       const { board, field, options } = await boardField(ctx, input.boardId);

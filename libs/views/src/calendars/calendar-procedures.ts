@@ -1,12 +1,11 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, newId, notFound, toIso, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
-import { IdInput, KeyInput } from '../boards/board-procedures';
+import { defineProcedure, newId, notFound, toIso, validationFailed, type ProcedureContext } from '@mrp/platform';
+import { ViewByIdInput } from '../view-input-parts';
+import { DeletedViewSchema } from '../view-schema-parts';
+import { CalendarsCreateInput, CalendarsEventsInput, CalendarsListInput, CalendarsUpdateInput } from './calendar-inputs';
 import { modelFields, requireFieldOfType, type ModelCall, type ModelField, type RecordPage } from '../model-calls';
 import { CalendarEventPageSchema, CalendarListSchema, CalendarSchema, type CalendarView } from './calendar-schemas';
 
-const NameInput = Type.String({ minLength: 1, maxLength: 200 });
 const DATE_TYPES = ['DATETIME', 'DATE'] as const;
-export const MAX_EVENTS_PER_PAGE = 100;
 
 interface CalendarRow {
   id: string;
@@ -62,7 +61,7 @@ function windowFilter(start: ModelField, end: ModelField | undefined, from: stri
   };
 }
 
-export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
+export function createCalendarProcedures(call: ModelCall) {
   async function checkFields(ctx: OrgContext, modelKey: string, startFieldKey: string, endFieldKey: string | null) {
     const fields = await modelFields(call, ctx, modelKey);
     const start = requireFieldOfType(fields, startFieldKey, DATE_TYPES, 'startFieldKey');
@@ -77,7 +76,7 @@ export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
     scope: 'organization',
     permission: 'data-models.read',
     readOnly: true,
-    input: Type.Object({ modelKey: Type.Optional(KeyInput) }, { additionalProperties: false }),
+    input: CalendarsListInput,
     output: CalendarListSchema,
     async handler(ctx, input) {
       const rows = await ctx.em.execute<CalendarRow[]>(
@@ -94,7 +93,7 @@ export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
     scope: 'organization',
     permission: 'data-models.read',
     readOnly: true,
-    input: Type.Object({ id: IdInput }, { additionalProperties: false }),
+    input: ViewByIdInput,
     output: CalendarSchema,
     async handler(ctx, input) {
       return calendarView(await requireCalendar(ctx, input.id));
@@ -106,10 +105,7 @@ export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
     summary: "Creates a calendar over a model: a DATETIME (or DATE) field where events start, optionally one where they end",
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object(
-      { name: NameInput, modelKey: KeyInput, startFieldKey: KeyInput, endFieldKey: Type.Optional(KeyInput) },
-      { additionalProperties: false },
-    ),
+    input: CalendarsCreateInput,
     output: CalendarSchema,
     async handler(ctx, input) {
       await checkFields(ctx, input.modelKey, input.startFieldKey, input.endFieldKey ?? null);
@@ -127,15 +123,7 @@ export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
     summary: 'Renames a calendar or changes its fields',
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object(
-      {
-        id: IdInput,
-        name: Type.Optional(NameInput),
-        startFieldKey: Type.Optional(KeyInput),
-        endFieldKey: Type.Optional(Type.Union([KeyInput, Type.Null()], { description: 'null: no end field' })),
-      },
-      { additionalProperties: false },
-    ),
+    input: CalendarsUpdateInput,
     output: CalendarSchema,
     async handler(ctx, input) {
       const current = await requireCalendar(ctx, input.id);
@@ -155,8 +143,8 @@ export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
     summary: "Deletes a calendar; the model's records stay",
     scope: 'organization',
     permission: 'data-models.manage',
-    input: Type.Object({ id: IdInput }, { additionalProperties: false }),
-    output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+    input: ViewByIdInput,
+    output: DeletedViewSchema,
     async handler(ctx, input) {
       const deleted = await ctx.em.execute<Array<{ id: string }>>('DELETE FROM calendars WHERE id = ? AND organization_id = ? RETURNING id', [
         input.id,
@@ -173,16 +161,7 @@ export function createCalendarProcedures(call: ModelCall): AnyProcedure[] {
     scope: 'organization',
     permission: 'data-models.read',
     readOnly: true,
-    input: Type.Object(
-      {
-        id: IdInput,
-        from: Type.String({ format: 'date-time', description: 'Window start (inclusive)' }),
-        to: Type.String({ format: 'date-time', description: 'Window end (exclusive; for DATE fields, the day of `to` is included)' }),
-        cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'nextCursor of the previous page' })),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EVENTS_PER_PAGE, default: 100 })),
-      },
-      { additionalProperties: false },
-    ),
+    input: CalendarsEventsInput,
     output: CalendarEventPageSchema,
     async handler(ctx, input): Promise<RecordPage> {
       // The date-time format admits a leap second (23:59:60), which no Date can hold.

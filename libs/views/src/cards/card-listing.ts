@@ -8,7 +8,6 @@ import { placesInColumn } from './card-positions';
 const BATCH = 100;
 /** Places looked at per page at most: a caller who may read few of a long column's cards gets short pages and a cursor, not a scan of the column. */
 const MAX_BATCHES = 5;
-export const MAX_CARDS_PER_PAGE = 100;
 
 export interface CardPage {
   cards: CardView[];

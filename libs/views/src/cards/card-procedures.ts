@@ -1,17 +1,12 @@
-import { Type } from '@sinclair/typebox';
-import { defineProcedure, notFound, sqlTextArray, validationFailed, type AnyProcedure, type ProcedureContext } from '@mrp/platform';
+import { defineProcedure, notFound, sqlTextArray, validationFailed, type ProcedureContext } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
 import { organizationMemberIds, type UserNotifier } from '@mrp/authz';
-import { IdInput } from '../boards/board-procedures';
 import { requireBoard, type BoardRow } from '../boards/board-rows';
 import type { ModelCall, RecordView } from '../model-calls';
-import { MAX_CARDS_PER_PAGE, columnPage } from './card-listing';
+import { CardsAssignInput, CardsListInput, CardsMoveInput } from './card-inputs';
+import { columnPage } from './card-listing';
 import { CardAssignmentSchema, CardListSchema, CardMoveSchema } from './card-schemas';
 import { placeAtEnd, placeBefore } from './card-positions';
-
-const ColumnIdInput = Type.String({ minLength: 1, maxLength: 200, description: "A column: its SELECT option's value" });
-const RecordIdInput = Type.String({ format: 'uuid', description: 'The card: a record of the board\'s model' });
-export const MAX_ASSIGNEES = 20;
 
 type OrgContext = ProcedureContext<'organization'>;
 
@@ -20,7 +15,7 @@ export interface CardProcedureDeps {
   notifier: UserNotifier;
 }
 
-export function createCardProcedures({ call, notifier }: CardProcedureDeps): AnyProcedure[] {
+export function createCardProcedures({ call, notifier }: CardProcedureDeps) {
   /** The record, as the caller may read it (404 when hidden from them, or not of the board's model). */
   async function requireCardRecord(ctx: OrgContext, board: BoardRow, recordId: string): Promise<RecordView> {
     const record = await call(ctx, 'records.get', { id: recordId });
@@ -34,15 +29,7 @@ export function createCardProcedures({ call, notifier }: CardProcedureDeps): Any
     scope: 'organization',
     permission: 'data-models.read',
     readOnly: true,
-    input: Type.Object(
-      {
-        boardId: IdInput,
-        column: ColumnIdInput,
-        cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'nextCursor of the previous page' })),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CARDS_PER_PAGE, default: 25 })),
-      },
-      { additionalProperties: false },
-    ),
+    input: CardsListInput,
     output: CardListSchema,
     async handler(ctx, input) {
       const board = await requireBoard(ctx.em, ctx.organizationId, input.boardId);
@@ -56,15 +43,7 @@ export function createCardProcedures({ call, notifier }: CardProcedureDeps): Any
     summary: 'Moves a card to a column (records.update of the board field) and a place in it: before another card, or last',
     scope: 'organization',
     permission: 'records.update',
-    input: Type.Object(
-      {
-        boardId: IdInput,
-        recordId: RecordIdInput,
-        column: ColumnIdInput,
-        before: Type.Optional(Type.String({ format: 'uuid', description: 'The card to place it before; last when absent' })),
-      },
-      { additionalProperties: false },
-    ),
+    input: CardsMoveInput,
     output: CardMoveSchema,
     async handler(ctx, input) {
       const board = await requireBoard(ctx.em, ctx.organizationId, input.boardId);
@@ -99,10 +78,7 @@ export function createCardProcedures({ call, notifier }: CardProcedureDeps): Any
     summary: "Sets a card's assignees (members of the organization); each new assignee is notified",
     scope: 'organization',
     permission: 'records.update',
-    input: Type.Object(
-      { boardId: IdInput, recordId: RecordIdInput, userIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_ASSIGNEES, uniqueItems: true }) },
-      { additionalProperties: false },
-    ),
+    input: CardsAssignInput,
     output: CardAssignmentSchema,
     async handler(ctx, input) {
       const board = await requireBoard(ctx.em, ctx.organizationId, input.boardId);

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import {
   conflict,
   defineProcedure,
@@ -8,15 +7,14 @@ import {
   notFound,
   toIso,
   validationFailed,
-  type AnyProcedure,
   type ProcedureContext,
 } from '@mrp/platform';
-import { IdInput, KeyInput } from '../boards/board-procedures';
+import { ViewByIdInput } from '../view-input-parts';
+import { DeletedViewSchema } from '../view-schema-parts';
+import { GridsCreateInput, GridsListInput, GridsUpdateInput } from './grid-view-inputs';
 import type { ModelCall } from '../model-calls';
-import { GridViewListSchema, GridViewSchema, GridViewStateSchema, MAX_STATE_LENGTH, type GridView, type GridViewState } from './grid-view-schemas';
+import { GridViewListSchema, GridViewSchema, MAX_STATE_LENGTH, type GridView, type GridViewState } from './grid-view-schemas';
 
-const NameInput = Type.String({ minLength: 1, maxLength: 200 });
-const SharedInput = Type.Boolean({ description: 'true shares the view with the organization (needs data-models.manage)' });
 const SHARING = 'data-models.manage';
 /** Views listed in one answer, unpaged: a person's own views of a model, and the model's shared ones, each at most this many. */
 export const MAX_VIEWS_PER_LIST = 100;
@@ -76,7 +74,7 @@ function requireMayChange(ctx: OrgContext, row: GridViewRow): void {
   if (row.shared && !ctx.hasPermission(SHARING)) throw forbidden(`Changing a shared view needs ${SHARING}`);
 }
 
-export function createGridViewProcedures(call: ModelCall): AnyProcedure[] {
+export function createGridViewProcedures(call: ModelCall) {
   /**
    * A state is saved only when the model's records list accepts its search, filter and sort, so
    * a view never names a field the model lacks or an operator its type refuses; the list's own
@@ -111,7 +109,7 @@ export function createGridViewProcedures(call: ModelCall): AnyProcedure[] {
     scope: 'organization',
     permission: 'records.read',
     readOnly: true,
-    input: Type.Object({ modelKey: KeyInput }, { additionalProperties: false }),
+    input: GridsListInput,
     output: GridViewListSchema,
     async handler(ctx, input) {
       const rows = await ctx.em.execute<GridViewRow[]>(
@@ -130,10 +128,7 @@ export function createGridViewProcedures(call: ModelCall): AnyProcedure[] {
     scope: 'organization',
     permission: 'records.read',
     inputPermissions: [{ permission: SHARING, when: 'shared=true', appliesTo: (input) => input.shared === true }],
-    input: Type.Object(
-      { modelKey: KeyInput, name: NameInput, state: GridViewStateSchema, shared: Type.Optional(SharedInput) },
-      { additionalProperties: false },
-    ),
+    input: GridsCreateInput,
     output: GridViewSchema,
     async handler(ctx, input) {
       await checkState(ctx, input.modelKey, input.state);
@@ -153,10 +148,7 @@ export function createGridViewProcedures(call: ModelCall): AnyProcedure[] {
     scope: 'organization',
     permission: 'records.read',
     inputPermissions: [{ permission: SHARING, when: 'shared is given', appliesTo: (input) => input.shared !== undefined }],
-    input: Type.Object(
-      { id: IdInput, name: Type.Optional(NameInput), state: Type.Optional(GridViewStateSchema), shared: Type.Optional(SharedInput) },
-      { additionalProperties: false },
-    ),
+    input: GridsUpdateInput,
     output: GridViewSchema,
     async handler(ctx, input) {
       const current = await requireVisibleView(ctx, input.id);
@@ -179,8 +171,8 @@ export function createGridViewProcedures(call: ModelCall): AnyProcedure[] {
     summary: 'Deletes a saved grid view (a shared one needs data-models.manage); the records stay',
     scope: 'organization',
     permission: 'records.read',
-    input: Type.Object({ id: IdInput }, { additionalProperties: false }),
-    output: Type.Object({ id: Type.String(), deleted: Type.Literal(true) }),
+    input: ViewByIdInput,
+    output: DeletedViewSchema,
     async handler(ctx, input) {
       const current = await requireVisibleView(ctx, input.id);
       requireMayChange(ctx, current);
