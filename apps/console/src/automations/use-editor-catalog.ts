@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items } from '../api/types';
 import { liveFields } from '../data-models/field-types';
 import type { DataField, DataModel } from '../data-models/types';
 import type { Option } from '../forms/fields';
@@ -24,7 +23,7 @@ export interface EditorCatalog {
 export function useEditorCatalog(): EditorCatalog {
   const { permissions } = useSignedIn();
   const catalog = useEventTypes();
-  const models = useRpcQuery<Items<DataModel>>('dataModels.list', {}, { enabled: permissions.has('data-models.read') });
+  const models = useRpcQuery('dataModels.list', {}, { enabled: permissions.has('data-models.read') });
   const roles = useRpcQuery('rbac.roles.list');
   const organization = useRpcQuery('organizations.get');
   return useMemo(
@@ -55,7 +54,7 @@ export function useModelFields(modelKeys: readonly string[]): FieldsByModel {
     for (const model of wanted.split(',').filter(Boolean)) {
       if (fields.has(model)) continue;
       rpc
-        .call<Items<DataField>>('dataModels.fields.list', { model })
+        .call('dataModels.fields.list', { model })
         .then((answer) => {
           if (current) setFields((known) => new Map(known).set(model, liveFields(answer.items)));
         })

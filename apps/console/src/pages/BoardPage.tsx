@@ -3,11 +3,10 @@ import { useMemo, useState } from 'react';
 import type { SelectOption } from '@mrp/field-validation';
 import type { PageProps } from '../app/pages';
 import { Link } from '../app/router';
-import type { Items } from '../api/types';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorNotice } from '../components/ErrorNotice';
-import type { DataField, DataRecord } from '../data-models/types';
+import type { DataRecord } from '../data-models/types';
 import { TextField } from '../forms/fields';
 import { RecordFormDialog } from '../records/RecordFormDialog';
 import { useModelName } from '../data-models/use-model-name';
@@ -28,7 +27,7 @@ export default function BoardPage({ params }: PageProps) {
   const board = useBoard(boardId);
   const modelKey = board.data?.board.modelKey;
   const modelName = useModelName(modelKey);
-  const fieldList = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: modelKey ?? '' }, { enabled: modelKey !== undefined });
+  const fieldList = useRpcQuery('dataModels.fields.list', { model: modelKey ?? '' }, { enabled: modelKey !== undefined });
   const organization = useRpcQuery('organizations.get');
   const members = useMemo(() => new Map((organization.data?.members ?? []).map((member) => [member.userId, member] as const)), [organization.data]);
 

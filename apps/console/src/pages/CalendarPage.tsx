@@ -2,10 +2,9 @@ import '../views/views.css';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { PageProps } from '../app/pages';
 import { Link } from '../app/router';
-import type { Items } from '../api/types';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { ErrorNotice } from '../components/ErrorNotice';
-import type { DataField, DataRecord } from '../data-models/types';
+import type { DataRecord } from '../data-models/types';
 import { RecordFormDialog } from '../records/RecordFormDialog';
 import { useModelName } from '../data-models/use-model-name';
 import { useSignedIn } from '../session/session-context';
@@ -33,7 +32,7 @@ export default function CalendarPage({ params }: PageProps) {
   const calendar = useRpcQuery('calendars.get', { id: calendarId });
   const modelKey = calendar.data?.modelKey;
   const modelName = useModelName(modelKey);
-  const fieldList = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: modelKey ?? '' }, { enabled: modelKey !== undefined });
+  const fieldList = useRpcQuery('dataModels.fields.list', { model: modelKey ?? '' }, { enabled: modelKey !== undefined });
   const fields = useMemo(() => fieldList.data?.items ?? [], [fieldList.data]);
   const startType = fields.find((field) => field.key === calendar.data?.startFieldKey)?.type;
   const calendarFields = useMemo<CalendarFields | undefined>(

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { formatCount, formatDateTime } from '../app/format';
 import { Link, navigate } from '../app/router';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { EmptyState } from '../components/EmptyState';
 import { ModelDialog } from '../data-models/ModelDialog';
@@ -16,7 +15,7 @@ const recordCountText = (model: DataModelListItem) => `${formatCount(model.recor
 /** The organization's data models: their records are the organization's business data. */
 export default function ModelsPage() {
   const { permissions } = useSignedIn();
-  const models = useRpcQuery<Items<DataModelListItem>>('dataModels.list', { recordCounts: true });
+  const models = useRpcQuery('dataModels.list', { recordCounts: true });
   const [creating, setCreating] = useState(false);
   const mayManage = permissions.has('data-models.manage');
   const mayReadRecords = permissions.has('records.read');

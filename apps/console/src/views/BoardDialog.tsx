@@ -1,10 +1,8 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { fieldErrorsOf } from '../api/rpc-error';
-import type { Items } from '../api/types';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
-import type { DataField, DataModel } from '../data-models/types';
 import { SelectField, TextField } from '../forms/fields';
 import { checkText, collectErrors } from '../forms/text-rules';
 import { useSignedIn } from '../session/session-context';
@@ -26,8 +24,8 @@ export function BoardDialog({ open, onClose }: BoardDialogProps) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const models = useRpcQuery<Items<DataModel>>('dataModels.list', {}, { enabled: open });
-  const fields = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: modelKey }, { enabled: open && modelKey !== '' });
+  const models = useRpcQuery('dataModels.list', {}, { enabled: open });
+  const fields = useRpcQuery('dataModels.fields.list', { model: modelKey }, { enabled: open && modelKey !== '' });
   const selectFields = useMemo(() => (modelKey && fields.data ? fieldChoices(fields.data.items, ['SELECT']) : []), [modelKey, fields.data]);
 
   useEffect(() => {

@@ -1,10 +1,8 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { fieldErrorsOf } from '../api/rpc-error';
-import type { Items } from '../api/types';
 import { useRpcQuery } from '../api/use-rpc-query';
 import { Dialog } from '../components/Dialog';
 import { ErrorNotice } from '../components/ErrorNotice';
-import type { DataField, DataModel } from '../data-models/types';
 import { SelectField, TextField } from '../forms/fields';
 import { checkText, collectErrors } from '../forms/text-rules';
 import { useSignedIn } from '../session/session-context';
@@ -27,8 +25,8 @@ export function CalendarDialog({ open, onClose }: CalendarDialogProps) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const models = useRpcQuery<Items<DataModel>>('dataModels.list', {}, { enabled: open });
-  const fields = useRpcQuery<Items<DataField>>('dataModels.fields.list', { model: modelKey }, { enabled: open && modelKey !== '' });
+  const models = useRpcQuery('dataModels.list', {}, { enabled: open });
+  const fields = useRpcQuery('dataModels.fields.list', { model: modelKey }, { enabled: open && modelKey !== '' });
   const fieldItems = useMemo(() => (modelKey && fields.data ? fields.data.items : []), [modelKey, fields.data]);
   const startChoices = useMemo(() => fieldChoices(fieldItems, ['DATETIME', 'DATE']), [fieldItems]);
   const startType = fieldItems.find((field) => field.key === startFieldKey)?.type;

@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
 import { useRpcQuery } from '../api/use-rpc-query';
-import type { Items } from '../api/types';
 import { useSignedIn } from '../session/session-context';
 
 /** The event catalog's types as the server serves them (`webhooks.eventTypes.list`); empty while loading. */
@@ -15,6 +14,6 @@ export function useEventTypes(): { types: string[]; known: ReadonlySet<string>; 
 /** The organization's model keys, when the session may read models (else none: pickers then take typed keys). */
 export function useModelKeys(): string[] {
   const { permissions } = useSignedIn();
-  const query = useRpcQuery<Items<{ key: string }>>('dataModels.list', {}, { enabled: permissions.has('data-models.read') });
+  const query = useRpcQuery('dataModels.list', {}, { enabled: permissions.has('data-models.read') });
   return useMemo(() => (query.data?.items ?? []).map((model) => model.key), [query.data]);
 }
