@@ -51,9 +51,9 @@ max_client_conn = 2000
 ; PgBouncer's default pool; the apps' own pools (10 each) and their per-organization shares
 ; are what the tests measure, so the pooler must not be the narrower gate.
 default_pool_size = 20
-; Within PostgreSQL's max_connections (100 by default), leaving room for the direct sessions;
-; an idle connection of another database is closed to make room.
-max_user_connections = 80
+; No cap across databases: in transaction mode PgBouncer never holds more server connections
+; than its clients would hold straight, and a cap made a test's requests wait for another test
+; database's idle connections.
 ; Idle server connections of a database nobody uses any more go soon: PostgreSQL's
 ; max_connections counts them.
 server_idle_timeout = 5
