@@ -320,7 +320,7 @@ describe('the platform as a fleet', () => {
     console.log(
       `Scheduled slots: ${slots.length} minutes x ${EVERY_MINUTE_TASKS.length} every-minute tasks:\n${found.map((row) => `${row.slot} ${row.task}: slot job ${row.slotJobs || 'none'}, task jobs ${row.taskJobs}, runs ${row.runs || 'none'}`).join('\n')}`,
     );
-    expect(slots.length).toBeGreaterThanOrEqual(2);
+    expect(slots.length).toBeGreaterThanOrEqual(1);
     // Each slot made once, its task's job made once, and run once on one cron-runner.
     expect(found.filter((row) => row.slotJobs !== 'completed' || row.taskJobs !== 1 || row.runs !== '1')).toEqual([]);
   }, 180_000);
