@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../net/free-port';
-import { EmbeddedPostgresError, locatePostgresDistribution, startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
+import { EmbeddedPostgresError, locatePostgresDistribution, startEmbeddedPostgres, stopWithParentScript, type EmbeddedDatabase } from './embedded-postgres';
 import { canReach } from './postgres-user-placement';
 import { processAlive } from '../processes/process-alive';
 
@@ -185,6 +185,43 @@ describe('startEmbeddedPostgres failures and clean-up', () => {
     starter.kill('SIGKILL');
     expect(await waitUntil(() => !processAlive(serverPid), 15_000)).toBe(true);
   }, 90_000);
+});
+
+describe('stopWithParentScript: the shell the server runs under', () => {
+  /** A stand-in server that prints the signals it gets, and ends on SIGQUIT, or on SIGINT when told to. */
+  const STAND_IN = `
+    process.on('SIGINT', () => { console.log('INT'); if (process.argv[1] === 'honours') process.exit(0); });
+    process.on('SIGQUIT', () => { console.log('QUIT'); process.exit(0); });
+    console.log('up');
+    setInterval(() => {}, 1000);`;
+
+  async function runUntilInputCloses(behaviour: 'honours' | 'ignores'): Promise<{ output: string; seconds: number }> {
+    const shell = spawn('/bin/sh', ['-c', stopWithParentScript(1), 'stand-in', process.execPath, '-e', STAND_IN, behaviour], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let output = '';
+    shell.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    expect(await waitUntil(() => output.includes('up'), 10_000)).toBe(true);
+    const closedAt = Date.now();
+    shell.stdin.end();
+    const exited = await new Promise<boolean>((done) => {
+      const timer = setTimeout(() => done(false), 10_000);
+      shell.once('exit', () => (clearTimeout(timer), done(true)));
+    });
+    expect(exited).toBe(true);
+    return { output: output.trim(), seconds: (Date.now() - closedAt) / 1000 };
+  }
+
+  it('asks for a fast shutdown when its input closes, and nothing more when the server obeys', async () => {
+    const { output } = await runUntilInputCloses('honours');
+    expect(output.split('\n')).toEqual(['up', 'INT']);
+  }, 20_000);
+
+  it('turns a fast shutdown the server has not finished in time into an immediate one', async () => {
+    const { output, seconds } = await runUntilInputCloses('ignores');
+    expect(output.split('\n')).toEqual(['up', 'INT', 'QUIT']);
+    expect(seconds).toBeGreaterThanOrEqual(1);
+  }, 20_000);
 });
 
 describe('startEmbeddedPostgres refuses files and folders another user could swap', () => {

