@@ -14,7 +14,7 @@ import {
   type Transaction,
   type TransactionEventBroadcaster,
 } from '@mikro-orm/postgresql';
-import { Pool, types as pgTypes, type CustomTypesConfig, type QueryResult as PgResult } from 'pg';
+import { Pool, types as pgTypes, type CustomTypesConfig, type PoolClient, type QueryResult as PgResult } from 'pg';
 import { pgBindValue, toParameterized } from './parameterized-sql';
 import { RowHandlerError, type RowHandler } from './statement';
 import { PipelineError, sendPipeline } from './pipeline';
@@ -338,7 +338,8 @@ export class DirectPgConnection extends PostgreSqlConnection {
       failed = false;
       return result;
     } finally {
-      client.release(failed);
+      if (failed) await releaseClosed(client);
+      else client.release();
     }
   }
 
@@ -476,4 +477,25 @@ export class DirectPgDriver extends AbstractSqlDriver<DirectPgConnection, Postgr
   constructor(config: Configuration) {
     super(config, new PostgreSqlPlatform(), DirectPgConnection, ['knex', 'pg']);
   }
+}
+
+/** The most a failed direct session's close is waited for. */
+const SESSION_CLOSE_WAIT_MS = 5_000;
+
+/**
+ * Closes a session instead of pooling it again, and returns once PostgreSQL has closed its end:
+ * the backend releases the session's locks as it exits, so a caller that goes on at once must not
+ * find them still held.
+ */
+async function releaseClosed(client: PoolClient): Promise<void> {
+  const closed = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, SESSION_CLOSE_WAIT_MS);
+    timer.unref();
+    client.once('end', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  client.release(true);
+  await closed;
 }
