@@ -1,8 +1,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { MeView } from '@mrp/authz/contracts';
+import type { RunView } from '@mrp/automations/contracts';
 import type { ModelListOutput, RecordOutput } from '@mrp/data-models/contracts';
+import type { CalendarView } from '@mrp/views/contracts';
+import type { ViewDeleteProcedure, ViewListProcedure, ViewOf } from '../views/ViewListPage';
 import { createRpcClient } from './rpc-client';
 import { RpcError, describeError, fieldErrorsOf } from './rpc-error';
+import { useKeysetPages, type KeysetProcedure } from './use-keyset-pages';
+import { useRpcQuery } from './use-rpc-query';
 
 interface Sent {
   url: string;
@@ -107,5 +112,41 @@ describe('the rpc client', () => {
     await rpc.call('records.get', { id: 1 }).catch(() => undefined);
     // @ts-expect-error an input that is required and left out
     await rpc.call('records.get').catch(() => undefined);
+    // @ts-expect-error a name no contracts map has: there is no untyped way to call
+    await rpc.call('records.nothing', { id: 'r1' }).catch(() => undefined);
+    // @ts-expect-error the same for a call with the answer's version
+    await rpc.callVersioned?.('records.nothing', { id: 'r1' }).catch(() => undefined);
+  });
+
+  it('types the generic helpers by the name too: the query, the pages and their items, the list page of views', () => {
+    // Hooks run inside a component only: these calls are typechecked, never made.
+    function useEveryHelper() {
+      expectTypeOf(useRpcQuery('records.get', { id: 'r1' }).data).toEqualTypeOf<RecordOutput | undefined>();
+      expectTypeOf(useRpcQuery('dataModels.list').data).toEqualTypeOf<ModelListOutput | undefined>();
+      // @ts-expect-error a name no contracts map has
+      useRpcQuery('records.nothing');
+      // @ts-expect-error an input of the wrong type
+      useRpcQuery('records.get', { id: 1 });
+      // @ts-expect-error an input that is required and left out
+      useRpcQuery('records.get');
+
+      expectTypeOf(useKeysetPages('automations.runs.list', { automationId: 'a1', limit: 25 }).items).toEqualTypeOf<RunView[]>();
+      // @ts-expect-error a name no contracts map has
+      useKeysetPages('automations.runs.nothing', {});
+      // @ts-expect-error a name whose answer is not pages
+      useKeysetPages('dataModels.list', {});
+      // @ts-expect-error an input of the wrong type
+      useKeysetPages('automations.runs.list', { automationId: 1 });
+      // @ts-expect-error the cursor is the helper's to give
+      useKeysetPages('automations.runs.list', { cursor: 'c1' });
+    }
+    expectTypeOf(useEveryHelper).returns.toBeVoid();
+
+    expectTypeOf<'automations.runs.list'>().toExtend<KeysetProcedure>();
+    expectTypeOf<'dataModels.list'>().not.toExtend<KeysetProcedure>();
+    expectTypeOf<ViewListProcedure>().toEqualTypeOf<'kanban.boards.list' | 'calendars.list'>();
+    expectTypeOf<ViewOf<'calendars.list'>>().toEqualTypeOf<CalendarView>();
+    expectTypeOf<ViewDeleteProcedure<'calendars.list'>>().toEqualTypeOf<'calendars.delete'>();
+    expectTypeOf<ViewDeleteProcedure<'kanban.boards.list'>>().toEqualTypeOf<'kanban.boards.delete'>();
   });
 });

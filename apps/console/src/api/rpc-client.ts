@@ -8,7 +8,7 @@ import { RpcError, type ErrorDetail } from './rpc-error';
 
 /**
  * The procedures whose input and answer the console knows by name: the libs' contracts maps
- * (decision 155), types only. A lib whose map is still to come is called with a hand-picked answer.
+ * (decision 155), types only. A name outside them fails the typecheck.
  */
 export type ConsoleProcedures = DataModelsProcedures &
   AuthzProcedures &
@@ -22,8 +22,6 @@ export type ProcedureOutput<Name extends TypedProcedure> = ConsoleProcedures[Nam
 /** The input may be left out (it is `{}` then) only where every property is optional. */
 export type ProcedureInputArgs<Name extends TypedProcedure> =
   Record<string, never> extends ProcedureInput<Name> ? [input?: ProcedureInput<Name>] : [input: ProcedureInput<Name>];
-/** A name that no contracts map types yet; a typed name never takes this way. */
-export type UntypedProcedure<Name extends string> = Name extends TypedProcedure ? never : Name;
 
 export interface RpcCredentials {
   /** The session JWT of the identity provider (or of the development sign-in). */
@@ -41,10 +39,8 @@ export interface VersionedAnswer<T> {
 
 export interface RpcClient {
   call<Name extends TypedProcedure>(procedure: Name, ...input: ProcedureInputArgs<Name>): Promise<ProcedureOutput<Name>>;
-  call<T, Name extends string = string>(procedure: UntypedProcedure<Name>, input?: unknown): Promise<T>;
   /** `call` with the answer's version; optional so that stand-in clients (tests) need only `call`. */
   callVersioned?<Name extends TypedProcedure>(procedure: Name, ...input: ProcedureInputArgs<Name>): Promise<VersionedAnswer<ProcedureOutput<Name>>>;
-  callVersioned?<T, Name extends string = string>(procedure: UntypedProcedure<Name>, input?: unknown): Promise<VersionedAnswer<T>>;
 }
 
 /** The resource's own version in an entity tag `"<version>-<variant>"`. */
@@ -125,7 +121,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     throw rpcError;
   }
 
-  // One implementation under both signatures: the types are the contracts', the wire is the same.
+  // The types are the contracts', by name; the wire is the same for every name.
   const call = async (procedure: string, input: unknown = {}) => (await send<never>(procedure, input)).body;
   const callVersioned = (procedure: string, input: unknown = {}) => send<never>(procedure, input);
   return { call: call as RpcClient['call'], callVersioned: callVersioned as NonNullable<RpcClient['callVersioned']> };

@@ -1,5 +1,23 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSignedIn } from '../session/session-context';
+import type { ProcedureInput, ProcedureOutput, TypedProcedure } from './rpc-client';
+
+/** A procedure that answers pages, `{ items, nextCursor }`, and takes a page's cursor back as `cursor`. */
+export type KeysetProcedure = {
+  [Name in TypedProcedure]: ProcedureOutput<Name> extends { items: readonly unknown[]; nextCursor: infer Cursor }
+    ? string extends Cursor
+      ? 'cursor' extends keyof ProcedureInput<Name>
+        ? Name
+        : never
+      : never
+    : never;
+}[TypedProcedure];
+
+/** One item of a keyset procedure's pages. */
+export type KeysetItem<Name extends KeysetProcedure> = ProcedureOutput<Name>['items'][number];
+
+/** The input of the first page; the helper adds the cursor of each further one. */
+export type KeysetInput<Name extends KeysetProcedure> = Omit<ProcedureInput<Name>, 'cursor'>;
 
 export interface KeysetPages<T> {
   items: T[];
@@ -18,9 +36,9 @@ export interface KeysetPages<T> {
  * arrive. Nothing is called while `input` is undefined; an answer for an input that has changed
  * since is dropped.
  */
-export function useKeysetPages<T>(procedure: string, input: object | undefined): KeysetPages<T> {
+export function useKeysetPages<Name extends KeysetProcedure>(procedure: Name, input: KeysetInput<Name> | undefined): KeysetPages<KeysetItem<Name>> {
   const { rpc } = useSignedIn();
-  const [items, setItems] = useState<T[]>([]);
+  const [items, setItems] = useState<KeysetItem<Name>[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<unknown>();
@@ -34,7 +52,8 @@ export function useKeysetPages<T>(procedure: string, input: object | undefined):
       const call = generation.current;
       setLoading(true);
       try {
-        const page = await rpc.call<{ items: T[]; nextCursor: string | null }>(procedure, { ...JSON.parse(inputKey), ...(after ? { cursor: after } : {}) });
+        const pageInput: ProcedureInput<Name> = { ...(JSON.parse(inputKey) as KeysetInput<Name>), ...(after ? { cursor: after } : {}) };
+        const page = await rpc.call(procedure, ...[pageInput]);
         if (call !== generation.current) return;
         setItems((current) => (after ? [...current, ...page.items] : page.items));
         setCursor(page.nextCursor);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSession } from '../session/session-context';
-import type { ProcedureInput, ProcedureOutput, TypedProcedure, UntypedProcedure } from './rpc-client';
+import type { ProcedureInput, ProcedureOutput, TypedProcedure } from './rpc-client';
 
 export interface RpcQuery<T> {
   data: T | undefined;
@@ -14,17 +14,23 @@ export interface RpcQueryOptions {
   enabled?: boolean;
 }
 
+/** The input, left out only where the procedure's input may be (as for `call`), then the options. */
+export type RpcQueryArgs<Name extends TypedProcedure> =
+  Record<string, never> extends ProcedureInput<Name>
+    ? [input?: ProcedureInput<Name>, options?: RpcQueryOptions]
+    : [input: ProcedureInput<Name>, options?: RpcQueryOptions];
+
 /**
  * Calls a read procedure when mounted and whenever `procedure`, `input` (compared as JSON) or the
  * active organization change. An answer that arrives after a newer call started is dropped.
  */
-export function useRpcQuery<Name extends TypedProcedure>(procedure: Name, input?: ProcedureInput<Name>, options?: RpcQueryOptions): RpcQuery<ProcedureOutput<Name>>;
-export function useRpcQuery<T, Name extends string = string>(procedure: UntypedProcedure<Name>, input?: unknown, options?: RpcQueryOptions): RpcQuery<T>;
-export function useRpcQuery<T>(procedure: string, input: unknown = {}, { enabled = true }: RpcQueryOptions = {}): RpcQuery<T> {
+export function useRpcQuery<Name extends TypedProcedure>(procedure: Name, ...args: RpcQueryArgs<Name>): RpcQuery<ProcedureOutput<Name>> {
+  // Both forms of the arguments are one tuple at run time; the name's own type chose which.
+  const [input = {}, { enabled = true } = {}] = args as [input?: ProcedureInput<Name>, options?: RpcQueryOptions];
   const { rpc, state } = useSession();
   const organizationId = state.status === 'signed-in' ? state.organizationId : null;
   const inputKey = JSON.stringify(input);
-  const [data, setData] = useState<T>();
+  const [data, setData] = useState<ProcedureOutput<Name>>();
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(enabled);
   const latest = useRef(0);
@@ -33,7 +39,7 @@ export function useRpcQuery<T>(procedure: string, input: unknown = {}, { enabled
     const call = ++latest.current;
     setLoading(true);
     try {
-      const answer = await rpc.call<T>(procedure as UntypedProcedure<string>, JSON.parse(inputKey));
+      const answer = await rpc.call(procedure, ...[JSON.parse(inputKey) as ProcedureInput<Name>]);
       if (call !== latest.current) return;
       setData(answer);
       setError(undefined);

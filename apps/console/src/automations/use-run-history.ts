@@ -11,7 +11,7 @@ const QUEUED_REFRESH_MS = 2000;
  */
 export function useRunHistory(automationId: string) {
   const input = useMemo(() => ({ automationId, limit: RUN_PAGE_SIZE }), [automationId]);
-  const runs = useKeysetPages<AutomationRun>('automations.runs.list', input);
+  const runs = useKeysetPages('automations.runs.list', input);
   const { refresh } = runs;
   const anyQueued = runs.items.some((run) => run.status === 'queued');
   const olderPagesShown = runs.items.length > RUN_PAGE_SIZE;

@@ -1,7 +1,6 @@
 import { formatDateTime } from '../app/format';
 import { Link } from '../app/router';
 import { useKeysetPages } from '../api/use-keyset-pages';
-import type { Automation } from '../api/automation-types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { EmptyState } from '../components/EmptyState';
 import { describeTrigger } from '../automations/trigger-form';
@@ -10,7 +9,7 @@ const LIST_INPUT = { limit: 50 };
 
 /** The organization's automations: one trigger and a list of actions each, run as their owner. */
 export default function AutomationsPage() {
-  const automations = useKeysetPages<Automation>('automations.list', LIST_INPUT);
+  const automations = useKeysetPages('automations.list', LIST_INPUT);
   return (
     <section aria-labelledby="page-title">
       <div className="page-header">

@@ -1,11 +1,10 @@
 import { BoardDialog } from '../views/BoardDialog';
-import type { Board } from '../views/types';
 import { ViewListPage } from '../views/ViewListPage';
 
 /** The organization's kanban boards: each shows a model's records in the columns of a single-select field. */
 export default function BoardsPage() {
   return (
-    <ViewListPage<Board>
+    <ViewListPage
       noun="board"
       title="Boards"
       intro="A board shows a data model’s records as cards in the columns of one of its single-select fields. Moving a card changes that field."

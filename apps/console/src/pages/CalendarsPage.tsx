@@ -1,11 +1,10 @@
 import { CalendarDialog } from '../views/CalendarDialog';
-import type { Calendar } from '../views/types';
 import { ViewListPage } from '../views/ViewListPage';
 
 /** The organization's calendars: each shows a model's records on the days of one of its date fields. */
 export default function CalendarsPage() {
   return (
-    <ViewListPage<Calendar>
+    <ViewListPage
       noun="calendar"
       title="Calendars"
       intro="A calendar shows a data model’s records on the days of one of its date fields, from start to end when it has an end field. Moving an event changes those fields."

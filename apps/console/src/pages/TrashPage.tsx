@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useSignedIn } from '../session/session-context';
 import { membersById } from '../trash/deleted-by';
-import { TrashTable, type DeletedRecord } from '../trash/TrashTable';
+import { TrashTable, asDeletedRecords, type DeletedRecord } from '../trash/TrashTable';
 
 const TRASH_PAGE_SIZE = 50;
 
@@ -19,7 +19,7 @@ export default function TrashPage({ params }: PageProps) {
   const model = useRpcQuery('dataModels.get', { key });
   const organization = useRpcQuery('organizations.get');
   const members = useMemo(() => membersById(organization.data?.members), [organization.data]);
-  const trash = useKeysetPages<DeletedRecord>('records.list', { model: key, deleted: 'only', limit: TRASH_PAGE_SIZE });
+  const trash = useKeysetPages('records.list', { model: key, deleted: 'only', limit: TRASH_PAGE_SIZE });
   const [busyId, setBusyId] = useState<string>();
   const [failure, setFailure] = useState<unknown>();
   const [status, setStatus] = useState('');
@@ -71,7 +71,7 @@ export default function TrashPage({ params }: PageProps) {
       {trash.items.length > 0 ? (
         <TrashTable
           modelName={name}
-          records={trash.items}
+          records={asDeletedRecords(trash.items)}
           members={members}
           mayPurge={mayPurge}
           busyId={busyId}

@@ -3,7 +3,7 @@ import { formatDateTime } from '../app/format';
 import { Link } from '../app/router';
 import { useKeysetPages } from '../api/use-keyset-pages';
 import { useRpcQuery } from '../api/use-rpc-query';
-import { DELIVERY_STATUSES, type WebhookDelivery } from '../api/webhook-types';
+import { DELIVERY_STATUSES } from '../api/webhook-types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SelectField, TextField } from '../forms/fields';
 import { describeOutcome } from '../webhooks/delivery-format';
@@ -22,7 +22,7 @@ export default function WebhookDeliveriesPage() {
   const [draft, setDraft] = useState<DeliveryFilterValues>(() => filtersFromSearch(location.search));
   const [applied, setApplied] = useState<DeliveryListInput | undefined>(() => checkDeliveryFilters(filtersFromSearch(location.search)).input);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const log = useKeysetPages<WebhookDelivery>('webhooks.deliveries.list', applied);
+  const log = useKeysetPages('webhooks.deliveries.list', applied);
   const urls = useMemo(() => new Map((endpoints.data?.items ?? []).map((endpoint) => [endpoint.id, endpoint.url])), [endpoints.data]);
   const subscriptions = useMemo(() => new Map((endpoints.data?.items ?? []).map((endpoint) => [endpoint.id, endpoint.subscriptions])), [endpoints.data]);
   const anyPending = log.items.some((delivery) => delivery.status === 'pending');

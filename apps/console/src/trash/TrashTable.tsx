@@ -1,9 +1,15 @@
 import { formatDateTime } from '../app/format';
-import type { DeletedRecordOutput } from '@mrp/data-models/contracts';
+import type { DeletedRecordOutput, RecordListOutput } from '@mrp/data-models/contracts';
 import { deletedByName, type MemberName } from './deleted-by';
 
 /** A record in the trash (`records.list` with `deleted: 'only'`). */
 export type DeletedRecord = DeletedRecordOutput;
+
+/**
+ * The items of a `records.list` with `deleted: 'only'`: the server answers deleted records alone
+ * there, while the schema's item is a live or a deleted record whatever the input.
+ */
+export const asDeletedRecords = (records: RecordListOutput['items']): readonly DeletedRecord[] => records as readonly DeletedRecord[];
 
 export interface TrashTableProps {
   modelName: string;

@@ -2,8 +2,9 @@ import './views.css';
 import { useState, type ComponentType, type ReactNode } from 'react';
 import { formatDateTime } from '../app/format';
 import { Link, navigate } from '../app/router';
+import type { ProcedureInput, ProcedureOutput, TypedProcedure } from '../api/rpc-client';
 import type { Items } from '../api/types';
-import { useRpcQuery } from '../api/use-rpc-query';
+import { useRpcQuery, type RpcQuery } from '../api/use-rpc-query';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { EmptyState } from '../components/EmptyState';
@@ -17,30 +18,48 @@ export interface ModelView {
   createdAt: string;
 }
 
-export interface ViewListPageProps<T extends ModelView> {
+/** A procedure that lists one kind of view, taking no input. */
+export type ViewListProcedure = {
+  [Name in TypedProcedure]: ProcedureOutput<Name> extends Items<ModelView> ? (Record<string, never> extends ProcedureInput<Name> ? Name : never) : never;
+}[TypedProcedure];
+
+/** A procedure that deletes one thing by its id. */
+export type DeleteByIdProcedure = {
+  [Name in TypedProcedure]: ProcedureInput<Name> extends { id: string } ? ({ id: string } extends ProcedureInput<Name> ? Name : never) : never;
+}[TypedProcedure];
+
+/** The procedure that deletes a view of the kind a list procedure lists: `calendars.list`, `calendars.delete`. */
+export type ViewDeleteProcedure<List extends ViewListProcedure> = Extract<DeleteByIdProcedure, List extends `${infer Kind}.list` ? `${Kind}.delete` : never>;
+
+/** One view of the kind a list procedure lists. */
+export type ViewOf<List extends ViewListProcedure> = ProcedureOutput<List>['items'][number];
+
+export interface ViewListPageProps<List extends ViewListProcedure> {
   /** "board", "calendar": in titles, buttons and messages. */
   noun: string;
   /** The page's heading: "Boards". */
   title: string;
   intro: string;
-  listProcedure: string;
-  deleteProcedure: string;
+  listProcedure: List;
+  deleteProcedure: ViewDeleteProcedure<List>;
   /** What deleting one takes with it, in a sentence or two. */
   deleteConsequence: string;
   /** Where one view opens: `/boards/<id>`. */
-  pathOf(view: T): string;
+  pathOf(view: ViewOf<List>): string;
   /** The columns between the model and the creation time. */
-  columns: ReadonlyArray<{ header: string; cell(view: T): ReactNode }>;
-  CreateDialog: ComponentType<{ open: boolean; onClose(created?: T): void }>;
+  columns: ReadonlyArray<{ header: string; cell(view: ViewOf<List>): ReactNode }>;
+  CreateDialog: ComponentType<{ open: boolean; onClose(created?: ViewOf<List>): void }>;
 }
 
 /** The list page of one kind of view over a model: its views, creating one (then opening it), deleting one. */
-export function ViewListPage<T extends ModelView>(props: ViewListPageProps<T>) {
+export function ViewListPage<List extends ViewListProcedure>(props: ViewListPageProps<List>) {
   const { noun, title, CreateDialog } = props;
   const { rpc, permissions } = useSignedIn();
-  const views = useRpcQuery<Items<T>>(props.listProcedure);
+  // A list procedure of views takes no input (ViewListProcedure), which TypeScript cannot see for a name still unknown.
+  const views: RpcQuery<Items<ViewOf<List>>> = useRpcQuery(props.listProcedure, ...[{} as ProcedureInput<List>]);
   const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<T>();
+  const deleteProcedure: DeleteByIdProcedure = props.deleteProcedure;
+  const [deleting, setDeleting] = useState<ViewOf<List>>();
   const mayManage = permissions.has('data-models.manage');
 
   return (
@@ -129,7 +148,7 @@ export function ViewListPage<T extends ModelView>(props: ViewListPageProps<T>) {
         danger
         onConfirm={async () => {
           if (!deleting) return;
-          await rpc.call(props.deleteProcedure, { id: deleting.id });
+          await rpc.call(deleteProcedure, { id: deleting.id });
           await views.reload();
         }}
         onClose={() => setDeleting(undefined)}
