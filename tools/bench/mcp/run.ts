@@ -28,22 +28,16 @@ const TARGET = 0.7;
 
 /** What the profiles showed, and what changed; kept with the figures it explains. */
 const WHERE_THE_TIME_GOES = [
-  'Where the difference goes (CPU profiles of the api, its /api/v1 and /mcp phases of one run compared per request): the ' +
-    'SDK and its zod schemas take a fifth of the extra time directly, more through the web objects they build; the rest is ' +
-    'more garbage collection, larger socket writes ' +
-    '(the answer carries the record twice: structured, and as JSON text as the protocol advises) and reading a POST body. ' +
-    "In isolation the SDK's Streamable HTTP transport costs 0.15 to 0.2 ms a call, against 0.03 to 0.06 ms for the same " +
-    'Server behind a bare Transport: a web Response and its stream read back as text, zod parses of the message (one of ' +
-    'them failing on every request). Building the Server per request costs 0.005 ms, and no schema is compiled per ' +
-    "request (the tools' validators are compiled at start-up; one JSON Schema validator serves every server).",
-  "Changed, within the SDK's public API: the answer's JSON goes to compression as the text it is, never parsed back and " +
-    'serialised again; the transport gets one kept Request per distinct set of the headers it reads instead of a new one ' +
-    "per call; a request's server and transport are not closed (nothing of theirs is open once the JSON answer is out, " +
-    'and closing built an Error with its stack every time, the heaviest single function of the profile). In alternating ' +
-    'rounds against the build before, the gain stayed within the noise of this machine (CPU ratio 0.52x against 0.50x at ' +
-    'a load average of 15). A bare Transport of our own, tried the same way, measured about 0.6x: short of the target, and ' +
-    "it would re-implement the Streamable HTTP checks the SDK makes (decision 147 chose the SDK's), so it is not taken. " +
-    "Next suspects: the answer's size (the JSON text copy) and the objects the SDK allocates per call.",
+  'Where the difference went (CPU profiles of the api under each route, per request): with the SDK\'s web-standard ' +
+    'Streamable HTTP transport, /mcp measured 0.57x of /api/v1 on a quiet host (0.50x by CPU). More than a third of a ' +
+    "tool call's CPU was that transport's answer: a web `Response` whose body is a stream (undici's `extractBody`, " +
+    '`ReadableStream`, `makeTransferable`, an `AbortSignal`), read back as text for Koa. The transport is now our own ' +
+    '(`apps/api/src/mcp/json-answer-transport.ts`, the SDK\'s public `Transport` interface, decision 161): the same ' +
+    "checks (Accept 406, JSON-RPC shape 400, MCP-Protocol-Version 400, 202 for a notification) and the SDK's `Server` " +
+    "for the protocol itself; the server's answer goes to Koa as the message it is. The earlier trial of a bare " +
+    'transport (about 0.6x) was measured at a load average of 15 and did not show this.',
+  'What remains above /api/v1: the SDK\'s zod parses of the message and of the tool result, its request bookkeeping, ' +
+    'the POST body, and the answer carrying the record twice (structured, and as JSON text as the protocol advises).',
 ].join('\n\n');
 
 const MCP_ROUTE = 'POST /mcp tools/call get_record';

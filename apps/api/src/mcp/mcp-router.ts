@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { DomainError, badRequest } from '@mrp/platform';
 import type { RateLimiter } from '@mrp/authz';
 import type { Runtime } from '@mrp/runtime';
@@ -8,6 +7,7 @@ import { JsonText } from '../http/compression';
 import { readJsonBody } from '../http/json-body';
 import { requestState } from '../http/request-context';
 import { apiKeyAuthentication, type PublicApiState } from '../public-api/api-key-authentication';
+import { JsonAnswerTransport, type McpRequestHeaders } from './json-answer-transport';
 import { createMcpServer } from './mcp-server';
 import { McpTools } from './tool-calls';
 
@@ -56,39 +56,16 @@ export function mcpCors(allowedOrigins: readonly string[]) {
   };
 }
 
-/** The request headers the transport reads; the others (the key among them) stay out of its Request. */
+/** The request headers the transport and its handlers may read; the others (the key among them) stay out. */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const;
 
-/** The transport hands the URL on to handlers as request info, which none of ours reads. */
-const TRANSPORT_URL = `http://localhost${MCP_PATH}`;
-
-/** Distinct header sets kept at most; past it the kept Requests are dropped and built again. */
-const MAX_KEPT_REQUESTS = 64;
-
-/**
- * The Request the transport is handed: it reads the method, the URL and the headers above, never
- * the body (given to it parsed), so one Request per distinct set of those headers serves every
- * call that sends them. Clients send one or two such sets; building an undici Request (and its
- * AbortSignal) for each call was a tenth of the door's own time.
- */
-class TransportRequests {
-  private readonly kept = new Map<string, Request>();
-
-  for(ctx: Context): Request {
-    const values = TRANSPORT_HEADERS.map((name) => ctx.get(name));
-    // Header values hold no line breaks, so the joined values name the set.
-    const key = values.join('\n');
-    const kept = this.kept.get(key);
-    if (kept) return kept;
-    const headers = new Headers();
-    TRANSPORT_HEADERS.forEach((name, index) => {
-      if (values[index] !== '') headers.set(name, values[index]);
-    });
-    const request = new Request(TRANSPORT_URL, { method: 'POST', headers });
-    if (this.kept.size >= MAX_KEPT_REQUESTS) this.kept.clear();
-    this.kept.set(key, request);
-    return request;
+function transportHeaders(ctx: Context): McpRequestHeaders {
+  const headers: McpRequestHeaders = {};
+  for (const name of TRANSPORT_HEADERS) {
+    const value = ctx.get(name);
+    if (value !== '') headers[name] = value;
   }
+  return headers;
 }
 
 /**
@@ -100,7 +77,6 @@ class TransportRequests {
 export function mcpRouter(runtime: Runtime, limiter: RateLimiter): Router {
   const router = new Router({ sensitive: true, strict: true });
   const tools = new McpTools(runtime);
-  const requests = new TransportRequests();
   router.post(MCP_PATH, apiKeyAuthentication(runtime, limiter), async (ctx) => {
     const message = await readJsonBody(ctx);
     if (message === undefined) throw badRequest('Send one JSON-RPC message as the JSON body');
@@ -109,18 +85,14 @@ export function mcpRouter(runtime: Runtime, limiter: RateLimiter): Router {
     const { principal } = ctx.state as PublicApiState;
     const { em, requestId, log } = requestState(ctx);
     const server = createMcpServer(runtime, tools, { principal, em, requestId, log });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new JsonAnswerTransport();
     await server.connect(transport);
-    const answer = await transport.handleRequest(requests.for(ctx), { parsedBody: message });
+    const answer = await transport.handle(message, transportHeaders(ctx));
     ctx.status = answer.status;
-    const type = answer.headers.get('content-type');
-    const text = await answer.text();
-    if (type) ctx.type = type;
-    // JSON goes through compressJson as /api/v1's answers do (compressed when large), as the text it already is.
-    if (text !== '') ctx.body = type?.startsWith('application/json') ? new JsonText(text) : text;
-    // Neither is closed: with the JSON answer out, nothing of theirs is open (no stream, timer or
-    // pending request), and both go with the request. Closing would only build an Error, with its
-    // stack, for requests that are not waiting (a twentieth of the door's time).
+    // JSON goes through compressJson as /api/v1's answers do (compressed when large).
+    if (answer.body !== undefined) ctx.body = new JsonText(JSON.stringify(answer.body));
+    // Neither is closed: with the answer out, nothing of theirs is open (no stream, timer or
+    // pending request), and both go with the request.
   });
   return router;
 }
