@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { JsonAnswerTransport } from './json-answer-transport';
+import { transportHeaders } from './mcp-router';
 
 const ACCEPT = { accept: 'application/json, text/event-stream' };
 
@@ -42,11 +43,12 @@ describe('JsonAnswerTransport: the POST of the Streamable HTTP transport, statel
 
   it('refuses a client that does not accept both JSON and an event stream (406), and a message that is not JSON-RPC (400)', async () => {
     const { transport } = await connected();
+    const { transport: another } = await connected();
     expect(await transport.handle({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'application/json' })).toEqual({
       status: 406,
       body: { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' }, id: null },
     });
-    expect(await transport.handle({ id: 1, method: 'tools/list' }, ACCEPT)).toEqual({
+    expect(await another.handle({ id: 1, method: 'tools/list' }, ACCEPT)).toEqual({
       status: 400,
       body: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null },
     });
@@ -67,5 +69,36 @@ describe('JsonAnswerTransport: the POST of the Streamable HTTP transport, statel
       status: 200,
       body: { id: 1, result: { protocolVersion: '2025-06-18' } },
     });
+  });
+
+  it('hands the handlers only the headers the transport reads: never the key', async () => {
+    const sent: Record<string, string> = {
+      authorization: 'Bearer mrk_secret',
+      accept: ACCEPT.accept,
+      'mcp-protocol-version': '2025-06-18',
+      cookie: 'session=1',
+      'content-type': 'application/json',
+    };
+    const headers = transportHeaders({ get: (name: string) => sent[name.toLowerCase()] ?? '' });
+    expect(headers).toEqual({ accept: ACCEPT.accept, 'mcp-protocol-version': '2025-06-18' });
+
+    const server = new Server({ name: 'spec', version: '1.0.0' }, { capabilities: { tools: {} } });
+    let seen: unknown;
+    server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+      seen = extra.requestInfo?.headers;
+      return { tools: [] };
+    });
+    const transport = new JsonAnswerTransport();
+    await server.connect(transport);
+    await transport.handle({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
+    expect(seen).toEqual({ accept: ACCEPT.accept, 'mcp-protocol-version': '2025-06-18' });
+  });
+
+  it('serves one message once its server is connected, and answers only with the answer to that request', async () => {
+    await expect(new JsonAnswerTransport().handle({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, ACCEPT)).rejects.toThrow(/once its server is connected/);
+    const { transport } = await connected();
+    await transport.send({ jsonrpc: '2.0', id: 99, result: {} });
+    expect(await transport.handle({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, ACCEPT)).toMatchObject({ status: 200, body: { id: 1 } });
+    await expect(transport.handle({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, ACCEPT)).rejects.toThrow(/one message/);
   });
 });

@@ -16,7 +16,7 @@ interface JsonRpcRefusal {
 
 const refusal = (status: number, code: number, message: string): McpHttpAnswer => ({ status, body: { jsonrpc: '2.0', error: { code, message }, id: null } });
 
-/** The request headers a handler may read (as the SDK's transport hands them on); the key is not among them. */
+/** The request headers a handler may read; the key is never among them. */
 export type McpRequestHeaders = Record<string, string>;
 
 /**
@@ -29,13 +29,15 @@ export type McpRequestHeaders = Record<string, string>;
  *
  * Why not the SDK's transport (decision 161): it answers through a web `Response` whose body is a
  * stream, read back here as text, which cost more than a third of a tool call's CPU; with this
- * one, /mcp went from 0.57x to 0.84x of /api/v1 in bench:mcp.
+ * one, /mcp went from 0.57x to 0.79x of /api/v1 in bench:mcp.
  */
 export class JsonAnswerTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
   private deliver?: (answer: JSONRPCMessage) => void;
+  private requestId?: string | number;
+  private handled = false;
 
   /** Nothing to open: the HTTP request is already under way. */
   start(): Promise<void> {
@@ -52,10 +54,13 @@ export class JsonAnswerTransport implements Transport {
    * transport in JSON mode.
    */
   async send(message: JSONRPCMessage): Promise<void> {
-    if ('id' in message && !('method' in message)) this.deliver?.(message);
+    if ('id' in message && !('method' in message) && message.id === this.requestId) this.deliver?.(message);
   }
 
+  /** One message, once: a transport serves one HTTP request, after the server's `connect`. */
   async handle(body: unknown, headers: McpRequestHeaders): Promise<McpHttpAnswer> {
+    if (this.handled || !this.onmessage) throw new Error('A JsonAnswerTransport handles one message, once its server is connected');
+    this.handled = true;
     const accept = headers['accept'] ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return refusal(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
@@ -71,11 +76,12 @@ export class JsonAnswerTransport implements Transport {
     }
     const extra: MessageExtraInfo = { requestInfo: { headers } };
     if (!isRequest) {
-      this.onmessage?.(message, extra);
+      this.onmessage(message, extra);
       return { status: 202 };
     }
+    this.requestId = message.id;
     const answered = new Promise<JSONRPCMessage>((resolve) => (this.deliver = resolve));
-    this.onmessage?.(message, extra);
+    this.onmessage(message, extra);
     return { status: 200, body: await answered };
   }
 }

@@ -56,10 +56,10 @@ export function mcpCors(allowedOrigins: readonly string[]) {
   };
 }
 
-/** The request headers the transport and its handlers may read; the others (the key among them) stay out. */
-const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const;
+/** The request headers the transport reads; the others (the key among them) never reach it or the handlers. */
+const TRANSPORT_HEADERS = ['accept', 'mcp-protocol-version'] as const;
 
-function transportHeaders(ctx: Context): McpRequestHeaders {
+export function transportHeaders(ctx: Pick<Context, 'get'>): McpRequestHeaders {
   const headers: McpRequestHeaders = {};
   for (const name of TRANSPORT_HEADERS) {
     const value = ctx.get(name);

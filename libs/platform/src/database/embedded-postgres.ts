@@ -54,10 +54,12 @@ const FAST_SHUTDOWN_SECONDS = 20;
  * next start), whoever closed the input. The shell ends when the server does.
  */
 export function stopWithParentScript(fastShutdownSeconds: number): string {
+  if (!Number.isInteger(fastShutdownSeconds) || fastShutdownSeconds < 1) throw new Error('fastShutdownSeconds must be a whole number of seconds, at least 1');
   return [
     'exec 3<&0',
     '"$@" & server=$!',
-    `( read ignored <&3; kill -INT "$server" 2>/dev/null; i=0; while [ $i -lt ${fastShutdownSeconds} ] && kill -0 "$server" 2>/dev/null; do sleep 1; i=$((i+1)); done; kill -QUIT "$server" 2>/dev/null ) & watcher=$!`,
+    // QUIT only when the wait ran out: a server gone earlier has been reaped, and its number may be another process's.
+    `( read ignored <&3; kill -INT "$server" 2>/dev/null; i=0; while kill -0 "$server" 2>/dev/null; do [ $i -ge ${fastShutdownSeconds} ] && { kill -QUIT "$server" 2>/dev/null; exit; }; sleep 1; i=$((i+1)); done ) & watcher=$!`,
     'exec 3<&-',
     `trap 'kill -INT "$server" 2>/dev/null' TERM INT HUP`,
     'while kill -0 "$server" 2>/dev/null; do wait "$server"; done',

@@ -332,14 +332,25 @@ export class DirectPgConnection extends PostgreSqlConnection {
       this.directSessions.on('error', () => undefined);
     }
     const client = await this.directSessions.connect();
+    // A session that dies under the work (its backend terminated, the network cut) has ended before
+    // it is released: nothing is left to wait for then. Its error, between two of the work's
+    // statements, is the work's next statement's to report: unheard, it would end the process.
+    let ended = false;
+    const onEnd = () => (ended = true);
+    const onError = () => undefined;
+    client.once('end', onEnd);
+    client.on('error', onError);
     let failed = true;
     try {
       const result = await work(this.sessionQuery(client as unknown as PooledConnection));
       failed = false;
       return result;
     } finally {
-      if (failed) await releaseClosed(client);
-      else client.release();
+      client.off('end', onEnd);
+      client.off('error', onError);
+      if (!failed) client.release();
+      else if (ended) client.release(true);
+      else await releaseClosed(client);
     }
   }
 
@@ -487,10 +498,10 @@ const SESSION_CLOSE_WAIT_MS = 5_000;
  * the backend releases the session's locks as it exits, so a caller that goes on at once must not
  * find them still held.
  */
-async function releaseClosed(client: PoolClient): Promise<void> {
+export async function releaseClosed(client: Pick<PoolClient, 'once' | 'release'>): Promise<void> {
   const closed = new Promise<void>((resolve) => {
+    // Not unref'd: a process with nothing else to do must still wait for the close and go on.
     const timer = setTimeout(resolve, SESSION_CLOSE_WAIT_MS);
-    timer.unref();
     client.once('end', () => {
       clearTimeout(timer);
       resolve();

@@ -60,4 +60,16 @@ describe('withSession behind a transaction pooler', () => {
     const [row] = await orm.em.fork().execute<Array<{ locked: boolean }>>('SELECT pg_try_advisory_xact_lock(4242) AS locked');
     expect(row.locked).toBe(true);
   });
+
+  it('gives back the failure of a session that died under its work, and the next session is served', async () => {
+    const failure = await withSession(orm.em, async (run) => {
+      const [self] = await run<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await orm.em.fork().execute('SELECT pg_terminate_backend(?)', [self.pid]);
+      await run('SELECT 1');
+      return 'answered';
+    }).catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    const [row] = await withSession(orm.em, (run) => run<{ n: number }>('SELECT 2 AS n'));
+    expect(Number(row.n)).toBe(2);
+  });
 });
