@@ -66,6 +66,23 @@ describe('builtInSecretResolver', () => {
   });
 });
 
+describe('builtInSecretResolver keeps what it decrypted', () => {
+  it('by endpoint and ciphertext: a rotated secret is decrypted afresh, and a copy moved to another endpoint still does not decrypt', async () => {
+    const resolver = builtInSecretResolver(KEY);
+    const first = endpointWithSecrets();
+    const stored = { endpointId: ENDPOINT_ID, organizationId: ORGANIZATION_ID, secretHash: first.endpoint.secretHash, secretCiphertext: first.endpoint.secretCiphertext };
+    await expect(resolver.resolve(stored)).resolves.toBe(first.current);
+    await expect(resolver.resolve(stored)).resolves.toBe(first.current);
+
+    const rotated = endpointWithSecrets();
+    await expect(resolver.resolve({ ...stored, secretHash: rotated.endpoint.secretHash, secretCiphertext: rotated.endpoint.secretCiphertext })).resolves.toBe(
+      rotated.current,
+    );
+    const elsewhere = '0193f9a0-0000-7000-8000-000000000002';
+    await expect(resolver.resolve({ ...stored, endpointId: elsewhere })).resolves.toBeNull();
+  });
+});
+
 describe('resolveSigningSecrets', () => {
   it('signs with the current secret alone when the endpoint was never rotated', async () => {
     const { endpoint, current } = endpointWithSecrets();

@@ -42,13 +42,28 @@ export class NoPlaintextSecretError extends Error {
   }
 }
 
-/** Decrypts the stored copy under WEBHOOK_SECRET_ENCRYPTION_KEY; nothing without a key or a copy. */
+/** Decrypted copies a built-in resolver keeps; past it they are dropped and decrypted again. */
+const KEPT_PLAINTEXTS = 1_000;
+
+/**
+ * Decrypts the stored copy under WEBHOOK_SECRET_ENCRYPTION_KEY; nothing without a key or a copy.
+ * A decryption is a pure function of the key, the endpoint and the ciphertext, so its result is
+ * kept by endpoint and ciphertext (a rotation stores a new ciphertext): every delivery to an
+ * endpoint decrypted the same secret again, a cipher set up each time.
+ */
 export function builtInSecretResolver(key: Buffer | undefined): WebhookSecretResolver {
+  const kept = new Map<string, string>();
   return {
     async resolve({ endpointId, secretCiphertext }) {
       if (!key || !secretCiphertext) return null;
+      const copy = `${endpointId}:${secretCiphertext}`;
+      const known = kept.get(copy);
+      if (known !== undefined) return known;
       try {
-        return decryptEndpointSecret(key, endpointId, secretCiphertext);
+        const plaintext = decryptEndpointSecret(key, endpointId, secretCiphertext);
+        if (kept.size >= KEPT_PLAINTEXTS) kept.clear();
+        kept.set(copy, plaintext);
+        return plaintext;
       } catch {
         // Another key (rotated, or a restored backup): the secret is unavailable, not an outage.
         return null;

@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { generateEndpointSecret } from '../secrets/endpoint-secret';
-import { STANDARD_WEBHOOK_HEADERS, signStandardWebhook } from './standard-webhooks';
+import { signStandardWebhook } from '../signing/sign-standard-webhook';
+import { STANDARD_WEBHOOK_HEADERS } from './standard-webhooks';
 
 describe('Standard Webhooks signatures', () => {
   const body = JSON.stringify({ id: 'evt', type: 'data-models.record-created', payload: { title: 'Ünïcode ✓' } });

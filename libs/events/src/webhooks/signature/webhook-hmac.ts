@@ -1,6 +1,6 @@
 /*
- * The signing scheme shared by sender and receiver. Web Crypto and TextEncoder only: this file runs
- * in Node and in browsers.
+ * The contract's signing scheme as a receiver checks it. Web Crypto and TextEncoder only: this file
+ * runs in Node and in browsers. The sender signs the same bytes with Node's HMAC (../signing/).
  */
 
 const encoder = new TextEncoder();

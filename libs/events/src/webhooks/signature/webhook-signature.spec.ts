@@ -1,4 +1,4 @@
-import { signWebhookPayload } from './sign-webhook-payload';
+import { signWebhookPayload } from '../signing/sign-webhook-payload';
 import { verifyWebhookSignature, type ReceivedHeaders } from './verify-webhook-signature';
 import { WebhookVerificationError, type WebhookVerificationFailure } from './webhook-verification-error';
 import { hmacSha256, signedContent, toHex } from './webhook-hmac';

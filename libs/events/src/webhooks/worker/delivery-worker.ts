@@ -15,9 +15,10 @@ import {
 import type { AttemptResult } from '../deliveries/record-attempts';
 import { parseRetryAfter } from '../deliveries/retry-schedule';
 import { NO_PLAINTEXT_SECRET, NoPlaintextSecretError, resolveSigningSecrets, type WebhookSecretResolver } from '../secrets/secret-resolver';
-import { signWebhookPayload } from '../signature/sign-webhook-payload';
+import { signWebhookPayload } from '../signing/sign-webhook-payload';
 import { WEBHOOK_HEADERS } from '../signature/webhook-headers';
-import { STANDARD_WEBHOOK_HEADERS, signStandardWebhook } from '../signature/standard-webhooks';
+import { STANDARD_WEBHOOK_HEADERS } from '../signature/standard-webhooks';
+import { signStandardWebhook } from '../signing/sign-standard-webhook';
 import { WebhookSendError } from '../url-safety/webhook-send-error';
 import type { WebhookSender } from '../url-safety/webhook-sender';
 

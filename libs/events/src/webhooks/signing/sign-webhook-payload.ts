@@ -1,4 +1,4 @@
-import { hmacSha256, signedContent, toHex } from './webhook-hmac';
+import { createHmac } from 'node:crypto';
 
 export interface SignWebhookPayloadInput {
   /** The current secret first, then the previous one while a rotation overlap lasts. */
@@ -17,7 +17,8 @@ export async function signWebhookPayload({ secrets, timestamp, body }: SignWebho
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
     throw new Error('signWebhookPayload needs the timestamp in whole unix seconds');
   }
-  const content = signedContent(String(timestamp), body);
-  const signatures = await Promise.all(secrets.map(async (secret) => `v1=${toHex(await hmacSha256(secret, content))}`));
-  return signatures.join(' ');
+  // Node's HMAC, not Web Crypto's (webhook-hmac.ts, which the portable verifier keeps): a key import
+  // and a promise per signature made Web Crypto a fifth of the delivery worker's CPU. The bytes
+  // signed are the same, `<timestamp>.<body>` in UTF-8, keyed with the whole secret's UTF-8.
+  return secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex')}`).join(' ');
 }
