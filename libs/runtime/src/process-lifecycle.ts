@@ -94,12 +94,13 @@ export function runProcess(name: string, start: () => Promise<RunningProcess>): 
   const shutdown = ({ logger, stop, stopTimeoutMs = DEFAULT_STOP_TIMEOUT_MS }: RunningProcess, signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, `${name} stopping`);
+    // The bound first: with its launcher gone, a process's log lines may have nowhere to go.
     const forceExit = setTimeout(() => {
       logger.error(`${name} did not stop within ${stopTimeoutMs / 1000} s`);
       process.exit(1);
     }, stopTimeoutMs);
     forceExit.unref();
+    logger.info({ signal }, `${name} stopping`);
     stop().then(
       () => {
         logger.info(`${name} stopped`);
