@@ -21,24 +21,49 @@ const KILLED_STOP_BOUND_MS = 60_000;
 /** Which process of the platform a pid is, so a failure says which one outlived its launcher. */
 const processNames = new Map<number, string>();
 
-/** What the kernel says a process is doing (its state and where it waits), for a failure's message. */
+/** A file of /proc for `pid`, or '' (no /proc, or the process is gone). */
+function procFile(pid: number, file: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The state letter and the start time (in clock ticks since boot) of /proc/<pid>/stat; undefined without /proc. */
+function procStat(pid: number): { state: string; startedAt: string } | undefined {
+  // The command name, in parentheses, may hold spaces: the fields are counted after its last ')'.
+  const fields = procFile(pid, 'stat').split(') ')[1]?.split(' ');
+  return fields ? { state: fields[0], startedAt: fields[19] } : undefined;
+}
+
+/** When each platform process started, to tell it from a later process given the same number. */
+const startTimes = new Map<number, string>();
+
+/**
+ * Whether the platform's process `pid` is still running: not if it exited and waits to be reaped
+ * (a zombie: stopped, whoever reaps it) or if its number now belongs to another process.
+ */
+function stillRunning(pid: number): boolean {
+  if (!processAlive(pid)) return false;
+  const stat = procStat(pid);
+  if (!stat) return true;
+  const startedAt = startTimes.get(pid);
+  return stat.state !== 'Z' && (startedAt === undefined || stat.startedAt === startedAt);
+}
+
+/** What the kernel says a process is doing (its state, where it waits, its command), for a failure's message. */
 function kernelView(pid: number): string {
-  const read = (file: string) => {
-    try {
-      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const state = /^State:\s*(.+)$/m.exec(read('status'))?.[1] ?? 'unknown';
-  return `state ${state}, waiting in ${read('wchan') || 'unknown'}`;
+  const state = /^State:\s*(.+)$/m.exec(procFile(pid, 'status'))?.[1] ?? 'unknown';
+  const command = procFile(pid, 'cmdline').split('\0').join(' ').trim().slice(0, 120);
+  return `state ${state}, waiting in ${procFile(pid, 'wchan') || 'unknown'}, ${command || 'no command line'}`;
 }
 
 /** Those of `pids` still running after `timeoutMs`, by name. */
 async function gone(pids: number[], timeoutMs = STOP_BOUND_MS): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const alive = pids.filter(processAlive);
+    const alive = pids.filter(stillRunning);
     if (alive.length === 0 || Date.now() > deadline) {
       return alive.map((pid) => `${processNames.get(pid) ?? 'process'} (pid ${pid}; ${timeoutMs > 0 ? kernelView(pid) : 'running'})`);
     }
@@ -49,8 +74,14 @@ async function gone(pids: number[], timeoutMs = STOP_BOUND_MS): Promise<string[]
 /** The launcher, the database and the three apps, from the launcher's own lines. */
 function platformPids(launcher: AppProcess): number[] {
   processNames.set(launcher.child.pid as number, 'the launcher');
+  const remember = (pid: number) => {
+    const startedAt = procStat(pid)?.startedAt;
+    if (startedAt !== undefined) startTimes.set(pid, startedAt);
+  };
+  remember(launcher.child.pid as number);
   const children = [...launcher.output().stdout.matchAll(/^(Embedded PostgreSQL|\S+) [^\n]*?\(pid (\d+)/gm)].map((match) => {
     processNames.set(Number(match[2]), match[1]);
+    remember(Number(match[2]));
     return Number(match[2]);
   });
   return [launcher.child.pid as number, ...children];
@@ -234,7 +265,7 @@ describe('npm start', () => {
   });
   afterAll(async () => {
     // Whatever a failed test left running is ours to stop.
-    for (const pid of everyPid) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of everyPid) if (stillRunning(pid)) process.kill(pid, 'SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
     for (const dir of serverDataDirs) {
       const placedElsewhere = basename(dirname(dirname(dir))) === 'mrp-embedded-postgres';
