@@ -100,7 +100,7 @@ export type { RowHandler } from './database/driver/statement';
 export { withSession } from './database/session';
 export type { SessionQuery } from './database/driver/direct-pg-driver';
 export { runInTransaction } from './database/transaction';
-export { withStatementTimeout } from './database/statement-timeout';
+export { withReadSnapshot, type ReadSnapshotOptions } from './database/read-snapshot';
 export { cancelStatements, forgetCancelledStatements } from './database/cancel-statements';
 export { databaseFailure, DATABASE_RETRY_AFTER_SECONDS } from './database/database-failures';
 export { OrganizationShare, type OrganizationShareOptions } from './database/organization-share';

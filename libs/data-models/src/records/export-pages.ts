@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeStreamed, withStatementTimeout } from '@mrp/platform';
-import { joinSql, runSql, sql, trustedSql, type SqlFragment } from '../query/sql';
+import { executeStreamed, withReadSnapshot } from '@mrp/platform';
+import { runSql, sql, trustedSql, type SqlFragment } from '../query/sql';
 import type { ExportLineSql } from './export-text';
-import { buildListQuery, sortValueColumn, type ListQuerySpec } from './list-query';
+import { buildListQuery, keysetRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import type { RecordRow } from './record-rows';
 
 /** Rows an export reads per statement: each page is its own statement, so no statement holds a connection for a whole export. */
@@ -44,7 +44,8 @@ interface Page<T> {
 
 /**
  * Pages of the list's own query (so filter, search, sort and row-level access are the list's) by
- * keyset, each read only when the consumer asks for it, by a statement of its own.
+ * keyset, each read only when the consumer asks for it, by a statement of its own, in a
+ * transaction of its own that reads one snapshot (what `read` reads after the page sees the page's rows as they were).
  */
 async function* keysetPages<T>(
   em: EntityManager,
@@ -55,7 +56,7 @@ async function* keysetPages<T>(
   let after: ListQuerySpec['after'];
   for (let limit = firstPageSize; ; limit = nextPageSize()) {
     const query = buildListQuery({ ...spec, after, limit });
-    const page = statementTimeoutMs === undefined ? await read(em, query) : await withStatementTimeout(em, statementTimeoutMs, (within) => read(within, query));
+    const page = await withReadSnapshot(em, { statementTimeoutMs }, (within) => read(within, query));
     if (page.rows > 0) yield page.content;
     if (page.rows < limit || !page.last) return;
     const last = page.last;
@@ -76,7 +77,7 @@ const PIECE_LINES = 256;
 
 /**
  * Every record a list would show, as text (its rows' lines, built by the database in the list's
- * order): a page is one statement whose rows are the lines alone (with the keyset's values). Its
+ * order): a page is one statement whose rows are the lines alone. Its
  * rows are taken as they arrive and every PIECE_LINES lines become one piece of bytes, so neither
  * the rows nor their strings outlive the moment they arrive: a page holds only its pieces, outside
  * V8's heap, until they are written (decision 158). Grouping the lines into pieces in the
@@ -90,11 +91,6 @@ export async function* textPages(
   line: ExportLineSql,
   { pageSize = EXPORT_TEXT_PAGE_SIZE, firstPageSize = EXPORT_PAGE_SIZE, pageBytes = EXPORT_PAGE_BYTES, ...options }: ListedPagesOptions = {},
 ): AsyncGenerator<Buffer[]> {
-  const keysetColumns = [trustedSql('id'), ...spec.sort.terms.map((_, index) => trustedSql(sortValueColumn(index)))];
-  const keysetValues = joinSql(
-    keysetColumns.map((column) => sql`listed.${column}`),
-    ', ',
-  );
   let size = firstPageSize;
   const pages = keysetPages(em, { ...spec, columns: line.columns }, { ...options, firstPageSize, pageSize, nextPageSize: () => size }, async (within, query) => {
     // Compiling a page's plan (JIT, where the server has it) costs more than it saves: about 60 ms a page.
@@ -102,7 +98,7 @@ export async function* textPages(
     const pieces: Buffer[] = [];
     let lines: string[] = [];
     let bytes = 0;
-    let last: ReadonlyArray<string | null> | undefined;
+    let lastLine: string | undefined;
     const endPiece = () => {
       const piece = Buffer.from(lines.join(''));
       bytes += piece.length;
@@ -110,16 +106,20 @@ export async function* textPages(
       lines = [];
     };
     // The list query first and the line after it: pg_stat_activity shows a statement's first 1,024 bytes.
-    const statement = sql`SELECT lined.export_line, ${keysetValues} FROM (${query}) AS listed CROSS JOIN LATERAL (SELECT ${line.line} AS export_line) AS lined`;
+    // The lines alone: the keyset's values are needed of the last row only, read after the page
+    // in its snapshot (writing every row's sort values cost the database as much as a cell).
+    const statement = sql`SELECT lined.export_line FROM (${query}) AS listed CROSS JOIN LATERAL (SELECT ${line.line} AS export_line) AS lined`;
     const rows = await executeStreamed(within, statement.text, statement.params, (values) => {
-      lines.push(values[0] as string);
-      last = values;
+      lastLine = values[0] as string;
+      lines.push(lastLine);
       if (lines.length === PIECE_LINES) endPiece();
     });
     if (lines.length > 0) endPiece();
-    if (rows > 0) size = Math.max(1, Math.min(pageSize, Math.floor((pageBytes * rows) / Math.max(1, bytes))));
-    const keyset = last && Object.fromEntries(keysetColumns.map((column, index) => [column.text, last?.[index + 1] ?? null]));
-    return { content: pieces, rows, last: keyset };
+    if (lastLine === undefined) return { content: pieces, rows, last: undefined };
+    size = Math.max(1, Math.min(pageSize, Math.floor((pageBytes * rows) / Math.max(1, bytes))));
+    const [last] = await runSql(within, keysetRowQuery(spec.sort, line.recordIdOf(lastLine)));
+    if (!last) throw new Error('The last record of an export page was not found in the snapshot that listed it');
+    return { content: pieces, rows, last };
   });
   yield* pages;
 }

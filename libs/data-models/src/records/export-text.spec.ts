@@ -71,6 +71,8 @@ describe('export text written by the database', () => {
     const text = fc.oneof(
       fc.string({ unit: 'binary' }),
       fc.constantFrom('=SUM(A1)', '+1', '-1', '@x', '\tx', '\rx', 'a,b', 'say "hi"', 'two\nlines', 'cr\rhere', '', ' ', "'", '😀', '\u0001\u001f\u007f', '\u2028'),
+      // Text a number, list or object would be written as: the line tells them apart by the value's JSON type.
+      fc.constantFrom('12', '1.0', '-0', '-5', '0100', '1e3', '[1]', '{"a":1}', '[', '{', 'true', 'false', 'null', '2030-01-01', '9f0c7a52-0000-4000-8000-000000000000'),
     );
     const number = fc.oneof(
       fc.double({ noNaN: true, noDefaultInfinity: true }),

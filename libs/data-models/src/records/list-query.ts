@@ -33,6 +33,21 @@ export interface ListQuerySpec {
 /** Alias of the n-th sort value in the result, carried into the next cursor. */
 export const sortValueColumn = (index: number) => `sort_${index}`;
 
+/** Each sort term's value in a row, as the keyset carries it (sortValueColumn). */
+const sortValueColumns = (sort: SortPlan): SqlFragment =>
+  joinSql(
+    sort.terms.map((term, index) => sql`${term.cursorValue} AS ${trustedSql(sortValueColumn(index))}`),
+    ', ',
+  );
+
+/**
+ * A listed record's id and sort values, read by its id: where a page was read without them (an
+ * export's lines), its last row's, in the same snapshot, to start the next page from.
+ */
+export function keysetRowQuery(sort: SortPlan, id: string): SqlFragment {
+  return sql`SELECT r.id, ${sortValueColumns(sort)} FROM records r WHERE r.id = ${id}::uuid`;
+}
+
 /** The CTE holding the sort values a cursor refers to instead of carrying them. */
 const CURSOR_ROW = 'cursor_row';
 
@@ -122,11 +137,11 @@ export function buildListQuery(spec: ListQuerySpec): SqlFragment {
     );
     conditions.push(keysetCondition(spec.sort, values, spec.after.id));
   }
-  const sortValues = spec.sort.terms.map((term, index) => sql`${term.cursorValue} AS ${trustedSql(sortValueColumn(index))}`);
+  const sortValues = sortValueColumns(spec.sort);
   const withClause = cursorRow ? sql`WITH ${trustedSql(CURSOR_ROW)} AS MATERIALIZED (${cursorRow})\n    ` : trustedSql('');
   const deletion = spec.deleted ? DELETION_COLUMNS : trustedSql('');
   const expansions = spec.expanded?.length ? expansionColumns(spec.expanded, spec) : trustedSql('');
-  return sql`${withClause}SELECT ${RECORD_COLUMNS}${deletion}, ${joinSql(sortValues, ', ')}${expansions}${spec.columns ?? trustedSql('')}
+  return sql`${withClause}SELECT ${RECORD_COLUMNS}${deletion}, ${sortValues}${expansions}${spec.columns ?? trustedSql('')}
     FROM records r
     WHERE ${joinSql(conditions, '\n      AND ')}
     ORDER BY ${orderByClause(spec.sort)}
