@@ -80,6 +80,9 @@ const titlesOf = (layout: ExportLayout, field: FieldShape): SqlFragment | undefi
   return index === -1 ? undefined : trustedSql(`listed.${expandedTitlesColumn(index)}`);
 };
 
+/** The first characters (code points) of the text of a number, a list or an object: '-', the digits, '[' and '{'. */
+const MAY_NOT_BE_A_STRING = [45, ...Array.from({ length: 10 }, (_, digit) => 48 + digit), 91, 123].join(', ');
+
 /** csvCell(csvValue(text)) of export-csv.ts for text: a leading `'` where a spreadsheet would see a formula, quoted when it must be. */
 function csvText(text: SqlFragment): SqlFragment {
   const guarded = sql`CASE WHEN ascii(${text}) IN (61, 43, 45, 64, 9, 13) THEN '''' || ${text} ELSE ${text} END`;
@@ -111,9 +114,8 @@ function csvCell(values: FieldValues, field: FieldShape | undefined, titles: Sql
   // Reading a value's JSON type costs the database more than writing most cells, and only text
   // that may be a number, a list or an object needs it: as PostgreSQL writes those, they begin
   // with a digit, '-', '[' or '{'. Any other text is a string's, or a boolean's (written alike);
-  // a field the record lacks, or holds null, has no text.
-  return sql`CASE WHEN ${text} IS NULL THEN '' WHEN ascii(${text}) BETWEEN 48 AND 57 OR ascii(${text}) IN (45, 91, 123) THEN ${byType}
-    ELSE ${csvText(text)} END`;
+  // a field the record lacks, or holds null, has no text (NULL, whose cell is empty).
+  return sql`CASE WHEN ascii(${text}) IN (${trustedSql(MAY_NOT_BE_A_STRING)}) THEN ${byType} ELSE COALESCE(${csvText(text)}, '') END`;
 }
 
 /** csvRecord of export-csv.ts for each row: id, the columns' cells, createdAt, updatedAt, CRLF. */
