@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { appendFile, chown, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -100,6 +101,16 @@ export async function startDatabaseHost(options: DatabaseHostOptions): Promise<D
   await chown(dir, user.uid, user.gid);
   await chown(dataDir, user.uid, user.gid);
 
+  // A password of this run's own: every connection, the apps' and PgBouncer's, authenticates with it.
+  const password = randomBytes(18).toString('hex');
+  const secretFile = async (name: string, content: string) => {
+    const path = join(dir, name);
+    await writeFile(path, content, { mode: 0o600 });
+    await chown(path, user.uid, user.gid);
+    return path;
+  };
+  const passwordFile = await secretFile('superuser-password', `${password}\n`);
+
   await run(asPostgresUser(host)[0], [
     ...asPostgresUser(host).slice(1),
     join(binDir, 'initdb'),
@@ -107,14 +118,15 @@ export async function startDatabaseHost(options: DatabaseHostOptions): Promise<D
     dataDir,
     '-U',
     'postgres',
-    '--auth=trust',
+    '--auth=scram-sha-256',
+    `--pwfile=${passwordFile}`,
     '-E',
     'UTF8',
     '--locale=C',
     '--no-sync',
   ]);
   // The fleet's private network only: no host outside it reaches the bridge.
-  await appendFile(join(dataDir, 'pg_hba.conf'), `host all all ${FLEET_CIDR} trust\n`);
+  await appendFile(join(dataDir, 'pg_hba.conf'), `host all all ${FLEET_CIDR} scram-sha-256\n`);
 
   const postgres = await startServer(
     [
@@ -141,7 +153,7 @@ export async function startDatabaseHost(options: DatabaseHostOptions): Promise<D
     'PostgreSQL',
   );
 
-  const adminUrl = `postgres://postgres@${host.address}:${POSTGRES_PORT}/postgres`;
+  const adminUrl = `postgres://postgres:${password}@${host.address}:${POSTGRES_PORT}/postgres`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -155,13 +167,13 @@ export async function startDatabaseHost(options: DatabaseHostOptions): Promise<D
     poolerConfig,
     [
       '[databases]',
-      `${FLEET_DATABASE} = host=127.0.0.1 port=${POSTGRES_PORT} dbname=${FLEET_DATABASE} user=postgres`,
+      `${FLEET_DATABASE} = host=127.0.0.1 port=${POSTGRES_PORT} dbname=${FLEET_DATABASE} user=postgres password=${password}`,
       '[pgbouncer]',
       `listen_addr = ${host.address}`,
       `listen_port = ${POOLER_PORT}`,
       'unix_socket_dir =',
-      // The database entry names its user; the fleet's network is private (as pg_hba above).
-      'auth_type = any',
+      'auth_type = scram-sha-256',
+      `auth_file = ${await secretFile('pgbouncer-users.txt', `"postgres" "${password}"\n`)}`,
       `pool_mode = ${options.poolMode}`,
       'max_client_conn = 2000',
       `default_pool_size = ${options.poolSize}`,
@@ -175,6 +187,8 @@ export async function startDatabaseHost(options: DatabaseHostOptions): Promise<D
       'log_disconnections = 0',
       '',
     ].join('\n'),
+    // It holds the password.
+    { mode: 0o600 },
   );
   await chown(poolerConfig, user.uid, user.gid);
 
@@ -182,8 +196,8 @@ export async function startDatabaseHost(options: DatabaseHostOptions): Promise<D
   let pooler = await startPooler();
 
   return {
-    directUrl: `postgres://postgres@${host.address}:${POSTGRES_PORT}/${FLEET_DATABASE}`,
-    poolerUrl: `postgres://postgres@${host.address}:${POOLER_PORT}/${FLEET_DATABASE}`,
+    directUrl: `postgres://postgres:${password}@${host.address}:${POSTGRES_PORT}/${FLEET_DATABASE}`,
+    poolerUrl: `postgres://postgres:${password}@${host.address}:${POOLER_PORT}/${FLEET_DATABASE}`,
     async restartPooler() {
       await stopServer(pooler.child, 'SIGTERM');
       pooler = await startPooler();
