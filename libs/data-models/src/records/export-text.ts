@@ -132,18 +132,23 @@ export function csvLineSql(layout: ExportLayout, columns: readonly string[]): Ex
 
 /** JSON.stringify of a field's value as the list answers it (expanded: {id, title} or {id}). */
 function jsonMember(values: FieldValues, field: FieldShape, titles: SqlFragment | undefined): SqlFragment {
-  const { type, text, json } = values.use(field.key);
-  let value: SqlFragment;
+  const name = sql`${`${JSON.stringify(field.key)}:`}::text`;
   if (titles) {
+    const { type, text, json } = values.use(field.key);
     const id = relatedId(type, text, json);
-    value = sql`CASE ${type} WHEN 'null' THEN 'null' WHEN 'array' THEN data_models_json_related_list(${json}, ${titles})
+    const value = sql`CASE ${type} WHEN 'null' THEN 'null' WHEN 'array' THEN data_models_json_related_list(${json}, ${titles})
       ELSE '{"id":' || to_json(${id})::text || CASE WHEN jsonb_exists(${titles}, ${id}) THEN ',"title":' || data_models_js_json(${titles} -> ${id}) ELSE '' END || '}' END`;
-  } else {
-    value = sql`CASE ${type} WHEN 'string' THEN to_json(${text})::text WHEN 'number' THEN ${jsNumber(text)} WHEN 'boolean' THEN ${text} WHEN 'null' THEN 'null'
-      ELSE data_models_js_json(${json}) END`;
+    // Absent from the record: absent from the line (JSON types are never NULL).
+    return sql`CASE WHEN ${type} IS NOT NULL THEN ${name} || ${value} END`;
   }
-  // Absent from the record: absent from the line (JSON types are never NULL).
-  return sql`CASE WHEN ${type} IS NOT NULL THEN ${`${JSON.stringify(field.key)}:`}::text || ${value} END`;
+  const { typeOf, text, json } = values.useText(field.key);
+  // Absent from the record: no type, so no member (concat_ws leaves out a NULL).
+  const byType = sql`CASE ${typeOf} WHEN 'string' THEN to_json(${text})::text WHEN 'number' THEN ${jsNumber(text)} WHEN 'boolean' THEN ${text} WHEN 'null' THEN 'null'
+      ELSE data_models_js_json(${json}) END`;
+  // As in csvCell: only text that may be a number, a list or an object needs the type, and here
+  // also a boolean's (written bare, a string's quoted) and no text at all (null, or absent).
+  return sql`CASE WHEN ${text} IS NULL OR ascii(${text}) IN (${trustedSql(MAY_NOT_BE_A_STRING)}) OR ${text} IN ('true', 'false') THEN ${name} || ${byType}
+    ELSE ${name} || to_json(${text})::text END`;
 }
 
 const jsonText = (expression: string) => trustedSql(`COALESCE(to_json(${expression})::text, 'null')`);
