@@ -81,7 +81,10 @@ const titlesOf = (layout: ExportLayout, field: FieldShape): SqlFragment | undefi
 };
 
 /** The first characters (code points) of the text of a number, a list or an object: '-', the digits, '[' and '{'. */
-const MAY_NOT_BE_A_STRING = [45, ...Array.from({ length: 10 }, (_, digit) => 48 + digit), 91, 123].join(', ');
+const NOT_A_STRING_STARTS = trustedSql([45, ...Array.from({ length: 10 }, (_, digit) => 48 + digit), 91, 123].join(', '));
+
+/** Whether a value's text (`->>`) may be a number's, a list's or an object's: only then does its JSON type tell more. */
+const mayNotBeAString = (text: SqlFragment) => sql`ascii(${text}) IN (${NOT_A_STRING_STARTS})`;
 
 /** csvCell(csvValue(text)) of export-csv.ts for text: a leading `'` where a spreadsheet would see a formula, quoted when it must be. */
 function csvText(text: SqlFragment): SqlFragment {
@@ -115,7 +118,7 @@ function csvCell(values: FieldValues, field: FieldShape | undefined, titles: Sql
   // that may be a number, a list or an object needs it: as PostgreSQL writes those, they begin
   // with a digit, '-', '[' or '{'. Any other text is a string's, or a boolean's (written alike);
   // a field the record lacks, or holds null, has no text (NULL, whose cell is empty).
-  return sql`CASE WHEN ascii(${text}) IN (${trustedSql(MAY_NOT_BE_A_STRING)}) THEN ${byType} ELSE COALESCE(${csvText(text)}, '') END`;
+  return sql`CASE WHEN ${mayNotBeAString(text)} THEN ${byType} ELSE COALESCE(${csvText(text)}, '') END`;
 }
 
 /** csvRecord of export-csv.ts for each row: id, the columns' cells, createdAt, updatedAt, CRLF. */
@@ -147,7 +150,7 @@ function jsonMember(values: FieldValues, field: FieldShape, titles: SqlFragment 
       ELSE data_models_js_json(${json}) END`;
   // As in csvCell: only text that may be a number, a list or an object needs the type, and here
   // also a boolean's (written bare, a string's quoted) and no text at all (null, or absent).
-  return sql`CASE WHEN ${text} IS NULL OR ascii(${text}) IN (${trustedSql(MAY_NOT_BE_A_STRING)}) OR ${text} IN ('true', 'false') THEN ${name} || ${byType}
+  return sql`CASE WHEN ${text} IS NULL OR ${mayNotBeAString(text)} OR ${text} IN ('true', 'false') THEN ${name} || ${byType}
     ELSE ${name} || to_json(${text})::text END`;
 }
 
