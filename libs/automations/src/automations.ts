@@ -22,7 +22,7 @@ export interface Automations {
   /** The event trigger's outbox, for the event dispatcher. */
   outbox: AutomationOutbox;
   createRunner(
-    deps: { newContext(): EntityManager; admit(runs: ClaimedRun[]): Promise<ClaimedRun[]>; execute(run: ClaimedRun): Promise<void>; logger: Logger },
+    deps: { newContext(): EntityManager; admit(runs: ClaimedRun[]): Promise<ClaimedRun[]>; execute(runs: ClaimedRun[]): Promise<void>; logger: Logger },
     options?: AutomationRunnerOptions,
   ): AutomationRunner;
 }

@@ -3,9 +3,9 @@ import { invokeAsSystem } from './invoke-as-system';
 import type { Runtime } from './runtime';
 
 /**
- * A runner of automation runs for this process, as `system:automation-runner`: each batch taken
- * from the job queue is admitted by one system procedure, then each admitted run executed by
- * another, whose events carry the run as cause.
+ * A runner of automation runs for this process, as `system:automation-runner`: what it takes
+ * from the job queue is admitted by one system procedure, then the admitted runs executed by
+ * another, a batch of one organization's runs in one transaction, their events carrying each run as cause.
  */
 export function createAutomationRunner(runtime: Runtime, options?: AutomationRunnerOptions): AutomationRunner {
   return runtime.automations.createRunner(
@@ -22,13 +22,13 @@ export function createAutomationRunner(runtime: Runtime, options?: AutomationRun
         const go = new Set(admitted);
         return runs.filter((run) => go.has(run.id));
       },
-      async execute(run) {
+      async execute(runs) {
+        // Each run's events name the run as their cause (the procedure stamps them).
         await invokeAsSystem(runtime, {
           task: 'automation-runner',
           procedure: 'automations.runs.execute',
           permissions: [RUN_AUTOMATIONS],
-          input: { runId: run.id },
-          causedBy: { automationRunId: run.id, automationChain: [...run.chain, run.automationId] },
+          input: { runIds: runs.map((run) => run.id) },
         });
       },
     },

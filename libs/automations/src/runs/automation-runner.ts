@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Job, JobQueue, Logger } from '@mrp/platform';
+import { MAX_RUNS_PER_ADMISSION } from './run-admission';
+import { MAX_RUNS_PER_EXECUTION } from './run-execution';
 import { AUTOMATION_RUNS_QUEUE, type RunJob } from './run-queue';
 
 /** A run taken from the queue, as its job names it. */
@@ -11,11 +13,17 @@ export interface ClaimedRun {
 }
 
 export interface AutomationRunnerOptions {
-  /** Runs executing at once at most. */
+  /** Executions at once at most: the slots, each one transaction. */
   concurrency?: number;
   /**
-   * Of those, the runs of one organization at most: by default all but one, so a slot is always
-   * left for another organization's run however slow one organization's runs are.
+   * Runs of one organization a slot executes together, in one transaction, when that many wait
+   * (default 8): one lock, one owner lookup and one COMMIT serve them all (decision 163). 1 runs
+   * each alone.
+   */
+  batchSize?: number;
+  /**
+   * Of the slots, those one organization holds at most: by default all but one, so a slot is
+   * always left for another organization's runs however slow one organization's runs are.
    */
   slotsPerOrganization?: number;
   /** How often the runner looks for runs without being told (retries coming due, a lost wake-up). */
@@ -28,8 +36,8 @@ export interface AutomationRunnerDeps {
   newContext(): EntityManager;
   /** Which of the taken runs go ahead (`automations.runs.admit`); the others are recorded as skipped or failed. */
   admit(runs: ClaimedRun[]): Promise<ClaimedRun[]>;
-  /** Executes an admitted run (`automations.runs.execute`). */
-  execute(run: ClaimedRun): Promise<void>;
+  /** Executes admitted runs of one organization, in one transaction (`automations.runs.execute`): all are kept, or none. */
+  execute(runs: ClaimedRun[]): Promise<void>;
   logger: Logger;
 }
 
@@ -48,21 +56,24 @@ const asRun = (job: Job<RunJob>): ClaimedRun => ({
 });
 
 /**
- * Takes runs from the `automation-runs` job queue and executes them, a bounded number at once,
- * sharing its slots among organizations (decision 156): the queue hands out each organization's
- * runs by turn (an organization's first waiting run before anyone's second), and this runner holds
- * at most `slotsPerOrganization` runs of one organization; a job over that share is handed back
- * to the queue, in its turn, for a slot another organization may take. Woken by the queue's
- * announcements, by a run finishing, and by its poll. `drain()` runs what is due until nothing is
- * left and returns how many runs it took (the scheduled task's fallback for deployments whose
+ * Takes runs from the `automation-runs` job queue and executes them in a bounded number of slots,
+ * each slot one transaction for up to `batchSize` runs of one organization (decision 163), sharing
+ * the slots among organizations (decision 156): the queue hands out each organization's runs by
+ * turn (an organization's first waiting run before anyone's second), and this runner gives one
+ * organization at most `slotsPerOrganization` slots; a job beyond that share is handed back to the
+ * queue, in its turn, for a slot another organization may take. Woken by the queue's
+ * announcements, by a slot coming free, and by its poll. `drain()` runs what is due until nothing
+ * is left and returns how many runs it took (the scheduled task's fallback for deployments whose
  * runner is down).
  */
 export class AutomationRunner {
   private readonly concurrency: number;
+  private readonly batchSize: number;
   private readonly slotsPerOrganization: number;
   private readonly pollIntervalMs: number;
+  /** The slots in use: one execution each. */
   private readonly running = new Set<Promise<void>>();
-  /** Runs taken here and not finished, by organization. */
+  /** Slots in use, by organization. */
   private readonly inFlight = new Map<string, number>();
   private fetching: Promise<void> | undefined;
   private wakeAgain = false;
@@ -86,6 +97,7 @@ export class AutomationRunner {
     options: AutomationRunnerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? 8;
+    this.batchSize = Math.max(1, Math.min(options.batchSize ?? 8, MAX_RUNS_PER_EXECUTION, Math.floor(MAX_RUNS_PER_ADMISSION / this.concurrency) || 1));
     this.slotsPerOrganization = Math.min(this.concurrency, options.slotsPerOrganization ?? Math.max(1, this.concurrency - 1));
     this.pollIntervalMs = options.pollIntervalMs ?? 5000;
   }
@@ -128,17 +140,17 @@ export class AutomationRunner {
 
   /**
    * Runs the runs due now (up to `max`), this process's share when others drain too; resolves with
-   * how many it took. `concurrency` runs execute at once while the next batch is taken and admitted,
-   * so the slots do not wait on the queue; each batch's jobs are completed together once it is done.
+   * how many it took. The slots execute while the next jobs are taken and admitted, so they do not
+   * wait on the queue; each fetch's jobs are completed together once its runs are done.
    */
   async drain(max = 1000): Promise<number> {
     let taken = 0;
     const slots = new Slots(this.concurrency);
     const running = new Set<Promise<void>>();
     while (taken < max) {
-      // At most one batch waits for slots while another runs.
+      // At most one fetch's executions wait for slots while another's run.
       while (running.size > this.concurrency) await Promise.race(running);
-      const jobs = await this.deps.jobs.fetch<RunJob>(AUTOMATION_RUNS_QUEUE, Math.min(this.concurrency, max - taken));
+      const jobs = await this.deps.jobs.fetch<RunJob>(AUTOMATION_RUNS_QUEUE, Math.min(this.concurrency * this.batchSize, max - taken));
       if (jobs.length === 0) {
         // The runs still executing may queue more (a chain of automations).
         if (running.size === 0) break;
@@ -146,7 +158,8 @@ export class AutomationRunner {
         continue;
       }
       taken += jobs.length;
-      for (const execution of this.admitAndExecute(jobs, slots)) {
+      const batches = this.batchesOf(jobs, () => true);
+      for (const execution of this.admitAndExecute(batches.batches, slots)) {
         const tracked = execution.finally(() => running.delete(tracked));
         running.add(tracked);
       }
@@ -169,34 +182,31 @@ export class AutomationRunner {
   private async fetchAndStart(): Promise<void> {
     const free = this.concurrency - this.running.size;
     if (free <= 0 || !this.mayHaveMore) return;
-    let wanted = free;
+    let slotsWanted = free;
     const paused = this.handedBackAt !== undefined && (!this.lookAgain || performance.now() - this.handedBackAt < HAND_BACK_PAUSE_MS);
     if (paused) {
       // Since a job was handed back, nothing new was announced (or only just): the next jobs are likely
       // the busiest organization's again, so take only what it may still run.
       if (this.lookAgain) this.lookAfterPause();
-      wanted = Math.min(free, this.slotsPerOrganization - Math.max(0, ...this.inFlight.values()));
-      if (wanted <= 0) return;
+      slotsWanted = Math.min(free, this.slotsPerOrganization - Math.max(0, ...this.inFlight.values()));
+      if (slotsWanted <= 0) return;
     } else {
       this.lookAgain = false;
     }
+    const wanted = slotsWanted * this.batchSize;
     const announcementsBefore = this.announcements;
     const jobs = await this.deps.jobs.fetch<RunJob>(AUTOMATION_RUNS_QUEUE, wanted);
     // A job committed while the fetch ran may have been invisible to it: only an unannounced short fetch says the queue is empty.
     this.mayHaveMore = jobs.length === wanted || this.announcements !== announcementsBefore;
-    const toRun: Array<Job<RunJob>> = [];
-    const handBack: Array<Job<RunJob>> = [];
-    // The batch comes in no particular order: the lowest turns go first within it.
-    for (const job of [...jobs].sort((a, b) => a.data.turn - b.data.turn)) {
-      const organization = job.data.organizationId;
+    // Slots only came free during the fetch: `free` of them are still there.
+    let slotsLeft = free;
+    const { batches, handBack } = this.batchesOf(jobs, (organization) => {
       const held = this.inFlight.get(organization) ?? 0;
-      if (held >= this.slotsPerOrganization) {
-        handBack.push(job);
-        continue;
-      }
+      if (slotsLeft === 0 || held >= this.slotsPerOrganization) return false;
+      slotsLeft--;
       this.inFlight.set(organization, held + 1);
-      toRun.push(job);
-    }
+      return true;
+    });
     if (handBack.length > 0) {
       this.handedBackAt = performance.now();
       this.mayHaveMore = true;
@@ -204,18 +214,46 @@ export class AutomationRunner {
     } else if (jobs.length > 0 && !paused) {
       this.handedBackAt = undefined;
     }
-    if (toRun.length === 0) return;
-    const executions = this.admitAndExecute(toRun);
-    toRun.forEach((job, index) => {
+    if (batches.length === 0) return;
+    const executions = this.admitAndExecute(batches);
+    batches.forEach((batch, index) => {
+      const organization = batch[0].data.organizationId;
       const execution = executions[index].finally(() => {
         this.running.delete(execution);
-        const runs = (this.inFlight.get(job.data.organizationId) ?? 1) - 1;
-        if (runs > 0) this.inFlight.set(job.data.organizationId, runs);
-        else this.inFlight.delete(job.data.organizationId);
+        const held = (this.inFlight.get(organization) ?? 1) - 1;
+        if (held > 0) this.inFlight.set(organization, held);
+        else this.inFlight.delete(organization);
         this.wake('finished');
       });
       this.running.add(execution);
     });
+  }
+
+  /**
+   * The jobs, lowest turns first (the batch comes in no particular order), grouped into batches of
+   * one organization of up to `batchSize` each; a job that would open a batch where `takeSlot`
+   * refuses its organization one is handed back.
+   */
+  private batchesOf(jobs: Array<Job<RunJob>>, takeSlot: (organizationId: string) => boolean): { batches: Array<Array<Job<RunJob>>>; handBack: Array<Job<RunJob>> } {
+    const batches: Array<Array<Job<RunJob>>> = [];
+    const handBack: Array<Job<RunJob>> = [];
+    const filling = new Map<string, Array<Job<RunJob>>>();
+    for (const job of [...jobs].sort((a, b) => a.data.turn - b.data.turn)) {
+      const organization = job.data.organizationId;
+      const batch = filling.get(organization);
+      if (batch && batch.length < this.batchSize) {
+        batch.push(job);
+        continue;
+      }
+      if (!takeSlot(organization)) {
+        handBack.push(job);
+        continue;
+      }
+      const opened = [job];
+      filling.set(organization, opened);
+      batches.push(opened);
+    }
+    return { batches, handBack };
   }
 
   private lookAfterPause(): void {
@@ -246,52 +284,65 @@ export class AutomationRunner {
   }
 
   /**
-   * Admits the jobs' runs in one call, then executes each admitted one (in one of `slots`, when
-   * given: then the batch's jobs are completed together at its end); one promise per job.
+   * Admits the batches' runs in one call, then executes each batch's admitted runs together (in one
+   * of `slots`, when given: then all the jobs are completed together at the end); one promise per
+   * batch. A batch whose execution fails is executed again run by run, so a run that cannot be
+   * executed holds back no other; a run that fails alone is retried as the queue says.
    */
-  private admitAndExecute(jobs: Array<Job<RunJob>>, slots?: Slots): Array<Promise<void>> {
-    const admission = this.deps.admit(jobs.map(asRun)).then(
+  private admitAndExecute(batches: Array<Array<Job<RunJob>>>, slots?: Slots): Array<Promise<void>> {
+    const admission = this.deps.admit(batches.flat().map(asRun)).then(
       (admitted) => new Set(admitted.map((run) => run.id)),
       (error: unknown) => {
         this.deps.logger.error({ err: error }, 'automation runs could not be admitted; they will be retried');
         return error instanceof Error ? error : new Error(String(error));
       },
     );
-    // A job to complete, or none (failed: retried as the queue says).
+    // Jobs to complete (failed ones are retried as the queue says).
     const settled: string[] = [];
-    let unsettled = jobs.length;
-    const settle = (jobId?: string) => {
-      if (jobId) settled.push(jobId);
+    let unsettled = batches.length;
+    const settle = (jobIds: string[]) => {
+      settled.push(...jobIds);
       if (slots && --unsettled > 0) return;
       for (const id of settled.splice(0)) this.complete(id);
     };
-    return jobs.map(async (job) => {
+    return batches.map(async (batch) => {
       const admitted = await admission;
       if (admitted instanceof Error) {
-        await this.fail(job, admitted);
-        settle();
+        await this.fail(batch, admitted);
+        settle([]);
         return;
       }
       // Not admitted: recorded as skipped or failed, or no longer queued (done by a runner whose job expired).
-      if (admitted.has(job.data.runId)) {
-        try {
-          await (slots ? slots.run(() => this.deps.execute(asRun(job))) : this.deps.execute(asRun(job)));
-        } catch (error) {
-          this.deps.logger.error({ err: error, runId: job.data.runId }, 'automation run could not be executed; it will be retried');
-          await this.fail(job, error);
-          settle();
-          return;
-        }
-      }
-      settle(job.id);
+      const toRun = batch.filter((job) => admitted.has(job.data.runId));
+      const done = batch.filter((job) => !admitted.has(job.data.runId));
+      if (toRun.length > 0) done.push(...(await (slots ? slots.run(() => this.execute(toRun)) : this.execute(toRun))));
+      settle(done.map((job) => job.id));
     });
   }
 
-  private async fail(job: Job<RunJob>, error: unknown): Promise<void> {
+  /** Executes the jobs' runs together, or one by one if that fails; answers the jobs whose runs were executed. */
+  private async execute(jobs: Array<Job<RunJob>>): Promise<Array<Job<RunJob>>> {
+    try {
+      await this.deps.execute(jobs.map(asRun));
+      return jobs;
+    } catch (error) {
+      if (jobs.length === 1) {
+        this.deps.logger.error({ err: error, runId: jobs[0].data.runId }, 'automation run could not be executed; it will be retried');
+        await this.fail(jobs, error);
+        return [];
+      }
+      this.deps.logger.warn({ err: error, runIds: jobs.map((job) => job.data.runId) }, 'automation runs executed together failed; executing them one by one');
+    }
+    const executed: Array<Job<RunJob>> = [];
+    for (const job of jobs) executed.push(...(await this.execute([job])));
+    return executed;
+  }
+
+  private async fail(jobs: Array<Job<RunJob>>, error: unknown): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error);
     // Retried after the queue's delay, at most MAX_RUN_ATTEMPTS times by the run's own count.
-    await this.deps.jobs.fail(AUTOMATION_RUNS_QUEUE, [job.id], reason).catch((failed: unknown) => {
-      this.deps.logger.error({ err: failed, runId: job.data.runId }, 'automation run job could not be failed; it will expire and be retried');
+    await this.deps.jobs.fail(AUTOMATION_RUNS_QUEUE, jobs.map((job) => job.id), reason).catch((failed: unknown) => {
+      this.deps.logger.error({ err: failed, runIds: jobs.map((job) => job.data.runId) }, 'automation run jobs could not be failed; they will expire and be retried');
     });
   }
 

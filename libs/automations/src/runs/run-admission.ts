@@ -31,6 +31,9 @@ async function takeRunTokens(ctx: ProcedureContext, automationId: string, wanted
   return admission;
 }
 
+/** Runs admitted in one call at most: the most the runner takes from the queue at once. */
+export const MAX_RUNS_PER_ADMISSION = 100;
+
 /**
  * `automations.runs.admit`: decides, for a batch of runs taken from the queue, which go ahead. A run that would
  * be too deep a chain, or whose runners died too often, fails; one of a disabled automation, or
@@ -44,7 +47,7 @@ export const admitRuns = defineProcedure({
   summary: 'Admits runs taken from the queue: chain depth, attempts, and the automations\' rate buckets',
   scope: 'system',
   permission: RUN_AUTOMATIONS,
-  input: Type.Object({ runIds: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 100, uniqueItems: true }) }, { additionalProperties: false }),
+  input: Type.Object({ runIds: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: MAX_RUNS_PER_ADMISSION, uniqueItems: true }) }, { additionalProperties: false }),
   output: Type.Object({ admitted: Type.Array(Type.String()) }),
   async handler(ctx, input) {
     // Each taking counts as an attempt: a run whose runner died takes another when its job expires.

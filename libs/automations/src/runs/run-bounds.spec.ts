@@ -118,6 +118,8 @@ describe('taking queued runs fairly', () => {
       if (left.length === 0) break;
       await bed.jobs.complete(AUTOMATION_RUNS_QUEUE, left.map((job) => job.id));
     }
+    // And none waits for a retry.
+    while ((await bed.jobs.drain(AUTOMATION_RUNS_QUEUE, async () => undefined, { ignoreDelay: true })) > 0);
   });
 
   const eventRun = (organizationId: string, automationId: string): QueuedRun => ({
@@ -132,17 +134,27 @@ describe('taking queued runs fairly', () => {
       enqueueRuns(bed.jobs, em, Array.from({ length: runs }, () => eventRun(organizationId, automationId)), 'after-commit'),
     )) as string[];
   const succeed = (runId: string) => bed.sql(`UPDATE automation_runs SET status = 'succeeded' WHERE id = ?`, [runId]);
-  const runner = (deps: Partial<{ jobs: JobQueue; execute(run: ClaimedRun): Promise<void> }>, options: AutomationRunnerOptions) =>
-    new AutomationRunner(
+  /** A runner whose slots hold one run each unless told otherwise (`batchSize`): `execute` is called per run. */
+  const runner = (
+    deps: Partial<{ jobs: JobQueue; execute(run: ClaimedRun): Promise<void>; executeTogether(runs: ClaimedRun[]): Promise<void> }>,
+    options: AutomationRunnerOptions,
+  ) => {
+    const executeOne = deps.execute ?? (async (run: ClaimedRun) => void (await succeed(run.id)));
+    return new AutomationRunner(
       {
         jobs: deps.jobs ?? bed.jobs,
         newContext: () => bed.em(),
         logger: silentLogger,
         admit: async (runs) => runs,
-        execute: deps.execute ?? (async (run) => void (await succeed(run.id))),
+        execute:
+          deps.executeTogether ??
+          (async (runs) => {
+            for (const run of runs) await executeOne(run);
+          }),
       },
-      { pollIntervalMs: 3_600_000, ...options },
+      { pollIntervalMs: 3_600_000, batchSize: 1, ...options },
     );
+  };
 
   it("hands out each organization's first waiting run before anyone's second: another's backlog never makes a run wait behind it", async () => {
     const noisy = await bed.organization();
@@ -209,6 +221,78 @@ describe('taking queued runs fairly', () => {
     await eventually(() => executed.length === 6);
     await taking.close();
     expect(new Set(executed)).toEqual(new Set(runs));
+  });
+
+  it("gives an organization's waiting runs to a slot together, and its other slots' share still holds", async () => {
+    const noisy = await bed.organization();
+    const quiet = await bed.organization();
+    const noisyRuns = await queueRuns(noisy, await bed.eventAutomation(noisy, { maxRunsPerMinute: 6000 }), 12);
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const batches: Array<{ organizationId: string; runs: string[] }> = [];
+    let noisyExecutions = 0;
+    let mostNoisyExecutions = 0;
+    const executed: string[] = [];
+    const taking = runner(
+      {
+        async executeTogether(runs) {
+          const organizationId = runs[0].organizationId;
+          batches.push({ organizationId, runs: runs.map((run) => run.id) });
+          if (organizationId === noisy) {
+            mostNoisyExecutions = Math.max(mostNoisyExecutions, ++noisyExecutions);
+            await released;
+          }
+          for (const run of runs) await succeed(run.id);
+          executed.push(...runs.map((run) => run.id));
+          if (organizationId === noisy) noisyExecutions--;
+        },
+      },
+      { concurrency: 2, slotsPerOrganization: 1, batchSize: 4 },
+    );
+    taking.wake();
+    await eventually(() => noisyExecutions === 1);
+    const [hook] = await queueRuns(quiet, await bed.eventAutomation(quiet), 1);
+    taking.wake('announced');
+    // The quiet organization's run takes the slot the noisy one may not hold.
+    await eventually(() => executed.includes(hook));
+    expect(noisyExecutions).toBe(1);
+    release();
+    await eventually(() => executed.length === noisyRuns.length + 1);
+    await taking.close();
+    expect(mostNoisyExecutions).toBe(1);
+    expect(new Set(executed)).toEqual(new Set([...noisyRuns, hook]));
+    // Each execution held one organization's runs, at most four; the backlog went four at a time.
+    for (const batch of batches) expect(batch.runs.length).toBeLessThanOrEqual(4);
+    expect(batches.filter((batch) => batch.organizationId === noisy).map((batch) => batch.runs.length)).toEqual([4, 4, 4]);
+  });
+
+  it('executes the runs of a batch one by one when executing them together failed: one run that cannot be executed holds back no other', async () => {
+    const organization = await bed.organization();
+    const runs = await queueRuns(organization, await bed.eventAutomation(organization), 6);
+    const poisoned = runs[2];
+    const calls: string[][] = [];
+    const taking = runner(
+      {
+        async executeTogether(taken) {
+          calls.push(taken.map((run) => run.id));
+          if (taken.some((run) => run.id === poisoned)) throw new Error('a statement failed');
+          for (const run of taken) await succeed(run.id);
+        },
+      },
+      { concurrency: 1, batchSize: 6 },
+    );
+    expect(await taking.drain(6)).toBe(6);
+    // Together first, then each alone.
+    expect(calls[0]).toHaveLength(6);
+    expect(calls.slice(1)).toEqual(runs.map((run) => [run]));
+    const statuses = await bed.sql<{ id: string; status: string }>(`SELECT id, status FROM automation_runs WHERE id = ANY(?::uuid[])`, [`{${runs.join(',')}}`]);
+    expect(new Map(statuses.map((row) => [row.id, row.status]))).toEqual(new Map(runs.map((run) => [run, run === poisoned ? 'queued' : 'succeeded'])));
+    // The poisoned run's job failed (retried after the queue's delay); the others' were completed.
+    const left = await bed.sql<{ run_id: string; state: string }>(
+      `SELECT data->>'runId' AS run_id, state FROM pgboss.job WHERE name = ? AND data->>'runId' = ANY(?::text[])`,
+      [AUTOMATION_RUNS_QUEUE, `{${runs.join(',')}}`],
+    );
+    expect(new Map(left.map((row) => [row.run_id, row.state]))).toEqual(new Map(runs.map((run) => [run, run === poisoned ? 'retry' : 'completed'])));
   });
 
   it('takes a run again when its execution failed (a database error, a runner stopping), after the queue\'s retry delay', async () => {

@@ -7,14 +7,17 @@ import {
   invokeWithin,
   preparedStatement,
   procedureCall,
+  sqlTextArray,
   isDomainError,
+  type Credential,
+  type EventCause,
   type EventEnvelope,
   type InvocationDeps,
   type ProcedureContext,
   type ProcedureRegistry,
 } from '@mrp/platform';
 import { createEvent } from '@mrp/events';
-import { resolveMemberPrincipal, type MemberCannotAct } from '@mrp/authz';
+import { resolveMemberPrincipal, type MemberCannotAct, type MemberPrincipalResult } from '@mrp/authz';
 import type { DataModelsProcedures } from '@mrp/data-models/contracts';
 import type { ActionResult } from '../definitions/automation-schemas';
 import type { AutomationRow } from '../definitions/automation-rows';
@@ -29,7 +32,13 @@ export interface RunExecutionDeps {
   invocation(): InvocationDeps;
 }
 
-const RunIdInput = Type.Object({ runId: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+/** Runs executed together in one transaction at most (the runner's batch size is capped by it). */
+export const MAX_RUNS_PER_EXECUTION = 32;
+
+const RunIdsInput = Type.Object(
+  { runIds: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: MAX_RUNS_PER_EXECUTION, uniqueItems: true }) },
+  { additionalProperties: false },
+);
 
 /** A run and what executing it needs of its automation (NULL columns when the automation is gone). */
 interface RunToExecute extends RunRow {
@@ -38,17 +47,18 @@ interface RunToExecute extends RunRow {
   automation_actions: AutomationRow['actions'] | null;
 }
 
-const LOCK_RUN = preparedStatement(
+// In id order, as every path that locks several runs: two executions never wait on each other crosswise.
+const LOCK_RUNS = preparedStatement(
   `SELECT ${RUN_COLUMNS_OF_R}, a.enabled AS automation_enabled, a.owner_id AS automation_owner_id, a.actions AS automation_actions
      FROM automation_runs r LEFT JOIN automations a ON a.id = r.automation_id
-    WHERE r.id = $1::uuid FOR UPDATE OF r`,
-  { purpose: 'an automation run locked, with its automation', indexes: ['automation_runs_pkey', 'automations_pkey'] },
+    WHERE r.id = ANY($1::uuid[]) ORDER BY r.id FOR UPDATE OF r`,
+  { purpose: 'automation runs locked, with their automations', indexes: ['automation_runs_pkey', 'automations_pkey'] },
 );
 
-/** Locks the run and reads its automation in the same round trip (with BEGIN), planned once per connection. */
-async function lockRun(ctx: ProcedureContext, runId: string): Promise<RunToExecute | undefined> {
-  const [run] = await executePrepared<RunToExecute>(ctx.em, LOCK_RUN, [runId]);
-  return run;
+/** Locks the runs and reads their automations in one round trip (with BEGIN), planned once per connection. */
+async function lockRuns(ctx: ProcedureContext, runIds: readonly string[]): Promise<Map<string, RunToExecute>> {
+  const runs = await executePrepared<RunToExecute>(ctx.em, LOCK_RUNS, [sqlTextArray(runIds)]);
+  return new Map(runs.map((run) => [run.id, run]));
 }
 
 const CANNOT_ACT: Record<MemberCannotAct, string> = {
@@ -95,110 +105,145 @@ function recordOfEvent(event: RunRow['event']): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-function createExecuteRun(deps: RunExecutionDeps) {
+type RunStatusAnswer = RunRow['status'] | 'missing' | 'not-admitted';
+
+function createExecuteRuns(deps: RunExecutionDeps) {
   // data-models' procedures by name, typed by its contracts; user-defined actions call by a name
   // known only at run time and stay untyped (`call` below).
   const readRecord = procedureCall<DataModelsProcedures>(() => deps.procedures(), () => deps.invocation());
+
   /**
-   * `automations.runs.execute`: one admitted run, in one transaction. It is skipped when its
-   * automation was disabled since, and fails when its owner cannot act. Otherwise it emits
-   * `automation.run-started` and runs the actions in order, each through its procedure as the owner
-   * (resolved now, from live rows: never more than the owner holds at this moment), all inside one
-   * savepoint, so a failing action leaves nothing of the earlier ones. The outcome, its event and
-   * the actions' writes and events commit together; a runner dying midway leaves the run queued.
-   * Events of the actions carry the run as their cause, so automations down the chain know their depth.
+   * One run, inside the execution's transaction. Everything it writes is undone when it fails (its
+   * actions through their savepoints), so the runs executed beside it keep theirs. Its events carry
+   * the run as their cause, so automations down the chain know their depth.
+   */
+  async function executeRun(ctx: ProcedureContext, run: RunToExecute | undefined, owners: OwnerLookups): Promise<RunStatusAnswer> {
+    const startedAt = performance.now();
+    if (!run || run.status !== 'queued') return run?.status ?? 'missing';
+    // Admitted runs only (automations.runs.admit); one disabled since is skipped.
+    if (!run.admitted_at) return 'not-admitted';
+    if (run.automation_enabled === null || run.automation_owner_id === null || run.automation_actions === null) return 'missing';
+    const automation = { id: run.automation_id, enabled: run.automation_enabled, owner_id: run.automation_owner_id, actions: run.automation_actions };
+    const causedBy: EventCause = { automationRunId: run.id, automationChain: [...run.chain, automation.id] };
+    const emit = (event: Parameters<ProcedureContext['emit']>[0]) => ctx.emit(event, { causedBy });
+    if (!automation.enabled) {
+      await finishRun(ctx, run, 'skipped', 'The automation was disabled before the run started', [], emit);
+      return 'skipped';
+    }
+    emit(createEvent('automation.run-started', { automationId: run.automation_id, runId: run.id, trigger: run.trigger }, { organizationId: run.organization_id }));
+
+    const owner = await owners.resolve(automation.owner_id, run.organization_id, { type: 'automation', automationId: automation.id, runId: run.id });
+    if ('cannotAct' in owner) {
+      await finishRun(ctx, run, 'failed', `The automation cannot run: ${CANNOT_ACT[owner.cannotAct]}`, [], emit);
+      return 'failed';
+    }
+
+    // The actions' events join the run's own: persisted (the outboxes) with its outcome, published
+    // once it commits, in the order they happened; a failed run emits none of them.
+    const actionEvents: EventEnvelope[] = [];
+    const collect = (events: readonly EventEnvelope[]) => void actionEvents.push(...events);
+    // A record event's payload is the record: the owner must be able to read it now, or its
+    // templates would hand them what records.read and row-level access keep from them.
+    const recordId = recordOfEvent(run.event);
+    if (recordId) {
+      try {
+        await readRecord(ctx, 'records.get', { id: recordId }, { principal: owner.principal, collect });
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        await finishRun(ctx, run, 'failed', `The automation cannot run: its owner cannot read the record the event is about (${error.message})`, [], emit);
+        return 'failed';
+      }
+    }
+    const templateContext = { input: run.input, event: run.event, now: new Date().toISOString() };
+    const results: ActionResult[] = automation.actions.map((action) => ({ type: action.type, status: 'not-run' }));
+    const runActions = async (em: EntityManager) => {
+      for (const [index, action] of automation.actions.entries()) {
+        const call = <T>(name: string, callInput: unknown) =>
+          invokeWithin<T>(ctx, deps.procedures().require(name), callInput, deps.invocation(), { em, principal: owner.principal, causedBy, collect });
+        try {
+          results[index] = { type: action.type, status: 'succeeded', ...(await runAction(action, templateContext, call)) };
+        } catch (error) {
+          throw new ActionFailed(index, error);
+        }
+      }
+    };
+    try {
+      // An action writes through one procedure at most, which undoes its own work when it fails
+      // (a savepoint of the run's transaction); so only several actions need one savepoint more,
+      // for a later one's failure to undo the earlier ones.
+      if (automation.actions.length === 1) await runActions(ctx.em);
+      else await ctx.em.transactional(runActions);
+    } catch (error) {
+      if (!(error instanceof ActionFailed)) throw error;
+      if (!isDomainError(error.cause)) ctx.log.error({ err: error.cause, runId: run.id }, 'automation action failed unexpectedly');
+      const failure = errorOf(error.cause);
+      for (let index = 0; index < error.index; index++) results[index] = { ...results[index], status: 'rolled-back' };
+      results[error.index] = { type: automation.actions[error.index].type, status: 'failed', error: failure };
+      const action = automation.actions[error.index];
+      await finishRun(ctx, run, 'failed', `Action ${error.index + 1} (${action.type}) failed: ${failure.message}`, results, emit);
+      return 'failed';
+    }
+    ctx.include(actionEvents);
+    await finishRun(ctx, run, 'succeeded', null, results, emit);
+    emit(
+      createEvent(
+        'automation.run-succeeded',
+        { automationId: automation.id, runId: run.id, durationMs: Math.round(performance.now() - startedAt) },
+        { organizationId: run.organization_id },
+      ),
+    );
+    return 'succeeded';
+  }
+
+  /**
+   * `automations.runs.execute`: admitted runs, in one transaction (the runner gives it several of
+   * one organization when they wait; decision 163). Each is skipped when its automation was disabled
+   * since, and fails when its owner cannot act. Otherwise it emits `automation.run-started` and runs
+   * the actions in order, each through its procedure as the owner (resolved in this transaction,
+   * from live rows: never more than the owner holds at this moment), so that a failing action leaves
+   * nothing of the earlier ones. The outcomes, their events and the actions' writes and events
+   * commit together; a runner dying midway leaves the runs queued.
    */
   return defineProcedure({
     name: 'automations.runs.execute',
-    summary: 'Runs a queued run as its automation\'s owner and records the outcome',
+    summary: 'Runs queued runs as their automations\' owners and records the outcomes',
     scope: 'system',
     permission: RUN_AUTOMATIONS,
-    input: RunIdInput,
-    output: Type.Object({ status: Type.String() }),
+    input: RunIdsInput,
+    output: Type.Object({ runs: Type.Array(Type.Object({ runId: Type.String(), status: Type.String() })) }),
     async handler(ctx, input) {
-      const startedAt = performance.now();
-      const run = await lockRun(ctx, input.runId);
-      if (!run || run.status !== 'queued') return { status: run?.status ?? 'missing' };
-      // Admitted runs only (automations.runs.admit); one disabled since is skipped.
-      if (!run.admitted_at) return { status: 'not-admitted' };
-      if (run.automation_enabled === null || run.automation_owner_id === null || run.automation_actions === null) return { status: 'missing' };
-      const automation = { id: run.automation_id, enabled: run.automation_enabled, owner_id: run.automation_owner_id, actions: run.automation_actions };
-      if (!automation.enabled) {
-        await finishRun(ctx, run, 'skipped', 'The automation was disabled before the run started');
-        return { status: 'skipped' };
-      }
-      ctx.emit(createEvent('automation.run-started', { automationId: run.automation_id, runId: run.id, trigger: run.trigger }, { organizationId: run.organization_id }));
-
-      const owner = await resolveMemberPrincipal(ctx.em, automation.owner_id, run.organization_id, {
-        type: 'automation',
-        automationId: automation.id,
-        runId: run.id,
-      });
-      if ('cannotAct' in owner) {
-        await finishRun(ctx, run, 'failed', `The automation cannot run: ${CANNOT_ACT[owner.cannotAct]}`);
-        return { status: 'failed' };
-      }
-
-      const causedBy = { automationRunId: run.id, automationChain: [...run.chain, automation.id] };
-      // The actions' events join the run's own: persisted (the outboxes) with its outcome, published
-      // once it commits, in the order they happened; a failed run emits none of them.
-      const actionEvents: EventEnvelope[] = [];
-      const collect = (events: readonly EventEnvelope[]) => void actionEvents.push(...events);
-      // A record event's payload is the record: the owner must be able to read it now, or its
-      // templates would hand them what records.read and row-level access keep from them.
-      const recordId = recordOfEvent(run.event);
-      if (recordId) {
-        try {
-          await readRecord(ctx, 'records.get', { id: recordId }, { principal: owner.principal, collect });
-        } catch (error) {
-          if (!isDomainError(error)) throw error;
-          await finishRun(ctx, run, 'failed', `The automation cannot run: its owner cannot read the record the event is about (${error.message})`);
-          return { status: 'failed' };
-        }
-      }
-      const templateContext = { input: run.input, event: run.event, now: new Date().toISOString() };
-      const results: ActionResult[] = automation.actions.map((action) => ({ type: action.type, status: 'not-run' }));
-      const runActions = async (em: EntityManager) => {
-        for (const [index, action] of automation.actions.entries()) {
-          const call = <T>(name: string, callInput: unknown) =>
-            invokeWithin<T>(ctx, deps.procedures().require(name), callInput, deps.invocation(), { em, principal: owner.principal, causedBy, collect });
-          try {
-            results[index] = { type: action.type, status: 'succeeded', ...(await runAction(action, templateContext, call)) };
-          } catch (error) {
-            throw new ActionFailed(index, error);
-          }
-        }
-      };
-      try {
-        // An action writes through one procedure at most, which undoes its own work when it fails
-        // (a savepoint of the run's transaction); so only several actions need one savepoint more,
-        // for a later one's failure to undo the earlier ones.
-        if (automation.actions.length === 1) await runActions(ctx.em);
-        else await ctx.em.transactional(runActions);
-      } catch (error) {
-        if (!(error instanceof ActionFailed)) throw error;
-        if (!isDomainError(error.cause)) ctx.log.error({ err: error.cause, runId: run.id }, 'automation action failed unexpectedly');
-        const failure = errorOf(error.cause);
-        for (let index = 0; index < error.index; index++) results[index] = { ...results[index], status: 'rolled-back' };
-        results[error.index] = { type: automation.actions[error.index].type, status: 'failed', error: failure };
-        const action = automation.actions[error.index];
-        await finishRun(ctx, run, 'failed', `Action ${error.index + 1} (${action.type}) failed: ${failure.message}`, results);
-        return { status: 'failed' };
-      }
-      ctx.include(actionEvents);
-      await finishRun(ctx, run, 'succeeded', null, results);
-      ctx.emit(
-        createEvent(
-          'automation.run-succeeded',
-          { automationId: automation.id, runId: run.id, durationMs: Math.round(performance.now() - startedAt) },
-          { organizationId: run.organization_id },
-        ),
-      );
-      return { status: 'succeeded' };
+      const runs = await lockRuns(ctx, input.runIds);
+      const owners = new OwnerLookups(ctx.em);
+      const outcomes: Array<{ runId: string; status: string }> = [];
+      for (const runId of input.runIds) outcomes.push({ runId, status: await executeRun(ctx, runs.get(runId), owners) });
+      return { runs: outcomes };
     },
   });
 }
 
+/**
+ * The owners of the runs of one execution, each looked up once: the runs share the transaction,
+ * so a second lookup would read the same live rows a moment later. Each run still acts with a
+ * credential of its own.
+ */
+class OwnerLookups {
+  private readonly looked = new Map<string, Promise<MemberPrincipalResult>>();
+
+  constructor(private readonly em: EntityManager) {}
+
+  async resolve(userId: string, organizationId: string, credential: Credential): Promise<MemberPrincipalResult> {
+    const key = `${organizationId}:${userId}`;
+    let lookup = this.looked.get(key);
+    if (!lookup) {
+      lookup = resolveMemberPrincipal(this.em, userId, organizationId, credential);
+      this.looked.set(key, lookup);
+      return lookup;
+    }
+    const found = await lookup;
+    return 'cannotAct' in found ? found : { principal: { ...found.principal, credential } };
+  }
+}
+
 export function createRunExecutionProcedures(deps: RunExecutionDeps) {
-  return [admitRuns, createExecuteRun(deps)];
+  return [admitRuns, createExecuteRuns(deps)];
 }

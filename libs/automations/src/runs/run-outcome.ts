@@ -1,5 +1,5 @@
 import { createEvent } from '@mrp/events';
-import { executePreparedAtCommit, preparedStatement, type ProcedureContext } from '@mrp/platform';
+import { executePreparedAtCommit, preparedStatement, type PendingEvent, type ProcedureContext } from '@mrp/platform';
 import type { ActionResult } from '../definitions/automation-schemas';
 import type { RunRow } from './run-rows';
 
@@ -19,12 +19,20 @@ const FINISH_RUN = preparedStatement(
 
 /**
  * Records how a run ended, with the transaction's COMMIT (nothing in it reads the outcome back);
- * a failure emits `automation.run-failed`.
+ * a failure emits `automation.run-failed` (through `emit`, which names the run as its cause when
+ * the run executes).
  */
-export async function finishRun(ctx: ProcedureContext, run: RunRow, status: 'succeeded' | 'failed' | 'skipped', error: string | null, results: ActionResult[] = []) {
+export async function finishRun(
+  ctx: ProcedureContext,
+  run: RunRow,
+  status: 'succeeded' | 'failed' | 'skipped',
+  error: string | null,
+  results: ActionResult[] = [],
+  emit: (event: PendingEvent) => void = (event) => ctx.emit(event),
+) {
   await executePreparedAtCommit(ctx.em, FINISH_RUN, [status, error, JSON.stringify(results), run.id]);
   if (status === 'failed') {
-    ctx.emit(
+    emit(
       createEvent('automation.run-failed', { automationId: run.automation_id, runId: run.id, error: error ?? 'failed' }, { organizationId: run.organization_id }),
     );
   }

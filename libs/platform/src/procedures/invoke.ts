@@ -150,13 +150,14 @@ export async function invokeProcedure<TOutput>(
     get log() {
       return logger();
     },
-    emit: (event: PendingEvent) => {
+    emit: (event: PendingEvent, options?: { causedBy?: EventCause }) => {
+      const causedBy = options?.causedBy ?? invocation.causedBy;
       events.push({
         id: newId(),
         occurredAt: new Date().toISOString(),
         correlationId: invocation.correlationId,
         ...event,
-        ...(invocation.causedBy ? { causedBy: invocation.causedBy } : {}),
+        ...(causedBy ? { causedBy } : {}),
         ...(invocation.eventMetadata ? { metadata: invocation.eventMetadata } : {}),
       });
     },

@@ -2,7 +2,7 @@ import type { TSchema, Static } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logging/logger';
-import type { EventEnvelope, PendingEvent } from '../events/event-envelope';
+import type { EventCause, EventEnvelope, PendingEvent } from '../events/event-envelope';
 import type { FeatureFlagKey } from '../feature-flags/known-flags';
 import type { Principal } from './principal';
 import { compileSchema } from './schema';
@@ -23,8 +23,12 @@ export interface ProcedureContext<TScope extends ProcedureScope = ProcedureScope
   organizationId: TScope extends 'organization' ? string : string | null;
   correlationId: string;
   log: Logger;
-  /** Queues an event; it is persisted with the transaction and published after commit. */
-  emit(event: PendingEvent): void;
+  /**
+   * Queues an event; it is persisted with the transaction and published after commit. Its cause is
+   * the invocation's unless given: one call doing work for several causes (automation runs executed
+   * together) names each event's own.
+   */
+  emit(event: PendingEvent, options?: { causedBy?: EventCause }): void;
   /**
    * Queues events already stamped by calls this procedure made with a dispatcher of its own (an
    * automation run's actions): persisted with this transaction and published after commit, in order.
