@@ -111,4 +111,24 @@ describe('automation runs executed together', () => {
       for (const unsubscribe of unsubscribers) unsubscribe();
     }
   });
+
+  it("reads the events' records together as the owner, and a record the owner may not read fails its run alone, saying why", async () => {
+    const before = new Set((await sql<{ id: string }>('SELECT id FROM automation_runs WHERE organization_id = ?', [organizationId])).map((run) => run.id));
+    const { id: hidden } = await call<{ id: string }>('rbac.roles.create', { key: 'vault', name: 'Vault', permissions: ['records.read'] });
+    const orders: Array<{ id: string; restricted: boolean }> = [];
+    for (let index = 0; index < 6; index++) {
+      const order = await call<{ id: string }>('records.create', { model: 'orders', data: { title: `Guarded ${index}`, contact: `guarded${index}@example.com` } });
+      const restricted = index === 3;
+      // Only holders of a role the owner does not hold may read it.
+      if (restricted) await call('records.setAccess', { id: order.id, roleIds: [hidden] });
+      orders.push({ id: order.id, restricted });
+    }
+    expect(await createAutomationRunner(runtime, { concurrency: 1, batchSize: 6 }).drain(100)).toBe(6);
+    const runs = (await sql<{ id: string; status: string; error: string | null; order_id: string }>(
+      `SELECT id, status, error, event->'payload'->>'recordId' AS order_id FROM automation_runs WHERE organization_id = ?`,
+      [organizationId],
+    )).filter((run) => !before.has(run.id));
+    expect(new Map(runs.map((run) => [run.order_id, run.status]))).toEqual(new Map(orders.map((order) => [order.id, order.restricted ? 'failed' : 'succeeded'])));
+    expect(runs.find((run) => run.status === 'failed')?.error).toBe('The automation cannot run: its owner cannot read the record the event is about (Record not found)');
+  });
 });

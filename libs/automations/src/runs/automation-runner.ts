@@ -17,8 +17,8 @@ export interface AutomationRunnerOptions {
   concurrency?: number;
   /**
    * Runs of one organization a slot executes together, in one transaction, when that many wait
-   * (default 8): one lock, one owner lookup and one COMMIT serve them all (decision 163). 1 runs
-   * each alone.
+   * (default 16): one lock, one owner lookup, one read check per model and one COMMIT serve them
+   * all (decision 163). 1 runs each alone.
    */
   batchSize?: number;
   /**
@@ -97,7 +97,7 @@ export class AutomationRunner {
     options: AutomationRunnerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? 8;
-    this.batchSize = Math.max(1, Math.min(options.batchSize ?? 8, MAX_RUNS_PER_EXECUTION, Math.floor(MAX_RUNS_PER_ADMISSION / this.concurrency) || 1));
+    this.batchSize = Math.max(1, Math.min(options.batchSize ?? 16, MAX_RUNS_PER_EXECUTION, Math.floor(MAX_RUNS_PER_ADMISSION / this.concurrency) || 1));
     this.slotsPerOrganization = Math.min(this.concurrency, options.slotsPerOrganization ?? Math.max(1, this.concurrency - 1));
     this.pollIntervalMs = options.pollIntervalMs ?? 5000;
   }

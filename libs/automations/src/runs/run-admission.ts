@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineProcedure, sqlTextArray, type ProcedureContext } from '@mrp/platform';
-import { MAX_CHAIN_DEPTH, MAX_RUN_ATTEMPTS, RUN_AUTOMATIONS, finishRun } from './run-outcome';
-import { RUN_COLUMNS_OF_R, chainDepth, type RunRow } from './run-rows';
+import { MAX_CHAIN_DEPTH, MAX_RUN_ATTEMPTS, RUN_AUTOMATIONS, RunOutcomes } from './run-outcome';
+import { chainDepth, type RunRow } from './run-rows';
 
 interface Admission {
   id: string;
@@ -32,7 +32,7 @@ async function takeRunTokens(ctx: ProcedureContext, automationId: string, wanted
 }
 
 /** Runs admitted in one call at most: the most the runner takes from the queue at once. */
-export const MAX_RUNS_PER_ADMISSION = 100;
+export const MAX_RUNS_PER_ADMISSION = 200;
 
 /**
  * `automations.runs.admit`: decides, for a batch of runs taken from the queue, which go ahead. A run that would
@@ -51,20 +51,21 @@ export const admitRuns = defineProcedure({
   output: Type.Object({ admitted: Type.Array(Type.String()) }),
   async handler(ctx, input) {
     // Each taking counts as an attempt: a run whose runner died takes another when its job expires.
-    const runs = await ctx.em.execute<RunRow[]>(
+    const runs = await ctx.em.execute<Array<Pick<RunRow, 'id' | 'automation_id' | 'organization_id' | 'chain' | 'attempts' | 'admitted_at'>>>(
       `WITH taken AS (SELECT id FROM automation_runs WHERE id = ANY(?::uuid[]) AND status = 'queued' ORDER BY id FOR UPDATE)
        UPDATE automation_runs r SET attempts = r.attempts + 1 FROM taken WHERE r.id = taken.id
-       RETURNING ${RUN_COLUMNS_OF_R}`,
+       RETURNING r.id, r.automation_id, r.organization_id, r.chain, r.attempts, r.admitted_at`,
       [sqlTextArray(input.runIds)],
     );
+    const outcomes = new RunOutcomes(ctx);
     const admitted: string[] = [];
-    const waiting = new Map<string, RunRow[]>();
+    const waiting = new Map<string, typeof runs>();
     for (const run of runs) {
       if (run.attempts > MAX_RUN_ATTEMPTS) {
-        await finishRun(ctx, run, 'failed', `The run was interrupted ${MAX_RUN_ATTEMPTS} times (its runner stopped); it is not tried again`);
+        outcomes.finish(run, 'failed', `The run was interrupted ${MAX_RUN_ATTEMPTS} times (its runner stopped); it is not tried again`);
       } else if (chainDepth(run) > MAX_CHAIN_DEPTH) {
         const message = `Stopped: this run would be automation number ${chainDepth(run)} in a chain of automations triggering one another (at most ${MAX_CHAIN_DEPTH})`;
-        await finishRun(ctx, run, 'failed', message);
+        outcomes.finish(run, 'failed', message);
       } else if (run.admitted_at) {
         admitted.push(run.id);
       } else {
@@ -80,9 +81,10 @@ export const admitRuns = defineProcedure({
         const reason = admission?.enabled
           ? `Rate limit: the automation runs at most ${admission.max_runs_per_minute} times a minute`
           : 'The automation was disabled before the run started';
-        await finishRun(ctx, run, 'skipped', reason);
+        outcomes.finish(run, 'skipped', reason);
       }
     }
+    await outcomes.record();
     if (newlyAdmitted.length > 0) {
       await ctx.em.execute('UPDATE automation_runs SET admitted_at = now() WHERE id = ANY(?::uuid[])', [sqlTextArray(newlyAdmitted)]);
     }

@@ -23,8 +23,8 @@ import type { ActionResult } from '../definitions/automation-schemas';
 import type { AutomationRow } from '../definitions/automation-rows';
 import { runAction } from './run-actions';
 import { admitRuns } from './run-admission';
-import { RUN_COLUMNS_OF_R, type RunRow } from './run-rows';
-import { RUN_AUTOMATIONS, finishRun } from './run-outcome';
+import type { RunRow } from './run-rows';
+import { RUN_AUTOMATIONS, RunOutcomes } from './run-outcome';
 
 export interface RunExecutionDeps {
   /** The registry the actions' procedures are found in (built after this lib's procedures). */
@@ -40,8 +40,8 @@ const RunIdsInput = Type.Object(
   { additionalProperties: false },
 );
 
-/** A run and what executing it needs of its automation (NULL columns when the automation is gone). */
-interface RunToExecute extends RunRow {
+/** What executing a run needs of it and of its automation (NULL columns when the automation is gone). */
+interface RunToExecute extends Pick<RunRow, 'id' | 'automation_id' | 'organization_id' | 'trigger' | 'status' | 'input' | 'event' | 'chain' | 'admitted_at'> {
   automation_enabled: boolean | null;
   automation_owner_id: string | null;
   automation_actions: AutomationRow['actions'] | null;
@@ -49,7 +49,8 @@ interface RunToExecute extends RunRow {
 
 // In id order, as every path that locks several runs: two executions never wait on each other crosswise.
 const LOCK_RUNS = preparedStatement(
-  `SELECT ${RUN_COLUMNS_OF_R}, a.enabled AS automation_enabled, a.owner_id AS automation_owner_id, a.actions AS automation_actions
+  `SELECT r.id, r.automation_id, r.organization_id, r.trigger, r.status, r.input, r.event, r.chain, r.admitted_at,
+          a.enabled AS automation_enabled, a.owner_id AS automation_owner_id, a.actions AS automation_actions
      FROM automation_runs r LEFT JOIN automations a ON a.id = r.automation_id
     WHERE r.id = ANY($1::uuid[]) ORDER BY r.id FOR UPDATE OF r`,
   { purpose: 'automation runs locked, with their automations', indexes: ['automation_runs_pkey', 'automations_pkey'] },
@@ -96,6 +97,14 @@ const RECORD_ID_OF_EVENT: Readonly<Record<string, 'recordId' | 'cardId'>> = {
   'kanban.card-assigned': 'cardId',
 };
 
+/** The model a record event's record belongs to, where its payload names it. */
+function modelOfEvent(event: RunRow['event']): string | null {
+  const typed = event as { type?: string; payload?: Record<string, unknown> } | null;
+  if (typed?.type === undefined || RECORD_ID_OF_EVENT[typed.type] !== 'recordId') return null;
+  const model = typed.payload?.['modelKey'];
+  return typeof model === 'string' ? model : null;
+}
+
 /** The record the run's event tells of, if it tells of one. */
 function recordOfEvent(event: RunRow['event']): string | null {
   const typed = event as { type?: string; payload?: Record<string, unknown> } | null;
@@ -117,7 +126,55 @@ function createExecuteRuns(deps: RunExecutionDeps) {
    * actions through their savepoints), so the runs executed beside it keep theirs. Its events carry
    * the run as their cause, so automations down the chain know their depth.
    */
-  async function executeRun(ctx: ProcedureContext, run: RunToExecute | undefined, owners: OwnerLookups): Promise<RunStatusAnswer> {
+  /** Whether the run goes as far as its actions unless its owner cannot act or read: queued, admitted, its automation there and enabled. */
+  const goesAhead = (run: RunToExecute | undefined): run is RunToExecute & { automation_owner_id: string } =>
+    run !== undefined && run.status === 'queued' && run.admitted_at !== null && run.automation_enabled === true && run.automation_owner_id !== null && run.automation_actions !== null;
+
+  /**
+   * The records the runs' events tell of that their owners may read, asked together: one
+   * `records.list` as each owner for each model (the same permission, row-level access and trash
+   * as `records.get`). Keyed `owner:record`. A record it does not confirm is read on its own in the
+   * run (`records.get`), so a refusal says why exactly as it would alone.
+   */
+  async function readableEventRecords(ctx: ProcedureContext, runs: ReadonlyArray<RunToExecute | undefined>, owners: OwnerLookups): Promise<Set<string>> {
+    const groups = new Map<string, { ownerId: string; run: RunToExecute; model: string; ids: Set<string> }>();
+    for (const run of runs) {
+      if (!goesAhead(run)) continue;
+      const [model, recordId] = [modelOfEvent(run.event), recordOfEvent(run.event)];
+      if (model === null || recordId === null) continue;
+      const key = `${run.organization_id}:${run.automation_owner_id}:${model}`;
+      const group = groups.get(key) ?? { ownerId: run.automation_owner_id, run, model, ids: new Set<string>() };
+      group.ids.add(recordId);
+      groups.set(key, group);
+    }
+    const readable = new Set<string>();
+    for (const { ownerId, run, model, ids } of groups.values()) {
+      // One record alone is read by its run, as before.
+      if (ids.size < 2) continue;
+      const owner = await owners.resolve(ownerId, run.organization_id, { type: 'automation', automationId: run.automation_id, runId: run.id });
+      if ('cannotAct' in owner) continue;
+      try {
+        const { items } = await readRecord(
+          ctx,
+          'records.list',
+          { model, filter: { field: 'id', op: 'in', value: [...ids] }, limit: ids.size },
+          { principal: owner.principal, collect: () => undefined },
+        );
+        for (const item of items) readable.add(`${ownerId}:${item.id}`);
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+      }
+    }
+    return readable;
+  }
+
+  async function executeRun(
+    ctx: ProcedureContext,
+    run: RunToExecute | undefined,
+    owners: OwnerLookups,
+    outcomes: RunOutcomes,
+    readable: ReadonlySet<string>,
+  ): Promise<RunStatusAnswer> {
     const startedAt = performance.now();
     if (!run || run.status !== 'queued') return run?.status ?? 'missing';
     // Admitted runs only (automations.runs.admit); one disabled since is skipped.
@@ -127,14 +184,14 @@ function createExecuteRuns(deps: RunExecutionDeps) {
     const causedBy: EventCause = { automationRunId: run.id, automationChain: [...run.chain, automation.id] };
     const emit = (event: Parameters<ProcedureContext['emit']>[0]) => ctx.emit(event, { causedBy });
     if (!automation.enabled) {
-      await finishRun(ctx, run, 'skipped', 'The automation was disabled before the run started', [], emit);
+      outcomes.finish(run, 'skipped', 'The automation was disabled before the run started', [], emit);
       return 'skipped';
     }
     emit(createEvent('automation.run-started', { automationId: run.automation_id, runId: run.id, trigger: run.trigger }, { organizationId: run.organization_id }));
 
     const owner = await owners.resolve(automation.owner_id, run.organization_id, { type: 'automation', automationId: automation.id, runId: run.id });
     if ('cannotAct' in owner) {
-      await finishRun(ctx, run, 'failed', `The automation cannot run: ${CANNOT_ACT[owner.cannotAct]}`, [], emit);
+      outcomes.finish(run, 'failed', `The automation cannot run: ${CANNOT_ACT[owner.cannotAct]}`, [], emit);
       return 'failed';
     }
 
@@ -145,12 +202,12 @@ function createExecuteRuns(deps: RunExecutionDeps) {
     // A record event's payload is the record: the owner must be able to read it now, or its
     // templates would hand them what records.read and row-level access keep from them.
     const recordId = recordOfEvent(run.event);
-    if (recordId) {
+    if (recordId && !readable.has(`${automation.owner_id}:${recordId}`)) {
       try {
         await readRecord(ctx, 'records.get', { id: recordId }, { principal: owner.principal, collect });
       } catch (error) {
         if (!isDomainError(error)) throw error;
-        await finishRun(ctx, run, 'failed', `The automation cannot run: its owner cannot read the record the event is about (${error.message})`, [], emit);
+        outcomes.finish(run, 'failed', `The automation cannot run: its owner cannot read the record the event is about (${error.message})`, [], emit);
         return 'failed';
       }
     }
@@ -180,11 +237,11 @@ function createExecuteRuns(deps: RunExecutionDeps) {
       for (let index = 0; index < error.index; index++) results[index] = { ...results[index], status: 'rolled-back' };
       results[error.index] = { type: automation.actions[error.index].type, status: 'failed', error: failure };
       const action = automation.actions[error.index];
-      await finishRun(ctx, run, 'failed', `Action ${error.index + 1} (${action.type}) failed: ${failure.message}`, results, emit);
+      outcomes.finish(run, 'failed', `Action ${error.index + 1} (${action.type}) failed: ${failure.message}`, results, emit);
       return 'failed';
     }
     ctx.include(actionEvents);
-    await finishRun(ctx, run, 'succeeded', null, results, emit);
+    outcomes.finish(run, 'succeeded', null, results, emit);
     emit(
       createEvent(
         'automation.run-succeeded',
@@ -214,9 +271,12 @@ function createExecuteRuns(deps: RunExecutionDeps) {
     async handler(ctx, input) {
       const runs = await lockRuns(ctx, input.runIds);
       const owners = new OwnerLookups(ctx.em);
-      const outcomes: Array<{ runId: string; status: string }> = [];
-      for (const runId of input.runIds) outcomes.push({ runId, status: await executeRun(ctx, runs.get(runId), owners) });
-      return { runs: outcomes };
+      const outcomes = new RunOutcomes(ctx);
+      const readable = await readableEventRecords(ctx, [...runs.values()], owners);
+      const statuses: Array<{ runId: string; status: string }> = [];
+      for (const runId of input.runIds) statuses.push({ runId, status: await executeRun(ctx, runs.get(runId), owners, outcomes, readable) });
+      await outcomes.record();
+      return { runs: statuses };
     },
   });
 }

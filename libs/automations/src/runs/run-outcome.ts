@@ -1,5 +1,5 @@
 import { createEvent } from '@mrp/events';
-import { executePreparedAtCommit, preparedStatement, type PendingEvent, type ProcedureContext } from '@mrp/platform';
+import { executePreparedAtCommit, preparedStatement, sqlTextArray, type PendingEvent, type ProcedureContext } from '@mrp/platform';
 import type { ActionResult } from '../definitions/automation-schemas';
 import type { RunRow } from './run-rows';
 
@@ -10,31 +10,43 @@ export const MAX_CHAIN_DEPTH = 8;
 /** A run whose runner died this many times is given up. */
 export const MAX_RUN_ATTEMPTS = 3;
 
-const FINISH_RUN = preparedStatement(
-  `UPDATE automation_runs SET status = $1::text, error = $2::text, action_results = $3::jsonb, finished_at = now(),
-          started_at = coalesce(started_at, now())
-    WHERE id = $4::uuid`,
-  { purpose: 'an automation run finished', indexes: ['automation_runs_pkey'] },
+/** What recording a run's end needs of it. */
+export type FinishedRun = Pick<RunRow, 'id' | 'automation_id' | 'organization_id'>;
+
+// The ids, as an array, let the primary key find the rows whatever the plan makes of the outcomes.
+const FINISH_RUNS = preparedStatement(
+  `UPDATE automation_runs r SET status = f.status, error = f.error, action_results = f.results, finished_at = now(),
+          started_at = coalesce(r.started_at, now())
+     FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, status text, error text, results jsonb)
+    WHERE r.id = ANY($2::uuid[]) AND r.id = f.id`,
+  { purpose: 'automation runs finished', indexes: ['automation_runs_pkey'] },
 );
 
 /**
- * Records how a run ended, with the transaction's COMMIT (nothing in it reads the outcome back);
- * a failure emits `automation.run-failed` (through `emit`, which names the run as its cause when
- * the run executes).
+ * How the runs of one transaction ended, recorded in one statement sent with its COMMIT (nothing
+ * in it reads an outcome back); a failure emits `automation.run-failed` at once (through `emit`,
+ * which names the run as its cause when the run executes).
  */
-export async function finishRun(
-  ctx: ProcedureContext,
-  run: RunRow,
-  status: 'succeeded' | 'failed' | 'skipped',
-  error: string | null,
-  results: ActionResult[] = [],
-  emit: (event: PendingEvent) => void = (event) => ctx.emit(event),
-) {
-  await executePreparedAtCommit(ctx.em, FINISH_RUN, [status, error, JSON.stringify(results), run.id]);
-  if (status === 'failed') {
-    emit(
-      createEvent('automation.run-failed', { automationId: run.automation_id, runId: run.id, error: error ?? 'failed' }, { organizationId: run.organization_id }),
-    );
+export class RunOutcomes {
+  private readonly finished: Array<{ id: string; status: string; error: string | null; results: ActionResult[] }> = [];
+
+  constructor(private readonly ctx: ProcedureContext) {}
+
+  finish(
+    run: FinishedRun,
+    status: 'succeeded' | 'failed' | 'skipped',
+    error: string | null,
+    results: ActionResult[] = [],
+    emit: (event: PendingEvent) => void = (event) => this.ctx.emit(event),
+  ): void {
+    this.finished.push({ id: run.id, status, error, results });
+    if (status === 'failed') {
+      emit(createEvent('automation.run-failed', { automationId: run.automation_id, runId: run.id, error: error ?? 'failed' }, { organizationId: run.organization_id }));
+    }
+  }
+
+  /** Queues the statement for the COMMIT; call once, after the last `finish`. */
+  async record(): Promise<void> {
+    if (this.finished.length > 0) await executePreparedAtCommit(this.ctx.em, FINISH_RUNS, [JSON.stringify(this.finished), sqlTextArray(this.finished.map((run) => run.id))]);
   }
 }
-

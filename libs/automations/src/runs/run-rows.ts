@@ -25,11 +25,6 @@ export interface RunRow {
 export const RUN_COLUMNS = `id, automation_id, organization_id, trigger, status, input, event, chain, triggered_by, attempts, admitted_at,
   queued_at, started_at, finished_at, error, action_results, skipped_runs`;
 
-/** RUN_COLUMNS of the alias `r`. */
-export const RUN_COLUMNS_OF_R = RUN_COLUMNS.split(',')
-  .map((column) => `r.${column.trim()}`)
-  .join(', ');
-
 /** The depth of a run in a chain of automations: 1 when no automation caused it. */
 export const chainDepth = (run: Pick<RunRow, 'chain'>) => run.chain.length + 1;
 

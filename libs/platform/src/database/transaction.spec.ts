@@ -54,6 +54,37 @@ describe('runInTransaction', () => {
     expect(keys).not.toContain('tx.inner');
   });
 
+  it('nests as a savepoint of its own when the context holds nothing: a failure undoes the inner work alone, and the transaction goes on', async () => {
+    await runInTransaction(fork(), async (outer) => {
+      await outer.execute(`INSERT INTO feature_flags (key, enabled) VALUES ('tx.plain-outer', true)`);
+      await expect(
+        runInTransaction(outer, async (inner) => {
+          inner.create(FeatureFlag, { key: 'tx.plain-inner', enabled: true, updatedBy: 'test' });
+          await inner.flush();
+          throw new Error('inner only');
+        }),
+      ).rejects.toThrow('inner only');
+      // Nothing of the failed work is left managed, and the outer transaction still takes statements.
+      expect([...outer.getUnitOfWork(false).getIdentityMap()]).toEqual([]);
+      const kept = await runInTransaction(outer, async (inner) => inner.create(FeatureFlag, { key: 'tx.plain-kept', enabled: true, updatedBy: 'test' }));
+      expect(outer.getUnitOfWork(false).getById('FeatureFlag', 'tx.plain-kept')).toBe(kept);
+      await outer.execute(`INSERT INTO feature_flags (key, enabled) VALUES ('tx.plain-after', true)`);
+    });
+    const keys = await flagKeys();
+    expect(keys).toEqual(expect.arrayContaining(['tx.plain-outer', 'tx.plain-kept', 'tx.plain-after']));
+    expect(keys).not.toContain('tx.plain-inner');
+  });
+
+  it('rolls back the whole transaction when the outer work fails after a nested savepoint was kept', async () => {
+    await expect(
+      runInTransaction(fork(), async (outer) => {
+        await runInTransaction(outer, async (inner) => inner.execute(`INSERT INTO feature_flags (key, enabled) VALUES ('tx.nested-undone', true)`));
+        throw new Error('outer fails');
+      }),
+    ).rejects.toThrow('outer fails');
+    expect(await flagKeys()).not.toContain('tx.nested-undone');
+  });
+
   it('works on entities the context already holds (through em.transactional)', async () => {
     await fork().execute(`INSERT INTO feature_flags (key, enabled) VALUES ('tx.loaded', false)`);
     const em = fork();

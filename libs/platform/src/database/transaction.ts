@@ -30,6 +30,33 @@ export async function flushIfNeeded(em: EntityManager): Promise<void> {
 }
 
 /**
+ * A nested `em.transactional(work)` on a context that holds nothing (a procedure called from inside
+ * another, such as an automation run's action): a savepoint of the context's own transaction,
+ * without MikroORM's fork, merge and nested transaction flow, which cost more than the savepoint
+ * (the driver sends SAVEPOINT with the next statement, decision 163). As there: kept on success,
+ * with what the work loaded managed by the context; on failure rolled back to the savepoint and
+ * the context emptied again, the transaction still usable.
+ */
+async function inSavepoint<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  const connection = em.getConnection('write');
+  const outer = em.getTransactionContext();
+  const savepoint = await connection.begin({ ctx: outer });
+  em.setTransactionContext(savepoint);
+  try {
+    const result = await work(em);
+    if (needsFlush(em)) await em.flush();
+    await connection.commit(savepoint);
+    return result;
+  } catch (error) {
+    await connection.rollback(savepoint);
+    em.clear();
+    throw error;
+  } finally {
+    em.setTransactionContext(outer);
+  }
+}
+
+/**
  * `em.transactional(work)` for the common case of a fresh request context, without its per-call
  * machinery: the same transaction, flush, commit or rollback and transaction events, but no fork,
  * no entity merge and no AsyncLocalStorage context (that context only serves code reaching for the
@@ -41,7 +68,8 @@ export async function flushIfNeeded(em: EntityManager): Promise<void> {
  * `em.transactional` itself, so MikroORM's behaviour is kept exactly wherever the shortcut would differ.
  */
 export async function runInTransaction<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
-  if (em.isInTransaction() || em.config.get('disableTransactions') || !holdsNoEntities(em)) return em.transactional(work);
+  if (em.config.get('disableTransactions') || !holdsNoEntities(em)) return em.transactional(work);
+  if (em.isInTransaction()) return hasSubscribers(em) ? em.transactional(work) : inSavepoint(em, work);
 
   const connection = em.getConnection('write');
   const events = hasSubscribers(em) ? new TransactionEventBroadcaster(em, undefined, { topLevelTransaction: true }) : undefined;
