@@ -243,16 +243,21 @@ describe('npm start', () => {
   // As root, the data may live outside dataDir (see postgres-user-placement.ts); the launcher says where.
   const serverDataDirs = new Set<string>();
 
-  async function launch(env: Record<string, string> = {}, detached = false): Promise<{ launcher: AppProcess; url: string; pids: number[] }> {
+  /** The platforms the running test started: a test that fails midway must not leave the next one a running platform on its data folder. */
+  const startedByTest = new Set<number>();
+
+  async function launch(env: Record<string, string> = {}, detached = false, sharedByTests = false): Promise<{ launcher: AppProcess; url: string; pids: number[] }> {
     const launcher = startScriptProcess(
       LAUNCHER,
       { LOCAL_DATA_DIR: env.LOCAL_DATA_DIR ?? dataDir, PORT: String(await freePort()), EMBEDDED_POSTGRES_PORT: String(await freePort()), ...env },
       { detached },
     );
     everyPid.add(launcher.child.pid as number);
+    if (!sharedByTests) startedByTest.add(launcher.child.pid as number);
     const line = await launcher.waitForLine(READY, 90_000);
     const pids = platformPids(launcher);
     pids.forEach((pid) => everyPid.add(pid));
+    if (!sharedByTests) pids.forEach((pid) => startedByTest.add(pid));
     const serverDataDir = /^Embedded PostgreSQL .*, data in (.+)\)$/m.exec(launcher.output().stdout)?.[1];
     if (serverDataDir) serverDataDirs.add(serverDataDir);
     // Five processes: the launcher, PostgreSQL, api, webhook-worker, cron-runner.
@@ -262,6 +267,11 @@ describe('npm start', () => {
 
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'mrp-start-'));
+  });
+  afterEach(() => {
+    // What the test started and did not stop (it failed midway) is stopped now; a describe's shared platform is not the test's.
+    for (const pid of startedByTest) if (stillRunning(pid)) process.kill(pid, 'SIGKILL');
+    startedByTest.clear();
   });
   afterAll(async () => {
     // Whatever a failed test left running is ours to stop.
@@ -340,7 +350,7 @@ describe('npm start', () => {
     let running: { launcher: AppProcess; url: string; pids: number[] };
     beforeAll(async () => {
       productionDataDir = mkdtempSync(join(tmpdir(), 'mrp-start-production-'));
-      running = await launch({ LOCAL_DATA_DIR: productionDataDir, NODE_ENV: 'production', AUTH_JWT_SECRET: secret, CURSOR_SECRET: cursorSecret }, true);
+      running = await launch({ LOCAL_DATA_DIR: productionDataDir, NODE_ENV: 'production', AUTH_JWT_SECRET: secret, CURSOR_SECRET: cursorSecret }, true, true);
     }, 120_000);
     afterAll(() => rmSync(productionDataDir, { recursive: true, force: true }));
 
