@@ -112,6 +112,36 @@ describe('automation runs executed together', () => {
     }
   });
 
+  it('executes each run alone when an unexpected failure (a database error) ends the execution they shared, so only that run fails', async () => {
+    const before = new Set((await sql<{ id: string }>('SELECT id FROM automation_runs WHERE organization_id = ?', [organizationId])).map((run) => run.id));
+    // A database error that is no rule of ours, as a deadlock would be: the invoice of one order cannot be written.
+    await sql(`CREATE FUNCTION fail_one_invoice() RETURNS trigger LANGUAGE plpgsql AS $$
+                 BEGIN IF NEW.title = 'Invoice Doomed' THEN RAISE EXCEPTION 'disk on fire'; END IF; RETURN NEW; END $$`);
+    await sql(`CREATE TRIGGER fail_one_invoice BEFORE INSERT ON records FOR EACH ROW EXECUTE FUNCTION fail_one_invoice()`);
+    try {
+      const titles = ['Fine A', 'Doomed', 'Fine B'];
+      for (const title of titles) await call('records.create', { model: 'orders', data: { title, contact: 'buyer@example.com' } });
+      const heard: EventEnvelope[] = [];
+      const unsubscribe = runtime.bus.subscribe('automation.run-started', (event: EventEnvelope) => void heard.push(event));
+      try {
+        expect(await createAutomationRunner(runtime, { concurrency: 1, batchSize: 3 }).drain(100)).toBe(3);
+      } finally {
+        unsubscribe();
+      }
+      const runs = (await sql<{ id: string; status: string; error: string | null; title: string }>(
+        `SELECT id, status, error, event->'payload'->'record'->>'title' AS title FROM automation_runs WHERE organization_id = ?`,
+        [organizationId],
+      )).filter((run) => !before.has(run.id));
+      expect(new Map(runs.map((run) => [run.title, run.status]))).toEqual(new Map([['Fine A', 'succeeded'], ['Doomed', 'failed'], ['Fine B', 'succeeded']]));
+      expect(runs.find((run) => run.title === 'Doomed')?.error).toBe('Action 1 (create-record) failed: The action failed unexpectedly');
+      // The shared execution was rolled back (its events never published); each run then ran in an execution of its own.
+      expect(new Set(heard.map((event) => event.correlationId)).size).toBe(3);
+    } finally {
+      await sql('DROP TRIGGER fail_one_invoice ON records');
+      await sql('DROP FUNCTION fail_one_invoice()');
+    }
+  });
+
   it("reads the events' records together as the owner, and a record the owner may not read fails its run alone, saying why", async () => {
     const before = new Set((await sql<{ id: string }>('SELECT id FROM automation_runs WHERE organization_id = ?', [organizationId])).map((run) => run.id));
     const { id: hidden } = await call<{ id: string }>('rbac.roles.create', { key: 'vault', name: 'Vault', permissions: ['records.read'] });

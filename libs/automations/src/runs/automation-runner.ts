@@ -75,6 +75,8 @@ export class AutomationRunner {
   private readonly running = new Set<Promise<void>>();
   /** Slots in use, by organization. */
   private readonly inFlight = new Map<string, number>();
+  /** How many jobs a fetch takes for each free slot, from 1 up to `batchSize`: see fetchAndStart. */
+  private jobsPerSlot = 1;
   private fetching: Promise<void> | undefined;
   private wakeAgain = false;
   /** The last fetch took all it asked for, or something was announced since it began: more may be due. */
@@ -96,7 +98,8 @@ export class AutomationRunner {
     private readonly deps: AutomationRunnerDeps,
     options: AutomationRunnerOptions = {},
   ) {
-    this.concurrency = options.concurrency ?? 8;
+    // A fetch (a job per free slot at least) is admitted in one call.
+    this.concurrency = Math.max(1, Math.min(options.concurrency ?? 8, MAX_RUNS_PER_ADMISSION));
     this.batchSize = Math.max(1, Math.min(options.batchSize ?? 16, MAX_RUNS_PER_EXECUTION, Math.floor(MAX_RUNS_PER_ADMISSION / this.concurrency) || 1));
     this.slotsPerOrganization = Math.min(this.concurrency, options.slotsPerOrganization ?? Math.max(1, this.concurrency - 1));
     this.pollIntervalMs = options.pollIntervalMs ?? 5000;
@@ -193,20 +196,29 @@ export class AutomationRunner {
     } else {
       this.lookAgain = false;
     }
-    const wanted = slotsWanted * this.batchSize;
+    const wanted = slotsWanted * this.jobsPerSlot;
     const announcementsBefore = this.announcements;
     const jobs = await this.deps.jobs.fetch<RunJob>(AUTOMATION_RUNS_QUEUE, wanted);
     // A job committed while the fetch ran may have been invisible to it: only an unannounced short fetch says the queue is empty.
     this.mayHaveMore = jobs.length === wanted || this.announcements !== announcementsBefore;
     // Slots only came free during the fetch: `free` of them are still there.
     let slotsLeft = free;
+    let noSlotLeft = false;
     const { batches, handBack } = this.batchesOf(jobs, (organization) => {
       const held = this.inFlight.get(organization) ?? 0;
-      if (slotsLeft === 0 || held >= this.slotsPerOrganization) return false;
+      if (held >= this.slotsPerOrganization) return false;
+      if (slotsLeft === 0) {
+        noSlotLeft = true;
+        return false;
+      }
       slotsLeft--;
       this.inFlight.set(organization, held + 1);
       return true;
     });
+    // Take more jobs a slot while they come in batches (one organization's backlog), fewer when
+    // they came from more organizations than there were slots: each of those is handed back.
+    if (noSlotLeft) this.jobsPerSlot = Math.max(1, Math.floor(this.jobsPerSlot / 2));
+    else if (batches.length < jobs.length - handBack.length) this.jobsPerSlot = Math.min(this.batchSize, this.jobsPerSlot * 2);
     if (handBack.length > 0) {
       this.handedBackAt = performance.now();
       this.mayHaveMore = true;

@@ -73,7 +73,8 @@ export const admitRuns = defineProcedure({
       }
     }
     const newlyAdmitted: string[] = [];
-    for (const [automationId, queued] of waiting) {
+    // In id order, so two admissions never wait on each other's automations crosswise.
+    for (const [automationId, queued] of [...waiting].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const admission = await takeRunTokens(ctx, automationId, queued.length);
       const taken = admission?.taken ?? 0;
       newlyAdmitted.push(...queued.slice(0, taken).map((run) => run.id));

@@ -174,6 +174,7 @@ function createExecuteRuns(deps: RunExecutionDeps) {
     owners: OwnerLookups,
     outcomes: RunOutcomes,
     readable: ReadonlySet<string>,
+    alone: boolean,
   ): Promise<RunStatusAnswer> {
     const startedAt = performance.now();
     if (!run || run.status !== 'queued') return run?.status ?? 'missing';
@@ -232,6 +233,10 @@ function createExecuteRuns(deps: RunExecutionDeps) {
       else await ctx.em.transactional(runActions);
     } catch (error) {
       if (!(error instanceof ActionFailed)) throw error;
+      // Executed beside other runs, an unexpected failure (a deadlock with another batch's locks, a
+      // lost connection) fails the whole execution: the runner then executes each run alone, where it
+      // meets only what it would have met alone.
+      if (!isDomainError(error.cause) && !alone) throw error.cause;
       if (!isDomainError(error.cause)) ctx.log.error({ err: error.cause, runId: run.id }, 'automation action failed unexpectedly');
       const failure = errorOf(error.cause);
       for (let index = 0; index < error.index; index++) results[index] = { ...results[index], status: 'rolled-back' };
@@ -274,7 +279,7 @@ function createExecuteRuns(deps: RunExecutionDeps) {
       const outcomes = new RunOutcomes(ctx);
       const readable = await readableEventRecords(ctx, [...runs.values()], owners);
       const statuses: Array<{ runId: string; status: string }> = [];
-      for (const runId of input.runIds) statuses.push({ runId, status: await executeRun(ctx, runs.get(runId), owners, outcomes, readable) });
+      for (const runId of input.runIds) statuses.push({ runId, status: await executeRun(ctx, runs.get(runId), owners, outcomes, readable, input.runIds.length === 1) });
       await outcomes.record();
       return { runs: statuses };
     },
@@ -282,9 +287,9 @@ function createExecuteRuns(deps: RunExecutionDeps) {
 }
 
 /**
- * The owners of the runs of one execution, each looked up once: the runs share the transaction,
- * so a second lookup would read the same live rows a moment later. Each run still acts with a
- * credential of its own.
+ * The owners of the runs of one execution, each looked up once, from live rows, when its first run
+ * needs it: the runs follow one another within milliseconds in one transaction, and none of their
+ * actions can change a membership or a role. Each run still acts with a credential of its own.
  */
 class OwnerLookups {
   private readonly looked = new Map<string, Promise<MemberPrincipalResult>>();
