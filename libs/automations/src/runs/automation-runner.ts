@@ -100,7 +100,7 @@ export class AutomationRunner {
   ) {
     // A fetch (a job per free slot at least) is admitted in one call.
     this.concurrency = Math.max(1, Math.min(options.concurrency ?? 8, MAX_RUNS_PER_ADMISSION));
-    this.batchSize = Math.max(1, Math.min(options.batchSize ?? 16, MAX_RUNS_PER_EXECUTION, Math.floor(MAX_RUNS_PER_ADMISSION / this.concurrency) || 1));
+    this.batchSize = Math.max(1, Math.min(options.batchSize ?? 16, MAX_RUNS_PER_EXECUTION, Math.floor(MAX_RUNS_PER_ADMISSION / this.concurrency)));
     this.slotsPerOrganization = Math.min(this.concurrency, options.slotsPerOrganization ?? Math.max(1, this.concurrency - 1));
     this.pollIntervalMs = options.pollIntervalMs ?? 5000;
   }
@@ -278,8 +278,9 @@ export class AutomationRunner {
   }
 
   /**
-   * A job over its organization's share goes back to the queue as it was queued (its turn as
-   * priority), in one transaction: completed here, a copy queued with the COMMIT, announced after.
+   * A job over its organization's share, or for which no slot was left, goes back to the queue as
+   * it was queued (its turn as priority), in one transaction: completed here, a copy queued with
+   * the COMMIT, not announced.
    */
   private async handBack(jobs: Array<Job<RunJob>>): Promise<void> {
     const queue = this.deps.jobs;

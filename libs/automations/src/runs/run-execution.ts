@@ -97,22 +97,21 @@ const RECORD_ID_OF_EVENT: Readonly<Record<string, 'recordId' | 'cardId'>> = {
   'kanban.card-assigned': 'cardId',
 };
 
-/** The model a record event's record belongs to, where its payload names it. */
-function modelOfEvent(event: RunRow['event']): string | null {
-  const typed = event as { type?: string; payload?: Record<string, unknown> } | null;
-  if (typed?.type === undefined || RECORD_ID_OF_EVENT[typed.type] !== 'recordId') return null;
-  const model = typed.payload?.['modelKey'];
-  return typeof model === 'string' ? model : null;
-}
-
-/** The record the run's event tells of, if it tells of one. */
-function recordOfEvent(event: RunRow['event']): string | null {
+/**
+ * The record the run's event tells of, if it tells of one, with its model where the payload names
+ * it (a record event's does, a card's does not).
+ */
+function recordOfEvent(event: RunRow['event']): { id: string; model: string | null } | null {
   const typed = event as { type?: string; payload?: Record<string, unknown> } | null;
   const property = typed?.type === undefined ? undefined : RECORD_ID_OF_EVENT[typed.type];
   if (!property) return null;
   const id = typed?.payload?.[property];
-  return typeof id === 'string' ? id : null;
+  const model = property === 'recordId' ? typed?.payload?.['modelKey'] : undefined;
+  return typeof id === 'string' ? { id, model: typeof model === 'string' ? model : null } : null;
 }
+
+/** How `readableEventRecords` names a record an owner may read. */
+const readableKey = (ownerId: string, recordId: string) => `${ownerId}:${recordId}`;
 
 type RunStatusAnswer = RunRow['status'] | 'missing' | 'not-admitted';
 
@@ -126,25 +125,21 @@ function createExecuteRuns(deps: RunExecutionDeps) {
    * actions through their savepoints), so the runs executed beside it keep theirs. Its events carry
    * the run as their cause, so automations down the chain know their depth.
    */
-  /** Whether the run goes as far as its actions unless its owner cannot act or read: queued, admitted, its automation there and enabled. */
-  const goesAhead = (run: RunToExecute | undefined): run is RunToExecute & { automation_owner_id: string } =>
-    run !== undefined && run.status === 'queued' && run.admitted_at !== null && run.automation_enabled === true && run.automation_owner_id !== null && run.automation_actions !== null;
-
   /**
    * The records the runs' events tell of that their owners may read, asked together: one
    * `records.list` as each owner for each model (the same permission, row-level access and trash
    * as `records.get`). Keyed `owner:record`. A record it does not confirm is read on its own in the
    * run (`records.get`), so a refusal says why exactly as it would alone.
    */
-  async function readableEventRecords(ctx: ProcedureContext, runs: ReadonlyArray<RunToExecute | undefined>, owners: OwnerLookups): Promise<Set<string>> {
+  async function readableEventRecords(ctx: ProcedureContext, runs: readonly RunToExecute[], owners: OwnerLookups): Promise<Set<string>> {
     const groups = new Map<string, { ownerId: string; run: RunToExecute; model: string; ids: Set<string> }>();
     for (const run of runs) {
-      if (!goesAhead(run)) continue;
-      const [model, recordId] = [modelOfEvent(run.event), recordOfEvent(run.event)];
-      if (model === null || recordId === null) continue;
-      const key = `${run.organization_id}:${run.automation_owner_id}:${model}`;
-      const group = groups.get(key) ?? { ownerId: run.automation_owner_id, run, model, ids: new Set<string>() };
-      group.ids.add(recordId);
+      // A run that will not get as far (not queued, its automation gone) costs the read of a record, no more.
+      const record = recordOfEvent(run.event);
+      if (run.automation_owner_id === null || record?.model == null) continue;
+      const key = `${run.organization_id}:${run.automation_owner_id}:${record.model}`;
+      const group = groups.get(key) ?? { ownerId: run.automation_owner_id, run, model: record.model, ids: new Set<string>() };
+      group.ids.add(record.id);
       groups.set(key, group);
     }
     const readable = new Set<string>();
@@ -160,7 +155,7 @@ function createExecuteRuns(deps: RunExecutionDeps) {
           { model, filter: { field: 'id', op: 'in', value: [...ids] }, limit: ids.size },
           { principal: owner.principal, collect: () => undefined },
         );
-        for (const item of items) readable.add(`${ownerId}:${item.id}`);
+        for (const item of items) readable.add(readableKey(ownerId, item.id));
       } catch (error) {
         if (!isDomainError(error)) throw error;
       }
@@ -202,10 +197,10 @@ function createExecuteRuns(deps: RunExecutionDeps) {
     const collect = (events: readonly EventEnvelope[]) => void actionEvents.push(...events);
     // A record event's payload is the record: the owner must be able to read it now, or its
     // templates would hand them what records.read and row-level access keep from them.
-    const recordId = recordOfEvent(run.event);
-    if (recordId && !readable.has(`${automation.owner_id}:${recordId}`)) {
+    const record = recordOfEvent(run.event);
+    if (record && !readable.has(readableKey(automation.owner_id, record.id))) {
       try {
-        await readRecord(ctx, 'records.get', { id: recordId }, { principal: owner.principal, collect });
+        await readRecord(ctx, 'records.get', { id: record.id }, { principal: owner.principal, collect });
       } catch (error) {
         if (!isDomainError(error)) throw error;
         outcomes.finish(run, 'failed', `The automation cannot run: its owner cannot read the record the event is about (${error.message})`, [], emit);

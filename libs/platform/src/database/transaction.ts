@@ -1,4 +1,4 @@
-import { TransactionEventBroadcaster, type EntityManager } from '@mikro-orm/postgresql';
+import { TransactionEventBroadcaster, type EntityManager, type Transaction } from '@mikro-orm/postgresql';
 
 /** Nothing managed, nothing queued: a flush would write nothing. */
 function holdsNoEntities(em: EntityManager): boolean {
@@ -30,50 +30,13 @@ export async function flushIfNeeded(em: EntityManager): Promise<void> {
 }
 
 /**
- * A nested `em.transactional(work)` on a context that holds nothing (a procedure called from inside
- * another, such as an automation run's action): a savepoint of the context's own transaction,
- * without MikroORM's fork, merge and nested transaction flow, which cost more than the savepoint
- * (the driver sends SAVEPOINT with the next statement, decision 163). As there: kept on success,
- * with what the work loaded managed by the context; on failure rolled back to the savepoint and
- * the context emptied again, the transaction still usable.
+ * Runs `work` on the context inside `transaction` (a transaction or a savepoint it opened): flushed
+ * and committed on success, keeping what the work loaded managed by the context; rolled back and
+ * the context emptied on failure. The context's own transaction, if any, is its again after.
  */
-async function inSavepoint<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
+async function runWithin<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>, transaction: Transaction, events?: TransactionEventBroadcaster): Promise<T> {
   const connection = em.getConnection('write');
-  const outer = em.getTransactionContext();
-  const savepoint = await connection.begin({ ctx: outer });
-  em.setTransactionContext(savepoint);
-  try {
-    const result = await work(em);
-    if (needsFlush(em)) await em.flush();
-    await connection.commit(savepoint);
-    return result;
-  } catch (error) {
-    await connection.rollback(savepoint);
-    em.clear();
-    throw error;
-  } finally {
-    em.setTransactionContext(outer);
-  }
-}
-
-/**
- * `em.transactional(work)` for the common case of a fresh request context, without its per-call
- * machinery: the same transaction, flush, commit or rollback and transaction events, but no fork,
- * no entity merge and no AsyncLocalStorage context (that context only serves code reaching for the
- * global EntityManager, which `allowGlobalContext: false` forbids anyway).
- *
- * The context is used directly because it holds nothing yet: on success it keeps what the work
- * loaded, as MikroORM's merge would give it; on failure it is cleared back to empty. A context that
- * already holds entities or is already in a transaction (which then gets a savepoint) goes through
- * `em.transactional` itself, so MikroORM's behaviour is kept exactly wherever the shortcut would differ.
- */
-export async function runInTransaction<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
-  if (em.config.get('disableTransactions') || !holdsNoEntities(em)) return em.transactional(work);
-  if (em.isInTransaction()) return hasSubscribers(em) ? em.transactional(work) : inSavepoint(em, work);
-
-  const connection = em.getConnection('write');
-  const events = hasSubscribers(em) ? new TransactionEventBroadcaster(em, undefined, { topLevelTransaction: true }) : undefined;
-  const transaction = await connection.begin({ eventBroadcaster: events });
+  const outer = em.getTransactionContext<Transaction>();
   em.setTransactionContext(transaction);
   try {
     const result = await work(em);
@@ -86,6 +49,31 @@ export async function runInTransaction<T>(em: EntityManager, work: (em: EntityMa
     throw error;
   } finally {
     // Not resetTransactionContext(): its `delete` turns the context object into a slow dictionary.
-    em.setTransactionContext(undefined);
+    em.setTransactionContext(outer);
   }
+}
+
+/**
+ * `em.transactional(work)` for the common case of a context that holds nothing, without its
+ * per-call machinery: the same transaction, flush, commit or rollback and transaction events, but
+ * no fork, no entity merge and no AsyncLocalStorage context (that context only serves code
+ * reaching for the global EntityManager, which `allowGlobalContext: false` forbids anyway).
+ *
+ * The context is used directly because it holds nothing yet: on success it keeps what the work
+ * loaded, as MikroORM's merge would give it; on failure it is cleared back to empty. A context
+ * already in a transaction (a procedure called from inside another, such as an automation run's
+ * action) gets a savepoint of it, which the driver sends with the next statement; MikroORM's nested
+ * flow cost more than the savepoint (decision 163). A context that holds entities, or a nested call
+ * with subscribers to tell, goes through `em.transactional` itself, so MikroORM's behaviour is kept
+ * exactly wherever the shortcut would differ.
+ */
+export async function runInTransaction<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  if (em.config.get('disableTransactions') || !holdsNoEntities(em)) return em.transactional(work);
+  const connection = em.getConnection('write');
+  if (em.isInTransaction()) {
+    if (hasSubscribers(em)) return em.transactional(work);
+    return runWithin(em, work, await connection.begin({ ctx: em.getTransactionContext<Transaction>() }));
+  }
+  const events = hasSubscribers(em) ? new TransactionEventBroadcaster(em, undefined, { topLevelTransaction: true }) : undefined;
+  return runWithin(em, work, await connection.begin({ eventBroadcaster: events }), events);
 }
