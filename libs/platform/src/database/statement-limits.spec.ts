@@ -107,6 +107,14 @@ describe('statement limits', () => {
       expect(await sleeping()).toBe(1);
     };
     /**
+     * PostgreSQL sends a cancelled statement's error before its backend reports itself idle, so
+     * the client can hear of the cancel a moment before pg_stat_activity does.
+     */
+    const untilNoneSleeping = async () => {
+      for (let attempt = 0; attempt < 100 && (await sleeping()) > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await sleeping()).toBe(0);
+    };
+    /**
      * The connections the process holds: PostgreSQL's backends of the database when the process
      * connects to it directly; behind PgBouncer, which keeps server connections of its own, its
      * clients of the database (its admin console's SHOW CLIENTS).
@@ -141,7 +149,7 @@ describe('statement limits', () => {
       const error = await running;
       expect(Date.now() - startedAt).toBeLessThan(5_000);
       expect(error).toMatchObject({ code: '57014' });
-      expect(await sleeping()).toBe(0);
+      await untilNoneSleeping();
       forgetCancelledStatements(em);
     });
 
@@ -152,7 +160,7 @@ describe('statement limits', () => {
       await untilSleeping();
       cancelStatements(em);
       expect(databaseFailure(await running)?.code).toBe('query_timeout');
-      expect(await sleeping()).toBe(0);
+      await untilNoneSleeping();
       forgetCancelledStatements(em);
     });
 
@@ -168,7 +176,7 @@ describe('statement limits', () => {
       await untilSleeping();
       cancelStatements(em);
       expect(await running).toMatchObject({ code: '57014' });
-      expect(await sleeping()).toBe(0);
+      await untilNoneSleeping();
       expect(await db.orm.em.fork().execute('SELECT * FROM cancel_probe')).toEqual([]);
       forgetCancelledStatements(em);
     });
