@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeStreamed, withReadSnapshot } from '@mrp/platform';
 import { runSql, sql, trustedSql, type SqlFragment } from '../query/sql';
-import type { ExportLineSql } from './export-text';
+import { exportColumns, exportedRecord, exportedRecordId, type ExportLayout } from './export-lines';
 import { buildListQuery, keysetRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import type { RecordRow } from './record-rows';
 
@@ -9,9 +9,9 @@ import type { RecordRow } from './record-rows';
 export const EXPORT_PAGE_SIZE = 1000;
 
 /**
- * Rows of each page after the first when the database writes the text: a statement is planned
- * for every page, which costs as much as writing a few thousand lines, so the first page stays
- * small (the answer starts soon) and later ones are larger, within about a budget of bytes.
+ * Rows of each page after the first of an export: a statement is planned for every page, which
+ * costs as much as writing a few thousand lines, so the first page stays small (the answer starts
+ * soon) and later ones are larger, within about a budget of bytes.
  */
 export const EXPORT_TEXT_PAGE_SIZE = 10_000;
 
@@ -76,48 +76,48 @@ export function listedPages(em: EntityManager, spec: PageSpec, options: ListedPa
 const PIECE_LINES = 256;
 
 /**
- * Every record a list would show, as text (its rows' lines, built by the database in the list's
- * order): a page is one statement whose rows are the lines alone. Its
- * rows are taken as they arrive and every PIECE_LINES lines become one piece of bytes, so neither
- * the rows nor their strings outlive the moment they arrive: a page holds only its pieces, outside
- * V8's heap, until they are written (decision 158). Grouping the lines into pieces in the
- * statement cost the database more than the lines did (a window to number them, a sort to group
- * them, a copy each). After the first page, a page takes as many rows as the last one's bytes per
- * row say fit in EXPORT_PAGE_BYTES.
+ * Every record a list would show, as text (its lines, in the list's order). A page is one
+ * statement that reads of each row only what its answer shows (`exportColumns`, the data as
+ * jsonb's text); each row is written as its line as it arrives (`exportedRecord`, then the
+ * layout's writer: the API's own), and every PIECE_LINES lines become one piece of bytes, so
+ * neither the rows nor their strings outlive the moment they arrive: a page holds only its
+ * pieces, outside V8's heap, until they are written (decision 158). The database does what
+ * COPY does for a plain table (each row's values as text), and the api, otherwise idle while it
+ * waits, writes the lines beside it (decision 164). After the first, a page takes as many rows as
+ * the last one's bytes per row say fit in EXPORT_PAGE_BYTES.
  */
 export async function* textPages(
   em: EntityManager,
   spec: PageSpec,
-  line: ExportLineSql,
+  layout: ExportLayout,
   { pageSize = EXPORT_TEXT_PAGE_SIZE, firstPageSize = EXPORT_PAGE_SIZE, pageBytes = EXPORT_PAGE_BYTES, ...options }: ListedPagesOptions = {},
 ): AsyncGenerator<Buffer[]> {
   let size = firstPageSize;
-  const pages = keysetPages(em, { ...spec, columns: line.columns }, { ...options, firstPageSize, pageSize, nextPageSize: () => size }, async (within, query) => {
-    // Compiling a page's plan (JIT, where the server has it) costs more than it saves: about 60 ms a page.
+  const pages = keysetPages(em, spec, { ...options, firstPageSize, pageSize, nextPageSize: () => size }, async (within, query) => {
+    // Compiling a page's plan (JIT, where the server has it) costs more than it saves.
     await runSql(within, trustedSql('SET LOCAL jit = off'));
     const pieces: Buffer[] = [];
     let lines: string[] = [];
     let bytes = 0;
-    let lastLine: string | undefined;
+    let lastId: string | undefined;
     const endPiece = () => {
       const piece = Buffer.from(lines.join(''));
       bytes += piece.length;
       pieces.push(piece);
       lines = [];
     };
-    // The list query first and the line after it: pg_stat_activity shows a statement's first 1,024 bytes.
-    // The lines alone: the keyset's values are needed of the last row only, read after the page
-    // in its snapshot (writing every row's sort values cost the database as much as a cell).
-    const statement = sql`SELECT lined.export_line FROM (${query}) AS listed CROSS JOIN LATERAL (SELECT ${line.line} AS export_line) AS lined`;
+    // The keyset's values are needed of the last row only, read after the page in its snapshot
+    // (writing every row's sort values cost the database as much as a cell).
+    const statement = sql`SELECT ${exportColumns(layout)} FROM (${query}) AS listed`;
     const rows = await executeStreamed(within, statement.text, statement.params, (values) => {
-      lastLine = values[0] as string;
-      lines.push(lastLine);
+      lastId = exportedRecordId(values);
+      lines.push(layout.line(exportedRecord(values, layout)));
       if (lines.length === PIECE_LINES) endPiece();
     });
     if (lines.length > 0) endPiece();
-    if (lastLine === undefined) return { content: pieces, rows, last: undefined };
+    if (lastId === undefined) return { content: pieces, rows, last: undefined };
     size = Math.max(1, Math.min(pageSize, Math.floor((pageBytes * rows) / Math.max(1, bytes))));
-    const [last] = await runSql(within, keysetRowQuery(spec.sort, line.recordIdOf(lastLine)));
+    const [last] = await runSql(within, keysetRowQuery(spec.sort, lastId));
     if (!last) throw new Error('The last record of an export page was not found in the snapshot that listed it');
     return { content: pieces, rows, last };
   });

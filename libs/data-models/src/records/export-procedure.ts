@@ -2,7 +2,7 @@ import { EXPORT_FORMATS, RecordsExportInput, type ExportFormat } from './record-
 import { defineProcedure } from '@mrp/platform';
 import { isLive } from '../models/model-store';
 import { textPages } from './export-pages';
-import { csvLineSql, ndjsonLineSql } from './export-text';
+import { csvLines, ndjsonLine } from './export-lines';
 import { listedRecords } from './listed-records';
 
 export { EXPORT_FORMATS, type ExportFormat };
@@ -46,13 +46,18 @@ export function createExportProcedure({ exportStatementTimeoutMs }: ExportProced
       const listed = await listedRecords(ctx, input);
       const columns = listed.selected ? [...listed.selected] : listed.fields.filter(isLive).map((field) => field.key);
       const format = input.format ?? 'csv';
-      const layout = { modelKey: listed.model.key, fields: listed.fields, selected: listed.selected, expanded: listed.expanded };
-      const line = format === 'csv' ? csvLineSql(layout, columns) : ndjsonLineSql(layout);
+      const layout = {
+        modelKey: listed.model.key,
+        fields: listed.fields,
+        selected: listed.selected,
+        expanded: listed.expanded,
+        line: format === 'csv' ? csvLines(columns) : ndjsonLine,
+      };
       return {
         model: listed.model.key,
         format,
         columns,
-        pages: textPages(ctx.em, listed.query, line, { statementTimeoutMs: exportStatementTimeoutMs }),
+        pages: textPages(ctx.em, listed.query, layout, { statementTimeoutMs: exportStatementTimeoutMs }),
       };
     },
   });

@@ -3,7 +3,7 @@ import type { Principal } from '@mrp/platform';
 import { createDataModelsTestEnv, type DataModelsTestEnv, type TestOrganization } from '@mrp/data-models/testing';
 import { csvRecord } from './export-csv';
 import { textPages } from './export-pages';
-import { csvLineSql } from './export-text';
+import { csvLines } from './export-lines';
 import { listedRecords } from './listed-records';
 import type { RecordExport } from './export-procedure';
 import type { RecordListOutput, RecordOutput } from './schemas';
@@ -39,12 +39,13 @@ function storable(value: unknown): unknown {
 }
 
 /**
- * The export's lines are written by the database (export-text.ts); these hold them, byte for byte,
- * to what the API writes in JavaScript for the same records: csvRecord, and JSON.stringify of the
- * list's items. The records are written straight into the table with values of every JSON shape,
- * whatever the field types allow, so every branch of both writers is compared.
+ * An export's lines are, byte for byte, what the API writes for the list's items of the same
+ * input: csvRecord, and JSON.stringify of each item, its relations expanded. The records are
+ * written straight into the table with values of every JSON shape, whatever the field types
+ * allow, so the page's reading of a row (its data as jsonb's text, its titles' column) is held
+ * to the list's, branch by branch.
  */
-describe('export text written by the database', () => {
+describe('export lines', () => {
   let env: DataModelsTestEnv;
   let org: TestOrganization;
   let admin: Principal;
@@ -138,9 +139,9 @@ describe('export text written by the database', () => {
     const em = env.db.orm.em.fork();
     const listing = await listedRecords({ em, organizationId: org.id, principal: member } as never, { model: 'things', sort: 'text,-createdAt' });
     const columns = listing.fields.filter((field) => !field.archivedAt).map((field) => field.key);
-    const line = csvLineSql({ modelKey: 'things', fields: listing.fields, selected: undefined, expanded: undefined }, columns);
+    const layout = { modelKey: 'things', fields: listing.fields, selected: undefined, expanded: undefined, line: csvLines(columns) };
     const pages: string[] = [];
-    for await (const page of textPages(em, listing.query, line, { firstPageSize: 3, pageSize: 40, pageBytes: 2000 })) pages.push(Buffer.concat(page).toString());
+    for await (const page of textPages(em, listing.query, layout, { firstPageSize: 3, pageSize: 40, pageBytes: 2000 })) pages.push(Buffer.concat(page).toString());
     expect(pages.join('')).toBe(whole);
     // Each line starts with its record's id.
     const lineStarts = (page: string) => [...page.matchAll(/(?:^|\r\n)(?=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12},)/g)].map((match) => match.index);
