@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { csvErrorTrailer, csvHeader, csvLine, csvRecord, csvValue } from './export-csv';
 import type { RecordOutput } from './schemas';
 
@@ -22,6 +23,14 @@ describe('CSV export writer', () => {
 
   it.each(['=SUM(A1)', '+1', '-1', '@cmd', '\tx', '\rx'])('prefixes text starting %j with a quote (formula injection)', (text) => {
     expect(csvValue(text)).toBe(`'${text}`);
+  });
+
+  it('writes every number as JavaScript does', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constantFrom(-0, 1e21, 5e-324, 2 ** 53 + 2, 0.1 + 0.2)), (value) => {
+        expect(csvValue(value)).toBe(String(value));
+      }),
+    );
   });
 
   it('guards a related title too, but never a number', () => {

@@ -19,7 +19,10 @@ function isExpandedRelation(value: unknown): value is { id: string; title?: stri
 export function csvValue(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return FORMULA_START.test(value) ? `'${value}` : value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // What String() writes, but not through V8's cache of number strings, which keeps each string
+  // past a young collection: an export of a million numbers then grew the old space (decision 164).
+  if (typeof value === 'number') return JSON.stringify(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (isExpandedRelation(value)) return csvValue(value.title ?? value.id);
   if (Array.isArray(value) && value.every(isExpandedRelation)) return JSON.stringify(value.map((related) => related.title ?? related.id));
   const json = JSON.stringify(value);
@@ -41,10 +44,13 @@ function csvCell(cell: string): string {
   return NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
 }
 
-/** One record's line; built as one string, since an export writes a million of them. */
-export function csvRecord(record: RecordOutput, fieldKeys: readonly string[]): string {
+/**
+ * One record's line; built as one string, since an export writes a million of them. A null key
+ * is a column the record does not show (an empty cell), and so is a key its data does not hold.
+ */
+export function csvRecord(record: Pick<RecordOutput, 'id' | 'data' | 'createdAt' | 'updatedAt'>, fieldKeys: ReadonlyArray<string | null>): string {
   let line = csvCell(record.id);
-  for (const key of fieldKeys) line += `,${csvCell(csvValue(record.data[key]))}`;
+  for (const key of fieldKeys) line += `,${key !== null && Object.hasOwn(record.data, key) ? csvCell(csvValue(record.data[key])) : ''}`;
   return `${line},${csvCell(record.createdAt)},${csvCell(record.updatedAt)}\r\n`;
 }
 

@@ -139,7 +139,7 @@ describe('export lines', () => {
     const em = env.db.orm.em.fork();
     const listing = await listedRecords({ em, organizationId: org.id, principal: member } as never, { model: 'things', sort: 'text,-createdAt' });
     const columns = listing.fields.filter((field) => !field.archivedAt).map((field) => field.key);
-    const layout = { modelKey: 'things', fields: listing.fields, selected: undefined, expanded: undefined, line: csvLines(columns) };
+    const layout = { expanded: undefined, line: csvLines(columns, listing.fields, undefined) };
     const pages: string[] = [];
     for await (const page of textPages(em, listing.query, layout, { firstPageSize: 3, pageSize: 40, pageBytes: 2000 })) pages.push(Buffer.concat(page).toString());
     expect(pages.join('')).toBe(whole);

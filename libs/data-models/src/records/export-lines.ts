@@ -1,31 +1,55 @@
 import type { FieldShape } from '../models/model-store';
 import { joinSql, trustedSql, type SqlFragment } from '../query/sql';
 import { csvRecord } from './export-csv';
-import { recordOutput } from './record-rows';
+import { shownDataKeys } from './record-rows';
 import { expandedTitlesColumn, expandWithTitles } from './relation-expansion';
 import type { RecordOutput } from './schemas';
 
+/**
+ * A record as a page of an export reads it: its data whole, as stored (JSON.parse of the text of
+ * its jsonb, as the list's rows are parsed), its expanded relations' values replaced in it. What
+ * the answer shows of the data is the writer's to pick (`shownDataKeys`): copying it into the
+ * list's item first made an object per record that V8 kept past young collections, and the
+ * api's memory grew with the export (decision 164).
+ */
+export type ExportedRecord = Omit<RecordOutput, 'model'>;
+
+/** A record's line. */
+export type ExportLine = (record: ExportedRecord) => string;
+
 /** What an export writes of each record, and how. */
 export interface ExportLayout {
-  modelKey: string;
-  /** The model's fields, in order (archived ones included: recordOutput leaves them out). */
-  fields: readonly FieldShape[];
-  /** The `fields` keys asked for; undefined: every field. */
-  selected: ReadonlySet<string> | undefined;
   /** The relation fields expanded, in the order of the list query's title columns. */
   expanded: readonly FieldShape[] | undefined;
-  /** A record's line, as the API writes the record. */
-  line: (record: RecordOutput) => string;
+  line: ExportLine;
 }
 
-/** csvRecord: the id, the `columns`' cells, createdAt, updatedAt, CRLF. */
-export const csvLines =
-  (columns: readonly string[]) =>
-  (record: RecordOutput): string =>
-    csvRecord(record, columns);
+/**
+ * csvRecord of the list's item: the id, each of `columns` (a key the item does not show is an
+ * empty cell, as in the item it is absent), createdAt, updatedAt, CRLF.
+ */
+export function csvLines(columns: readonly string[], fields: readonly FieldShape[], selected: ReadonlySet<string> | undefined): ExportLine {
+  const shown = new Set(shownDataKeys(fields, selected));
+  const cells = columns.map((key) => (shown.has(key) ? key : null));
+  return (record) => csvRecord(record, cells);
+}
 
-/** The list's item as JSON, and a line feed. */
-export const ndjsonLine = (record: RecordOutput): string => `${JSON.stringify(record)}\n`;
+/**
+ * JSON.stringify of the list's item and a line feed, written member by member in the item's order
+ * (id, model, title, the data's shown keys in field order, createdAt, updatedAt, createdBy,
+ * updatedBy); export-lines.spec.ts holds it to JSON.stringify of the items.
+ */
+export function ndjsonLines(modelKey: string, fields: readonly FieldShape[], selected: ReadonlySet<string> | undefined): ExportLine {
+  const shown = shownDataKeys(fields, selected).map((key) => ({ key, name: `${JSON.stringify(key)}:` }));
+  const model = `,"model":${JSON.stringify(modelKey)},"title":`;
+  return (record) => {
+    let data = '';
+    for (const { key, name } of shown) {
+      if (Object.hasOwn(record.data, key)) data += `${data === '' ? '' : ','}${name}${JSON.stringify(record.data[key])}`;
+    }
+    return `{"id":${JSON.stringify(record.id)}${model}${JSON.stringify(record.title)},"data":{${data}},"createdAt":${JSON.stringify(record.createdAt)},"updatedAt":${JSON.stringify(record.updatedAt)},"createdBy":${JSON.stringify(record.createdBy)},"updatedBy":${JSON.stringify(record.updatedBy)}}\n`;
+  };
+}
 
 /** Where each value sits in a row of `exportColumns`. */
 const ID = 0;
@@ -39,10 +63,10 @@ const FIRST_TITLES = 7;
 
 /**
  * What a page's statement reads of each row of the list query (aliased `listed`): the record's
- * columns the answer shows, its data as jsonb's text, and each expanded relation's titles. Only
- * these: the planner drops the list query's other outputs (its sort values) from the page.
+ * columns the answer shows, its data as the text of its jsonb, and each expanded relation's
+ * titles. Only these: the planner drops the list query's other outputs (its sort values).
  */
-export function exportColumns(layout: Pick<ExportLayout, 'expanded'>): SqlFragment {
+export function exportColumns(layout: ExportLayout): SqlFragment {
   const titles = (layout.expanded ?? []).map((_, index) => trustedSql(`listed.${expandedTitlesColumn(index)}::text`));
   return joinSql(
     [trustedSql('listed.id, listed.title, listed.data::text, listed.created_at, listed.updated_at, listed.created_by, listed.updated_by'), ...titles],
@@ -50,29 +74,17 @@ export function exportColumns(layout: Pick<ExportLayout, 'expanded'>): SqlFragme
   );
 }
 
-/** The id of the record a row of `exportColumns` holds. */
-export const exportedRecordId = (values: ReadonlyArray<string | null>): string => values[ID] as string;
-
-/**
- * The record a row of `exportColumns` holds, as records.list answers it: its live (or selected)
- * fields, its relations expanded with the titles the row carries. The data is parsed here as the
- * list's rows are (JSON.parse of jsonb's text), so each line is what the API writes for the item.
- */
-export function exportedRecord(values: ReadonlyArray<string | null>, layout: ExportLayout): RecordOutput {
-  const record = recordOutput(
-    {
-      id: values[ID] as string,
-      title: values[TITLE] as string,
-      data: JSON.parse(values[DATA] as string) as Record<string, unknown>,
-      created_at: values[CREATED_AT] as string,
-      updated_at: values[UPDATED_AT] as string,
-      created_by: values[CREATED_BY] as string,
-      updated_by: values[UPDATED_BY] as string,
-    },
-    layout.modelKey,
-    layout.fields,
-    layout.selected,
-  );
+/** The record a row of `exportColumns` holds, its relations expanded with the titles the row carries. */
+export function exportedRecord(values: ReadonlyArray<string | null>, layout: ExportLayout): ExportedRecord {
+  const record: ExportedRecord = {
+    id: values[ID] as string,
+    title: values[TITLE] as string,
+    data: JSON.parse(values[DATA] as string) as Record<string, unknown>,
+    createdAt: values[CREATED_AT] as string,
+    updatedAt: values[UPDATED_AT] as string,
+    createdBy: values[CREATED_BY] as string,
+    updatedBy: values[UPDATED_BY] as string,
+  };
   layout.expanded?.forEach((field, index) => {
     const titles = values[FIRST_TITLES + index];
     expandWithTitles(record, field, titles === null ? {} : (JSON.parse(titles) as Record<string, string>));

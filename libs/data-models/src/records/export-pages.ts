@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeStreamed, withReadSnapshot } from '@mrp/platform';
 import { runSql, sql, trustedSql, type SqlFragment } from '../query/sql';
-import { exportColumns, exportedRecord, exportedRecordId, type ExportLayout } from './export-lines';
+import { exportColumns, exportedRecord, type ExportLayout } from './export-lines';
+import { ExportPieces } from './export-pieces';
 import { buildListQuery, keysetRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import type { RecordRow } from './record-rows';
 
@@ -72,16 +73,13 @@ export function listedPages(em: EntityManager, spec: PageSpec, options: ListedPa
   });
 }
 
-/** Lines per piece of a page's text: about a hundred kB, written to the socket as one chunk. */
-const PIECE_LINES = 256;
-
 /**
  * Every record a list would show, as text (its lines, in the list's order). A page is one
  * statement that reads of each row only what its answer shows (`exportColumns`, the data as
- * jsonb's text); each row is written as its line as it arrives (`exportedRecord`, then the
- * layout's writer: the API's own), and every PIECE_LINES lines become one piece of bytes, so
- * neither the rows nor their strings outlive the moment they arrive: a page holds only its
- * pieces, outside V8's heap, until they are written (decision 158). The database does what
+ * the text of its jsonb); each row is written as its line as it arrives (`exportedRecord`, then the
+ * layout's writer, held to the list's items) straight into pieces of bytes (`ExportPieces`), so neither
+ * the rows nor their strings outlive the moment they arrive: a page holds only its pieces,
+ * outside V8's heap, until they are written (decision 158). The database does what
  * COPY does for a plain table (each row's values as text), and the api, otherwise idle while it
  * waits, writes the lines beside it (decision 164). After the first, a page takes as many rows as
  * the last one's bytes per row say fit in EXPORT_PAGE_BYTES.
@@ -96,25 +94,17 @@ export async function* textPages(
   const pages = keysetPages(em, spec, { ...options, firstPageSize, pageSize, nextPageSize: () => size }, async (within, query) => {
     // Compiling a page's plan (JIT, where the server has it) costs more than it saves.
     await runSql(within, trustedSql('SET LOCAL jit = off'));
-    const pieces: Buffer[] = [];
-    let lines: string[] = [];
-    let bytes = 0;
+    const written = new ExportPieces();
     let lastId: string | undefined;
-    const endPiece = () => {
-      const piece = Buffer.from(lines.join(''));
-      bytes += piece.length;
-      pieces.push(piece);
-      lines = [];
-    };
     // The keyset's values are needed of the last row only, read after the page in its snapshot
     // (writing every row's sort values cost the database as much as a cell).
     const statement = sql`SELECT ${exportColumns(layout)} FROM (${query}) AS listed`;
     const rows = await executeStreamed(within, statement.text, statement.params, (values) => {
-      lastId = exportedRecordId(values);
-      lines.push(layout.line(exportedRecord(values, layout)));
-      if (lines.length === PIECE_LINES) endPiece();
+      const record = exportedRecord(values, layout);
+      lastId = record.id;
+      written.add(layout.line(record));
     });
-    if (lines.length > 0) endPiece();
+    const { pieces, bytes } = written.finish();
     if (lastId === undefined) return { content: pieces, rows, last: undefined };
     size = Math.max(1, Math.min(pageSize, Math.floor((pageBytes * rows) / Math.max(1, bytes))));
     const [last] = await runSql(within, keysetRowQuery(spec.sort, lastId));

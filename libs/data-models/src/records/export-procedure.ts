@@ -2,7 +2,7 @@ import { EXPORT_FORMATS, RecordsExportInput, type ExportFormat } from './record-
 import { defineProcedure } from '@mrp/platform';
 import { isLive } from '../models/model-store';
 import { textPages } from './export-pages';
-import { csvLines, ndjsonLine } from './export-lines';
+import { csvLines, ndjsonLines } from './export-lines';
 import { listedRecords } from './listed-records';
 
 export { EXPORT_FORMATS, type ExportFormat };
@@ -47,11 +47,8 @@ export function createExportProcedure({ exportStatementTimeoutMs }: ExportProced
       const columns = listed.selected ? [...listed.selected] : listed.fields.filter(isLive).map((field) => field.key);
       const format = input.format ?? 'csv';
       const layout = {
-        modelKey: listed.model.key,
-        fields: listed.fields,
-        selected: listed.selected,
         expanded: listed.expanded,
-        line: format === 'csv' ? csvLines(columns) : ndjsonLine,
+        line: format === 'csv' ? csvLines(columns, listed.fields, listed.selected) : ndjsonLines(listed.model.key, listed.fields, listed.selected),
       };
       return {
         model: listed.model.key,

@@ -23,15 +23,21 @@ export interface RecordRow {
   version: number;
 }
 
+/** Whether a record's answer shows the field's value: a live field, among the `selected` ones when a selection is given. */
+const isShown = (field: FieldShape, selected: ReadonlySet<string> | undefined) => isLive(field) && (!selected || selected.has(field.key));
+
+/** The data keys a record's answer shows, in the order it shows them (recordOutput's). */
+export function shownDataKeys(fields: readonly FieldShape[], selected?: ReadonlySet<string>): string[] {
+  return fields.filter((field) => isShown(field, selected)).map((field) => field.key);
+}
+
 /** What a record's answer is made of. */
 export type RecordOutputRow = Pick<RecordRow, 'id' | 'title' | 'data' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by'>;
 
 /** A record as answered: its live fields' values, or only the `selected` ones. */
 export function recordOutput(row: RecordOutputRow, modelKey: string, fields: readonly FieldShape[], selected?: ReadonlySet<string>): RecordOutput {
   const data: Record<string, unknown> = {};
-  for (const field of fields) {
-    if (isLive(field) && Object.hasOwn(row.data, field.key) && (!selected || selected.has(field.key))) data[field.key] = row.data[field.key];
-  }
+  for (const field of fields) if (isShown(field, selected) && Object.hasOwn(row.data, field.key)) data[field.key] = row.data[field.key];
   return {
     id: row.id,
     model: modelKey,

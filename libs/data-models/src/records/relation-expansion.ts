@@ -92,12 +92,12 @@ export async function expandRelations(
  * Expands one relation field of `record` with the titles a row of an export carries ({id: title}
  * of the related records the caller may read, found by the statement's own expansion columns).
  */
-export function expandWithTitles(record: RecordOutput, field: FieldShape, titles: Readonly<Record<string, string>>): void {
+export function expandWithTitles(record: Pick<RecordOutput, 'data'>, field: FieldShape, titles: Readonly<Record<string, string>>): void {
   expandValue(record, field, (id) => (Object.hasOwn(titles, id) ? titles[id] : undefined));
 }
 
 /** Replaces a relation's id, or each of its ids, by {id, title}, or by {id} alone where `titleOf` knows none. */
-function expandValue(record: RecordOutput, field: FieldShape, titleOf: (id: string) => string | undefined): void {
+function expandValue(record: Pick<RecordOutput, 'data'>, field: FieldShape, titleOf: (id: string) => string | undefined): void {
   const value = record.data[field.key];
   if (value === null || value === undefined) return;
   const expand = (id: unknown): ExpandedRelation => {
