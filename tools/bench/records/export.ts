@@ -55,6 +55,24 @@ async function drain(chunks: AsyncIterable<Uint8Array>, started: number): Promis
   return { ms: performance.now() - started, bytes, lines };
 }
 
+/** Times a page without and with `expand`, alternately, EXPAND_SAMPLES of each after 20 unmeasured pairs. */
+async function sampleAlternately(page: (expand: boolean) => Promise<unknown>): Promise<{ plain: number[]; expanded: number[] }> {
+  for (let index = 0; index < 20; index++) {
+    await page(false);
+    await page(true);
+  }
+  const plain: number[] = [];
+  const expanded: number[] = [];
+  for (let index = 0; index < EXPAND_SAMPLES; index++) {
+    for (const [expand, samples] of [[false, plain], [true, expanded]] as const) {
+      const begun = performance.now();
+      await page(expand);
+      samples.push(performance.now() - begun);
+    }
+  }
+  return { plain, expanded };
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const loadBefore = loadavg();
@@ -161,19 +179,7 @@ async function main(): Promise<void> {
 
     console.log('Expanding...');
     const page = (expand: boolean) => call('records.list', { model: MODEL_KEY, limit: PAGE, ...(expand ? { expand: 'account' } : {}) });
-    for (let index = 0; index < 20; index++) {
-      await page(false);
-      await page(true);
-    }
-    const plain: number[] = [];
-    const expanded: number[] = [];
-    for (let index = 0; index < EXPAND_SAMPLES; index++) {
-      for (const [expand, samples] of [[false, plain], [true, expanded]] as const) {
-        const begun = performance.now();
-        await page(expand);
-        samples.push(performance.now() - begun);
-      }
-    }
+    const { plain, expanded } = await sampleAlternately(page);
     await runtime.close();
     // The same pages as a client gets them: the api as deployed, over HTTP, uncompressed (so the
     // page's compression does not pad the time both answers take).
@@ -184,19 +190,7 @@ async function main(): Promise<void> {
       const body = await response.text();
       if (response.status !== 200) throw new Error(`the list answered ${response.status}: ${body}`);
     };
-    for (let index = 0; index < 20; index++) {
-      await pageOverHttp(false);
-      await pageOverHttp(true);
-    }
-    const plainHttp: number[] = [];
-    const expandedHttp: number[] = [];
-    for (let index = 0; index < EXPAND_SAMPLES; index++) {
-      for (const [expand, samples] of [[false, plainHttp], [true, expandedHttp]] as const) {
-        const begun = performance.now();
-        await pageOverHttp(expand);
-        samples.push(performance.now() - begun);
-      }
-    }
+    const { plain: plainHttp, expanded: expandedHttp } = await sampleAlternately(pageOverHttp);
 
     const median = <T>(runs: T[], value: (run: T) => number) => percentile(runs.map(value), 0.5);
     const exportRate = median(exports, (run) => Number(exportedRows) / (run.ms / 1000));
