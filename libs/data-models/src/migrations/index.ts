@@ -6,7 +6,6 @@ import { Migration20261201000200_record_version } from './Migration2026120100020
 import { Migration20261203001000_record_search_and_trash } from './Migration20261203001000_record_search_and_trash';
 import { Migration20261206000100_record_export_text } from './Migration20261206000100_record_export_text';
 import { Migration20261209000100_models_with_restricted_records } from './Migration20261209000100_models_with_restricted_records';
-import { Migration20261210000100_drop_record_export_text } from './Migration20261210000100_drop_record_export_text';
 
 export const dataModelsMigrations: MigrationObject[] = [
   { name: 'Migration20261122000400_data_models', class: Migration20261122000400_data_models },
@@ -16,5 +15,4 @@ export const dataModelsMigrations: MigrationObject[] = [
   { name: 'Migration20261203001000_record_search_and_trash', class: Migration20261203001000_record_search_and_trash },
   { name: 'Migration20261206000100_record_export_text', class: Migration20261206000100_record_export_text },
   { name: 'Migration20261209000100_models_with_restricted_records', class: Migration20261209000100_models_with_restricted_records },
-  { name: 'Migration20261210000100_drop_record_export_text', class: Migration20261210000100_drop_record_export_text },
 ];

@@ -21,7 +21,8 @@ export function csvValue(value: unknown): string {
   if (typeof value === 'string') return FORMULA_START.test(value) ? `'${value}` : value;
   // What String() writes, but not through V8's cache of number strings, which keeps each string
   // past a young collection: an export of a million numbers then grew the old space (decision 164).
-  if (typeof value === 'number') return JSON.stringify(value);
+  // (JSON writes a non-finite number, which jsonb's numeric can hold beyond a double, as null.)
+  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : String(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (isExpandedRelation(value)) return csvValue(value.title ?? value.id);
   if (Array.isArray(value) && value.every(isExpandedRelation)) return JSON.stringify(value.map((related) => related.title ?? related.id));

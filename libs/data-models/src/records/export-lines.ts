@@ -17,13 +17,6 @@ export type ExportedRecord = Omit<RecordOutput, 'model'>;
 /** A record's line. */
 export type ExportLine = (record: ExportedRecord) => string;
 
-/** What an export writes of each record, and how. */
-export interface ExportLayout {
-  /** The relation fields expanded, in the order of the list query's title columns. */
-  expanded: readonly FieldShape[] | undefined;
-  line: ExportLine;
-}
-
 /**
  * csvRecord of the list's item: the id, each of `columns` (a key the item does not show is an
  * empty cell, as in the item it is absent), createdAt, updatedAt, CRLF.
@@ -66,16 +59,16 @@ const FIRST_TITLES = 7;
  * columns the answer shows, its data as the text of its jsonb, and each expanded relation's
  * titles. Only these: the planner drops the list query's other outputs (its sort values).
  */
-export function exportColumns(layout: ExportLayout): SqlFragment {
-  const titles = (layout.expanded ?? []).map((_, index) => trustedSql(`listed.${expandedTitlesColumn(index)}::text`));
+export function exportColumns(expanded: readonly FieldShape[] | undefined): SqlFragment {
+  const titles = (expanded ?? []).map((_, index) => trustedSql(`listed.${expandedTitlesColumn(index)}::text`));
   return joinSql(
     [trustedSql('listed.id, listed.title, listed.data::text, listed.created_at, listed.updated_at, listed.created_by, listed.updated_by'), ...titles],
     ', ',
   );
 }
 
-/** The record a row of `exportColumns` holds, its relations expanded with the titles the row carries. */
-export function exportedRecord(values: ReadonlyArray<string | null>, layout: ExportLayout): ExportedRecord {
+/** The record a row of `exportColumns(expanded)` holds, its relations expanded with the titles the row carries. */
+export function exportedRecord(values: ReadonlyArray<string | null>, expanded: readonly FieldShape[] | undefined): ExportedRecord {
   const record: ExportedRecord = {
     id: values[ID] as string,
     title: values[TITLE] as string,
@@ -85,7 +78,7 @@ export function exportedRecord(values: ReadonlyArray<string | null>, layout: Exp
     createdBy: values[CREATED_BY] as string,
     updatedBy: values[UPDATED_BY] as string,
   };
-  layout.expanded?.forEach((field, index) => {
+  expanded?.forEach((field, index) => {
     const titles = values[FIRST_TITLES + index];
     expandWithTitles(record, field, titles === null ? {} : (JSON.parse(titles) as Record<string, string>));
   });

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeStreamed, withReadSnapshot } from '@mrp/platform';
 import { runSql, sql, trustedSql, type SqlFragment } from '../query/sql';
-import { exportColumns, exportedRecord, type ExportLayout } from './export-lines';
+import { exportColumns, exportedRecord, type ExportLine } from './export-lines';
 import { ExportPieces } from './export-pieces';
 import { buildListQuery, keysetRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
 import type { RecordRow } from './record-rows';
@@ -76,8 +76,8 @@ export function listedPages(em: EntityManager, spec: PageSpec, options: ListedPa
 /**
  * Every record a list would show, as text (its lines, in the list's order). A page is one
  * statement that reads of each row only what its answer shows (`exportColumns`, the data as
- * the text of its jsonb); each row is written as its line as it arrives (`exportedRecord`, then the
- * layout's writer, held to the list's items) straight into pieces of bytes (`ExportPieces`), so neither
+ * the text of its jsonb); each row is written as its line as it arrives (`exportedRecord`, then `line`,
+ * the writer held to the list's items) straight into pieces of bytes (`ExportPieces`), so neither
  * the rows nor their strings outlive the moment they arrive: a page holds only its pieces,
  * outside V8's heap, until they are written (decision 158). The database does what
  * COPY does for a plain table (each row's values as text), and the api, otherwise idle while it
@@ -87,7 +87,7 @@ export function listedPages(em: EntityManager, spec: PageSpec, options: ListedPa
 export async function* textPages(
   em: EntityManager,
   spec: PageSpec,
-  layout: ExportLayout,
+  line: ExportLine,
   { pageSize = EXPORT_TEXT_PAGE_SIZE, firstPageSize = EXPORT_PAGE_SIZE, pageBytes = EXPORT_PAGE_BYTES, ...options }: ListedPagesOptions = {},
 ): AsyncGenerator<Buffer[]> {
   let size = firstPageSize;
@@ -98,11 +98,11 @@ export async function* textPages(
     let lastId: string | undefined;
     // The keyset's values are needed of the last row only, read after the page in its snapshot
     // (writing every row's sort values cost the database as much as a cell).
-    const statement = sql`SELECT ${exportColumns(layout)} FROM (${query}) AS listed`;
+    const statement = sql`SELECT ${exportColumns(spec.expanded)} FROM (${query}) AS listed`;
     const rows = await executeStreamed(within, statement.text, statement.params, (values) => {
-      const record = exportedRecord(values, layout);
+      const record = exportedRecord(values, spec.expanded);
       lastId = record.id;
-      written.add(layout.line(record));
+      written.add(line(record));
     });
     const { pieces, bytes } = written.finish();
     if (lastId === undefined) return { content: pieces, rows, last: undefined };

@@ -46,15 +46,12 @@ export function createExportProcedure({ exportStatementTimeoutMs }: ExportProced
       const listed = await listedRecords(ctx, input);
       const columns = listed.selected ? [...listed.selected] : listed.fields.filter(isLive).map((field) => field.key);
       const format = input.format ?? 'csv';
-      const layout = {
-        expanded: listed.expanded,
-        line: format === 'csv' ? csvLines(columns, listed.fields, listed.selected) : ndjsonLines(listed.model.key, listed.fields, listed.selected),
-      };
+      const line = format === 'csv' ? csvLines(columns, listed.fields, listed.selected) : ndjsonLines(listed.model.key, listed.fields, listed.selected);
       return {
         model: listed.model.key,
         format,
         columns,
-        pages: textPages(ctx.em, listed.query, layout, { statementTimeoutMs: exportStatementTimeoutMs }),
+        pages: textPages(ctx.em, listed.query, line, { statementTimeoutMs: exportStatementTimeoutMs }),
       };
     },
   });

@@ -98,6 +98,8 @@ export function expandWithTitles(record: Pick<RecordOutput, 'data'>, field: Fiel
 
 /** Replaces a relation's id, or each of its ids, by {id, title}, or by {id} alone where `titleOf` knows none. */
 function expandValue(record: Pick<RecordOutput, 'data'>, field: FieldShape, titleOf: (id: string) => string | undefined): void {
+  // Not the data's own key ('constructor' is a valid field key): nothing to expand.
+  if (!Object.hasOwn(record.data, field.key)) return;
   const value = record.data[field.key];
   if (value === null || value === undefined) return;
   const expand = (id: unknown): ExpandedRelation => {
