@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -56,7 +56,24 @@ function stillRunning(pid: number): boolean {
 function kernelView(pid: number): string {
   const state = /^State:\s*(.+)$/m.exec(procFile(pid, 'status'))?.[1] ?? 'unknown';
   const command = procFile(pid, 'cmdline').split('\0').join(' ').trim().slice(0, 120);
-  return `state ${state}, waiting in ${procFile(pid, 'wchan') || 'unknown'}, ${command || 'no command line'}`;
+  return `state ${state}, waiting in ${procFile(pid, 'wchan') || 'unknown'}, ${command || 'no command line'}; ${threadsAndOutputs(pid)}`;
+}
+
+/** What each thread waits in, and where stdout and stderr lead: what a process that will not stop is stuck on. */
+function threadsAndOutputs(pid: number): string {
+  const safely = (value: () => string) => {
+    try {
+      return value();
+    } catch {
+      return '?';
+    }
+  };
+  const threads = safely(() =>
+    readdirSync(`/proc/${pid}/task`)
+      .map((task) => `${procFile(pid, `task/${task}/comm`).trim()}:${procFile(pid, `task/${task}/wchan`) || '?'}`)
+      .join(' '),
+  );
+  return `threads ${threads}; stdout ${safely(() => readlinkSync(`/proc/${pid}/fd/1`))}, stderr ${safely(() => readlinkSync(`/proc/${pid}/fd/2`))}`;
 }
 
 /** Those of `pids` still running after `timeoutMs`, by name. */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { unexpectedFailureProbePath } from '@mrp/runtime/testing';
+import { readdirSync, readFileSync } from 'node:fs';
+import { blockedStopProbePath, unexpectedFailureProbePath } from '@mrp/runtime/testing';
 import { finishesWithin, stopTimeoutMs } from './process-lifecycle';
 
 function runProbe(): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -33,6 +34,54 @@ describe('a process run by runProcess', () => {
     ]);
     expect(lines[0].warning?.message).toBe('a probe warning');
     expect(lines[1].err?.message).toBe('probe failure');
+  }, 30_000);
+});
+
+/** Processes whose command line names `pid` as the one to kill: a stop's watchdog still waiting. */
+function watchdogsOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+        return args.includes('watchdog') && args.includes(String(pid));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** The probe, sent SIGTERM once it is running: how it ended, and how long after the signal. */
+function runStopProbe(mode: 'blocked' | 'clean'): { pid: number; exited: Promise<{ code: number | null; signal: string | null; afterMs: number }> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', blockedStopProbePath, mode], { cwd: resolve(__dirname, '../../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<{ code: number | null; signal: string | null; afterMs: number }>((done) => {
+    let signalledAt = 0;
+    child.once('exit', (code, signal) => done({ code, signal, afterMs: Date.now() - signalledAt }));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!chunk.toString().includes('ready') || signalledAt) return;
+      signalledAt = Date.now();
+      child.kill('SIGTERM');
+    });
+  });
+  return { pid: child.pid as number, exited };
+}
+
+describe('a stop that never ends', () => {
+  it('is ended from outside its blocked main thread: SIGKILL a few seconds after its bound', async () => {
+    const probe = runStopProbe('blocked');
+    const { code, signal, afterMs } = await probe.exited;
+    expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
+    // Its bound is 1 s, then 5 s of grace: the watchdog's timeout is whole seconds.
+    expect(afterMs).toBeGreaterThanOrEqual(5_000);
+    expect(afterMs).toBeLessThan(20_000);
+  }, 30_000);
+
+  it('leaves no watchdog behind a stop that ends', async () => {
+    const probe = runStopProbe('clean');
+    expect(await probe.exited).toMatchObject({ code: 0, signal: null });
+    for (let attempt = 0; attempt < 50 && watchdogsOf(probe.pid).length > 0; attempt++) await new Promise((wake) => setTimeout(wake, 100));
+    expect(watchdogsOf(probe.pid)).toEqual([]);
   }, 30_000);
 });
 

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import cluster from 'node:cluster';
 import { ConfigError, createLogger, type Logger } from '@mrp/platform';
 
@@ -9,6 +10,33 @@ interface RunningProcess {
 }
 
 const DEFAULT_STOP_TIMEOUT_MS = 15_000;
+
+/** How long after its own bound a stopping process that is still there is killed from outside. */
+const WATCHDOG_GRACE_SECONDS = 5;
+
+/**
+ * The last resort of a stop: a process of its own that kills this one with SIGKILL if it is still
+ * there `seconds` after the stop began. The bound's own timer cannot help a process whose main
+ * thread is blocked (a synchronous log write retried forever on a full pipe nobody reads, once
+ * its launcher is gone), so the watchdog waits outside it: it reads a pipe only this process
+ * holds open, and ends without killing anything as soon as that pipe closes, which it does when
+ * this process exits however it exits, so the pid it kills can only be this process's.
+ */
+function armWatchdog(seconds: number): void {
+  try {
+    const watchdog = spawn('sh', ['-c', 'timeout "$1" cat > /dev/null; [ $? -eq 124 ] && kill -9 "$2"', 'watchdog', String(seconds), String(process.pid)], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+    });
+    watchdog.once('error', () => undefined);
+    watchdog.stdin?.on('error', () => undefined);
+    watchdog.unref();
+    // The pipe stays open, unwritten, for the process's life; it must not keep the process alive.
+    (watchdog.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null)?.unref?.();
+  } catch {
+    // No shell here: the bound's own timer is all there is.
+  }
+}
 
 /** Room past the bound on work under way for what comes after it: the job queue, the pool, the LISTEN connection. */
 const CLOSING_MS = 5_000;
@@ -100,6 +128,7 @@ export function runProcess(name: string, start: () => Promise<RunningProcess>): 
       process.exit(1);
     }, stopTimeoutMs);
     forceExit.unref();
+    armWatchdog(Math.ceil(stopTimeoutMs / 1000) + WATCHDOG_GRACE_SECONDS);
     logger.info({ signal }, `${name} stopping`);
     stop().then(
       () => {
