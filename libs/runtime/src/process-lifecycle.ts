@@ -17,8 +17,8 @@ const WATCHDOG_GRACE_SECONDS = 5;
 /**
  * The last resort of a stop: a process of its own that kills this one with SIGKILL if it is still
  * there `seconds` after the stop began. The bound's own timer cannot help a process whose main
- * thread is blocked (a synchronous log write retried forever on a full pipe nobody reads, once
- * its launcher is gone), so the watchdog waits outside it: it reads a pipe only this process
+ * thread is blocked (an npm start app was once seen waiting on a futex 60 s after its launcher
+ * was killed), so the watchdog waits outside it: it reads a pipe only this process
  * holds open, and ends without killing anything as soon as that pipe closes, which it does when
  * this process exits however it exits, so the pid it kills can only be this process's.
  */

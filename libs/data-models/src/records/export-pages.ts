@@ -4,7 +4,6 @@ import { runSql, sql, trustedSql, type SqlFragment } from '../query/sql';
 import { exportColumns, exportedRecord, type ExportLine } from './export-lines';
 import { ExportPieces } from './export-pieces';
 import { buildListQuery, keysetRowQuery, sortValueColumn, type ListQuerySpec } from './list-query';
-import type { RecordRow } from './record-rows';
 
 /** Rows an export reads per statement: each page is its own statement, so no statement holds a connection for a whole export. */
 export const EXPORT_PAGE_SIZE = 1000;
@@ -19,14 +18,11 @@ export const EXPORT_TEXT_PAGE_SIZE = 10_000;
 /** About the most text one page carries. */
 export const EXPORT_PAGE_BYTES = 4 * 1024 * 1024;
 
-/** A listed row: the record's columns, its sort values and its expanded relations' titles. */
-export type ListedRow = RecordRow & Record<string, unknown>;
-
-export interface ListedPagesOptions {
+export interface TextPagesOptions {
   pageSize?: number;
   /** The first page's rows; default pageSize. */
   firstPageSize?: number;
-  /** textPages: about the most text a page holds (its size in rows follows the last page's bytes per row). */
+  /** About the most text a page holds (its size in rows follows the last page's bytes per row). */
   pageBytes?: number;
   /** The rows of the page after one: default pageSize. */
   nextPageSize?: () => number;
@@ -51,7 +47,7 @@ interface Page<T> {
 async function* keysetPages<T>(
   em: EntityManager,
   spec: PageSpec,
-  { pageSize = EXPORT_PAGE_SIZE, firstPageSize = pageSize, nextPageSize = () => pageSize, statementTimeoutMs }: ListedPagesOptions,
+  { pageSize = EXPORT_PAGE_SIZE, firstPageSize = pageSize, nextPageSize = () => pageSize, statementTimeoutMs }: TextPagesOptions,
   read: (em: EntityManager, query: SqlFragment) => Promise<Page<T>>,
 ): AsyncGenerator<T> {
   let after: ListQuerySpec['after'];
@@ -63,14 +59,6 @@ async function* keysetPages<T>(
     const last = page.last;
     after = { values: spec.sort.terms.map((_, index) => (last[sortValueColumn(index)] as string | null) ?? null), id: last['id'] as string };
   }
-}
-
-/** Every record a list would show, as its rows, without holding more than one page. */
-export function listedPages(em: EntityManager, spec: PageSpec, options: ListedPagesOptions = {}): AsyncGenerator<ListedRow[]> {
-  return keysetPages(em, spec, options, async (within, query) => {
-    const rows = await runSql<ListedRow>(within, query);
-    return { content: rows, rows: rows.length, last: rows.at(-1) };
-  });
 }
 
 /**
@@ -88,7 +76,7 @@ export async function* textPages(
   em: EntityManager,
   spec: PageSpec,
   line: ExportLine,
-  { pageSize = EXPORT_TEXT_PAGE_SIZE, firstPageSize = EXPORT_PAGE_SIZE, pageBytes = EXPORT_PAGE_BYTES, ...options }: ListedPagesOptions = {},
+  { pageSize = EXPORT_TEXT_PAGE_SIZE, firstPageSize = EXPORT_PAGE_SIZE, pageBytes = EXPORT_PAGE_BYTES, ...options }: TextPagesOptions = {},
 ): AsyncGenerator<Buffer[]> {
   let size = firstPageSize;
   const pages = keysetPages(em, spec, { ...options, firstPageSize, pageSize, nextPageSize: () => size }, async (within, query) => {

@@ -31,11 +31,8 @@ export function shownDataKeys(fields: readonly FieldShape[], selected?: Readonly
   return fields.filter((field) => isShown(field, selected)).map((field) => field.key);
 }
 
-/** What a record's answer is made of. */
-export type RecordOutputRow = Pick<RecordRow, 'id' | 'title' | 'data' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by'>;
-
 /** A record as answered: its live fields' values, or only the `selected` ones. */
-export function recordOutput(row: RecordOutputRow, modelKey: string, fields: readonly FieldShape[], selected?: ReadonlySet<string>): RecordOutput {
+export function recordOutput(row: RecordRow, modelKey: string, fields: readonly FieldShape[], selected?: ReadonlySet<string>): RecordOutput {
   const data: Record<string, unknown> = {};
   for (const field of fields) if (isShown(field, selected) && Object.hasOwn(row.data, field.key)) data[field.key] = row.data[field.key];
   return {
